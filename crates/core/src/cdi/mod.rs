@@ -1,0 +1,253 @@
+//! CDI spec discovery, as the CDI library (and so podman) does it: the top level of each spec
+//! directory, `.json` and `.yaml` files only, later directories winning per fully qualified
+//! device name, duplicates within one directory cancelling each other.
+
+pub mod grammar;
+pub mod spec;
+pub mod version;
+
+mod edits;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::host::{Host, Problem};
+pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
+
+/// The spec directories podman reads unless told otherwise, lowest priority first.
+pub const DEFAULT_SPEC_DIRS: [&str; 2] = ["/etc/cdi", "/var/run/cdi"];
+
+/// The largest spec gpuctl reads. NVIDIA's specs for 8 GPUs with MIG stay well under 1 MiB.
+pub const SPEC_SIZE_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The most spec files read from one directory; a directory with more is not a CDI directory.
+pub const MAX_SPECS_PER_DIR: usize = 1024;
+
+/// One spec file as gpuctl found it, valid or not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpecReport {
+    /// The host path.
+    pub path: String,
+    /// `kind`, when the file is valid.
+    pub kind: Option<String>,
+    /// `cdiVersion`, when the file is valid.
+    pub cdi_version: Option<String>,
+    /// The device names it declares, in file order (empty when invalid).
+    pub devices: Vec<String>,
+    /// Why the file declares nothing, when it is invalid.
+    pub error: Option<String>,
+    /// Host device nodes the spec injects.
+    #[serde(skip)]
+    pub host_nodes: Vec<String>,
+    #[serde(skip)]
+    priority: usize,
+}
+
+/// The CDI devices a host declares.
+#[derive(Debug, Clone, Default)]
+pub struct CdiRegistry {
+    specs: Vec<SpecReport>,
+    /// Resolved devices by fully qualified name, sorted as the library lists them.
+    devices: BTreeMap<String, usize>,
+    warnings: Vec<String>,
+}
+
+impl CdiRegistry {
+    /// Reads every spec under `dirs` (lowest priority first).
+    pub fn scan(host: &Host, dirs: &[PathBuf]) -> CdiRegistry {
+        let mut reg = CdiRegistry::default();
+        for (priority, dir) in dirs.iter().enumerate() {
+            reg.scan_dir(host, dir, priority);
+        }
+        reg.resolve();
+        reg
+    }
+
+    fn scan_dir(&mut self, host: &Host, dir: &Path, priority: usize) {
+        let entries = match host.list_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.is_absent() => {
+                tracing::debug!("CDI spec directory {} does not exist", dir.display());
+                return;
+            }
+            Err(e) => {
+                self.warnings.push(format!(
+                    "the CDI spec directory {e}, so its specs are not considered; make it readable (podman cannot read it either)"
+                ));
+                return;
+            }
+        };
+        let mut taken = 0usize;
+        for entry in entries {
+            let Some(name) = entry.name_str() else {
+                continue;
+            };
+            let path = dir.join(name);
+            let format = match Path::new(name).extension().and_then(|e| e.to_str()) {
+                Some("json") => SpecFormat::Json,
+                Some("yaml") => SpecFormat::Yaml,
+                Some("yml") if !entry.is_dir => {
+                    self.warnings.push(format!(
+                        "{} is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec",
+                        path.display()
+                    ));
+                    continue;
+                }
+                _ => continue,
+            };
+            match host.metadata(&path) {
+                Ok(Some(m)) if m.is_file() => {}
+                Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
+                Err(e) => {
+                    self.warnings.push(format!("CDI spec {e}; it is skipped"));
+                    continue;
+                }
+            }
+            taken += 1;
+            if taken > MAX_SPECS_PER_DIR {
+                self.warnings.push(format!(
+                    "{} holds more than {MAX_SPECS_PER_DIR} spec files; the rest are not read",
+                    dir.display()
+                ));
+                break;
+            }
+            self.specs.push(read_spec(host, &path, format, priority));
+        }
+    }
+
+    /// Applies the library's conflict rules: a later directory wins silently, the same device
+    /// twice in one directory removes it.
+    fn resolve(&mut self) {
+        let mut conflicts: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, spec) in self.specs.iter().enumerate() {
+            let Some(kind) = &spec.kind else { continue };
+            for name in &spec.devices {
+                let qualified = format!("{kind}={name}");
+                match self.devices.get(&qualified) {
+                    Some(&old) if self.specs[old].priority == spec.priority => {
+                        let entry = conflicts.entry(qualified).or_default();
+                        if !entry.contains(&old) {
+                            entry.push(old);
+                        }
+                        entry.push(i);
+                    }
+                    _ => {
+                        self.devices.insert(qualified, i);
+                    }
+                }
+            }
+        }
+        for (qualified, files) in conflicts {
+            self.devices.remove(&qualified);
+            let paths: Vec<&str> = files.iter().map(|&i| self.specs[i].path.as_str()).collect();
+            self.warnings.push(format!(
+                "conflicting CDI device \"{qualified}\" (specs {}): two specs in one directory declare it, so neither is usable; remove the stale spec",
+                paths.join(", ")
+            ));
+        }
+    }
+
+    /// Every spec file found, in directory order then name order.
+    pub fn specs(&self) -> &[SpecReport] {
+        &self.specs
+    }
+
+    fn of_kind<'a>(&'a self, kind: &str) -> impl Iterator<Item = (&'a str, usize)> + 'a {
+        let prefix = format!("{kind}=");
+        let skip = prefix.len();
+        self.devices
+            .range(prefix.clone()..)
+            .take_while(move |(q, _)| q.starts_with(&prefix))
+            .map(move |(q, &i)| (&q[skip..], i))
+    }
+
+    /// True when a valid spec declares at least one usable device of `kind`.
+    pub fn kind_declared(&self, kind: &str) -> bool {
+        self.of_kind(kind).next().is_some()
+    }
+
+    /// The device names of `kind`, in the order the CDI library lists them (byte order of the
+    /// qualified names: `10` before `2`).
+    pub fn device_names(&self, kind: &str) -> Vec<&str> {
+        self.of_kind(kind).map(|(n, _)| n).collect()
+    }
+
+    /// True when `kind=name` resolves.
+    pub fn has_device(&self, kind: &str, name: &str) -> bool {
+        self.devices.contains_key(&format!("{kind}={name}"))
+    }
+
+    /// The spec files that supply the resolved devices of `kind`, in scan order.
+    pub fn specs_for(&self, kind: &str) -> Vec<&SpecReport> {
+        let mut idx: Vec<usize> = self.of_kind(kind).map(|(_, i)| i).collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.into_iter().map(|i| &self.specs[i]).collect()
+    }
+}
+
+fn read_spec(host: &Host, path: &Path, format: SpecFormat, priority: usize) -> SpecReport {
+    let mut report = SpecReport {
+        path: path.display().to_string(),
+        kind: None,
+        cdi_version: None,
+        devices: Vec::new(),
+        error: None,
+        host_nodes: Vec::new(),
+        priority,
+    };
+    let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
+        Ok(b) => b,
+        Err(e) => {
+            report.error = Some(match e.problem {
+                Problem::TooLarge { limit } => format!("the file is larger than {limit} bytes"),
+                other => format!("the file {other}"),
+            });
+            return report;
+        }
+    };
+    match parse_spec(&bytes, format) {
+        Ok(spec) => {
+            tracing::debug!(
+                "CDI spec {}: kind {}, {} devices",
+                report.path,
+                spec.kind,
+                spec.device_names.len()
+            );
+            report.kind = Some(spec.kind);
+            report.cdi_version = Some(spec.cdi_version);
+            report.devices = spec.device_names;
+            report.host_nodes = spec.host_nodes;
+        }
+        Err(e) => report.error = Some(e.0),
+    }
+    report
+}
+
+impl CdiRegistry {
+    /// One sentence per invalid spec.
+    fn invalid_spec_warnings(&self) -> impl Iterator<Item = String> + '_ {
+        self.specs.iter().filter_map(|s| {
+            s.error.as_ref().map(|e| {
+                format!(
+                    "CDI spec {} is skipped: {e}; podman skips it too (it reports only 'unresolvable CDI devices'), so fix or regenerate it",
+                    s.path
+                )
+            })
+        })
+    }
+
+    /// Sentences about specs that are skipped, unreadable or in conflict: invalid specs first,
+    /// then directory and conflict problems.
+    pub fn warnings(&self) -> Vec<String> {
+        self.invalid_spec_warnings()
+            .chain(self.warnings.iter().cloned())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

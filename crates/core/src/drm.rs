@@ -1,0 +1,142 @@
+//! DRM render nodes, found the way the Python tool finds them: `/sys/class/drm/renderD*`, the
+//! PCI vendor from `<node>/device/vendor`, the PCI address from the last component of the raw
+//! `<node>/device` link. Used by every vendor whose raw tier hands out render nodes.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::GpuError;
+use crate::host::{Host, Problem};
+use crate::text::py_strip;
+
+/// Where sysfs lists DRM devices.
+pub const DRM_SYSFS: &str = "/sys/class/drm";
+/// Where the emitted render nodes live (never probed: the sysfs name decides).
+pub const DRI_DIR: &str = "/dev/dri";
+/// Where udev puts the stable per-PCI-address links.
+pub const DRI_BY_PATH_DIR: &str = "/dev/dri/by-path";
+
+const ATTR_LIMIT: u64 = 4096;
+
+/// One render node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderNode {
+    /// The sysfs name, `renderD128`.
+    pub name: String,
+    /// The PCI vendor file's text, stripped (`0x1002`).
+    pub vendor: String,
+    /// The PCI address (`0000:03:00.0`), or the sysfs name when `device` is not a link.
+    pub address: String,
+}
+
+impl RenderNode {
+    /// The host path of the node, `/dev/dri/renderD128`.
+    pub fn dev_path(&self) -> String {
+        format!("{DRI_DIR}/{}", self.name)
+    }
+
+    /// The udev by-path link of the node, `/dev/dri/by-path/pci-0000:03:00.0-render`.
+    pub fn by_path_link(&self) -> String {
+        format!("{DRI_BY_PATH_DIR}/pci-{}-render", self.address)
+    }
+}
+
+/// Every render node of the host, read once per call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DrmScan {
+    /// The nodes whose vendor could be read, in sysfs name order.
+    pub nodes: Vec<RenderNode>,
+    /// Sentences about nodes that could not be read.
+    pub warnings: Vec<String>,
+}
+
+impl DrmScan {
+    /// The nodes of one PCI vendor (`"0x1002"`, compared exactly), sorted by PCI address and
+    /// then node name: index N of a vendor is the N-th of these.
+    pub fn of_vendor(&self, pci_vendor: &str) -> Vec<&RenderNode> {
+        let mut nodes: Vec<&RenderNode> = self
+            .nodes
+            .iter()
+            .filter(|n| n.vendor == pci_vendor)
+            .collect();
+        nodes.sort_by(|a, b| a.address.cmp(&b.address).then_with(|| a.name.cmp(&b.name)));
+        nodes
+    }
+}
+
+/// Reads `/sys/class/drm/renderD*`. A missing directory is a host without DRM; an unreadable
+/// one is an error, since the answer would otherwise silently lack devices.
+pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
+    let mut out = DrmScan::default();
+    let entries = match host.list_dir(Path::new(DRM_SYSFS)) {
+        Ok(e) => e,
+        Err(e) if e.is_absent() => return Ok(out),
+        Err(e) => {
+            return Err(GpuError::host(
+                e,
+                "check that /sys is sysfs and readable".to_string(),
+            ));
+        }
+    };
+    for entry in entries {
+        let Some(name) = entry.name_str().filter(|n| n.starts_with("renderD")) else {
+            continue;
+        };
+        let node_dir = PathBuf::from(DRM_SYSFS).join(name);
+        let vendor = match host.read_to_string(&node_dir.join("device/vendor"), ATTR_LIMIT) {
+            Ok(text) => py_strip(&text).to_string(),
+            // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
+            Err(e) if e.problem == Problem::NotFound || e.problem == Problem::NotADirectory => {
+                continue;
+            }
+            Err(e) => {
+                out.warnings
+                    .push(format!("{e}; {name} is skipped — check that /sys is sysfs"));
+                continue;
+            }
+        };
+        let address = match host.read_link(&node_dir.join("device")) {
+            Ok(target) => match target.file_name().and_then(|n| n.to_str()) {
+                Some(last) => last.to_string(),
+                None => name.to_string(),
+            },
+            Err(e) => {
+                out.warnings.push(format!(
+                    "{e}, so the PCI address of {name} is unknown and it is ordered by its name after the others — check that /sys is sysfs"
+                ));
+                name.to_string()
+            }
+        };
+        tracing::debug!("{name}: vendor {vendor}, PCI address {address}");
+        out.nodes.push(RenderNode {
+            name: name.to_string(),
+            vendor,
+            address,
+        });
+    }
+    Ok(out)
+}
+
+/// The read-only by-path bind mounts for `nodes`, in order, with a warning for each link that
+/// is broken (an absent link is normal: udev may not create them).
+pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<String>) {
+    let mut args = Vec::new();
+    let mut warnings = Vec::new();
+    for node in nodes {
+        let link = node.by_path_link();
+        match host.exists(Path::new(&link)) {
+            Ok(true) => {
+                args.push("--mount".to_string());
+                args.push(format!("type=bind,source={link},destination={link},ro=true"));
+            }
+            Ok(false) => {}
+            Err(e) => warnings.push(format!(
+                "{e}, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
+            )),
+        }
+    }
+    (args, warnings)
+}
+
+#[cfg(test)]
+#[path = "drm_tests.rs"]
+mod tests;

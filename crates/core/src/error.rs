@@ -1,0 +1,127 @@
+//! Why a host cannot serve a GPU request. Each variant carries the facts; its `Display` is the
+//! one sentence (with the remedy) the user reads.
+
+use thiserror::Error;
+
+use crate::host::HostError;
+use crate::text::py_int_list;
+
+/// A GPU request the host cannot serve.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GpuError {
+    /// A vendor was asked for and none of its tiers is available. The message is the vendor's
+    /// own sentence, naming what is missing and how to install it.
+    #[error("{message}")]
+    Unserved {
+        /// The vendor asked for.
+        vendor: String,
+        /// The sentence.
+        message: String,
+    },
+
+    /// `all` was asked for and no vendor is usable.
+    #[error(
+        "the selection is 'all' but no usable GPU support was detected on this host ({}); run 'gpuctl detect' to see what each vendor lacks",
+        missing.join(", ")
+    )]
+    NoUsableGpu {
+        /// What is missing, vendor by vendor, led by "no vendor CDI spec".
+        missing: Vec<String>,
+    },
+
+    /// Render-node indexes beyond the vendor's devices.
+    #[error(
+        "the selection asks for {vendor} device(s) {} but this host has {} {vendor} device(s): {}; choose an index from that list",
+        py_int_list(bad),
+        available.len(),
+        listing(vendor, available)
+    )]
+    IndexOutOfRange {
+        /// The vendor.
+        vendor: String,
+        /// Every index beyond the devices, in the order asked.
+        bad: Vec<u32>,
+        /// The devices' PCI addresses in index order.
+        available: Vec<String>,
+    },
+
+    /// On the CDI tier, indexes that no valid spec declares as a device name.
+    #[error(
+        "the selection asks for {vendor} device(s) {} but no valid CDI spec declares {}; the declared {kind} devices are: {} — on the CDI tier '{vendor}:N' must name a declared device, so pick one of those or grant the whole vendor ('{vendor}')",
+        py_int_list(bad),
+        bad.iter().map(|i| format!("{kind}={i}")).collect::<Vec<_>>().join(", "),
+        if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
+    )]
+    CdiDeviceUndeclared {
+        /// The vendor.
+        vendor: String,
+        /// Its CDI kind.
+        kind: String,
+        /// The indexes with no device of that name.
+        bad: Vec<u32>,
+        /// The declared device names, in the CDI library's order.
+        declared: Vec<String>,
+    },
+
+    /// A file the answer depends on could not be read.
+    #[error("{source}; gpuctl cannot tell which devices to grant — {remedy}")]
+    Host {
+        /// The path and the problem.
+        source: HostError,
+        /// What to check.
+        remedy: String,
+    },
+}
+
+impl GpuError {
+    /// Wraps a host problem with the remedy to print.
+    pub fn host(source: HostError, remedy: impl Into<String>) -> Self {
+        GpuError::Host {
+            source,
+            remedy: remedy.into(),
+        }
+    }
+}
+
+fn listing(vendor: &str, available: &[String]) -> String {
+    if available.is_empty() {
+        return "none".to_string();
+    }
+    available
+        .iter()
+        .enumerate()
+        .map(|(i, a)| format!("{vendor}:{i}={a}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_lists_the_devices_like_the_reference() {
+        let e = GpuError::IndexOutOfRange {
+            vendor: "amd".into(),
+            bad: vec![3, 5],
+            available: vec!["0000:03:00.0".into(), "0000:0b:00.0".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "the selection asks for amd device(s) [3, 5] but this host has 2 amd device(s): amd:0=0000:03:00.0, amd:1=0000:0b:00.0; choose an index from that list"
+        );
+    }
+
+    #[test]
+    fn undeclared_cdi_device_names_the_declared_ones() {
+        let e = GpuError::CdiDeviceUndeclared {
+            vendor: "nvidia".into(),
+            kind: "nvidia.com/gpu".into(),
+            bad: vec![3],
+            declared: vec!["0".into(), "1".into(), "all".into()],
+        };
+        let text = e.to_string();
+        assert!(text.contains("nvidia.com/gpu=3"), "{text}");
+        assert!(text.contains("are: 0, 1, all"), "{text}");
+    }
+}

@@ -1,0 +1,108 @@
+//! The reference's `check_gpu_error` cases (terok-gpu.md §6, 57-64) and podman's real CDI
+//! messages (cdi-and-vendors.md §6.3).
+
+use super::*;
+use crate::backend::MockGpuBackend;
+use rstest::rstest;
+
+fn registry() -> Registry {
+    let kinds = [
+        ("nvidia", "nvidia.com/gpu"),
+        ("amd", "amd.com/gpu"),
+        ("intel", "intel.com/gpu"),
+    ];
+    Registry::from_backends(kinds.into_iter().enumerate().map(|(i, (v, k))| {
+        let mut m = MockGpuBackend::new();
+        m.expect_vendor().return_const(v);
+        m.expect_order().return_const(i as u32);
+        m.expect_cdi_kind().return_const(k);
+        m.expect_error_patterns().return_const(&[][..]);
+        &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
+    }))
+}
+
+fn hint_of(stderr: &str) -> Option<String> {
+    explain(stderr, &registry(), None).map(|e| e.hint)
+}
+
+#[rstest]
+#[case("Error: CDI device nvidia.com/gpu=all not registered", CDI_HINT)]
+#[case("Error: amd.com/gpu=all: unresolvable CDI device", CDI_HINT)]
+#[case(
+    "Error: option --group-add keep-groups is not supported by runc",
+    KEEP_GROUPS_HINT
+)]
+#[case("Error: nvidia.com/gpu=all: device not found", CDI_HINT)]
+#[case("Error: cdi.k8s.io: registry not configured", CDI_HINT)]
+#[case("  keep-groups and CDI\n", KEEP_GROUPS_HINT)]
+#[case("\u{fffd}\u{fffd}CDI", CDI_HINT)]
+#[case(
+    "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+    CDI_HINT
+)]
+#[case(
+    "Error: error setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+    CDI_HINT
+)]
+#[case(
+    "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/dri/renderD129\": no such file or directory",
+    CDI_HINT
+)]
+#[case("Error: stat nvidia.com/gpu=0: no such file or directory", CDI_HINT)]
+#[case(
+    "Error: getting CDI device names: converting GPU identifiers to CDI devices: could not discover GPU vendor: no known GPU vendor found in CDI specs",
+    CDI_HINT
+)]
+fn recognised(#[case] stderr: &str, #[case] hint: &str) {
+    assert_eq!(hint_of(stderr).as_deref(), Some(hint));
+}
+
+#[rstest]
+#[case("Error: image not found")]
+#[case("")]
+#[case("Error: encoding failed")]
+#[case("Error: cdi device failed")]
+#[case("Error: Cdi device failed")]
+fn not_a_gpu_problem(#[case] stderr: &str) {
+    assert_eq!(hint_of(stderr), None);
+}
+
+#[test]
+fn the_message_strips_podman_text_and_keeps_the_reference_block() {
+    let e = explain("  keep-groups and CDI\n", &registry(), None).expect("explained");
+    let text = e.render();
+    assert!(
+        text.starts_with(
+            "Container launch failed (GPU misconfiguration):\nkeep-groups and CDI\n\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with(&format!("{KEEP_GROUPS_HINT}\n")), "{text}");
+}
+
+#[test]
+fn podman_treating_a_cdi_name_as_a_path_is_named() {
+    let e = explain(
+        "Error: stat nvidia.com/gpu=0: no such file or directory",
+        &registry(),
+        None,
+    )
+    .expect("explained");
+    assert!(
+        e.diagnosis
+            .contains("podman treated 'nvidia.com/gpu=0' as a host path"),
+        "{}",
+        e.diagnosis
+    );
+}
+
+#[test]
+fn the_stale_spec_diagnosis_beats_the_bare_cdi_word() {
+    let e = explain(
+        "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/nvidia3\": no such file or directory",
+        &registry(),
+        None,
+    )
+    .expect("explained");
+    assert!(e.diagnosis.contains("stale"), "{}", e.diagnosis);
+}

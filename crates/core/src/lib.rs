@@ -1,0 +1,38 @@
+//! gpuctl core: everything that does not depend on a GPU vendor.
+//!
+//! - [`host::Host`]: the root directory every probe reads under, with bounded reads and
+//!   symbolic-link resolution that never leaves the root.
+//! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
+//! - [`cdi`]: CDI spec discovery, parsing and validation, as the CDI library does it.
+//! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
+//! - [`args`]: turning a selection into one `podman run` argument list.
+//! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
+//! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
+
+pub mod args;
+pub mod backend;
+pub mod cdi;
+pub mod drm;
+pub mod error;
+pub mod explain;
+pub mod host;
+pub mod pci;
+pub mod recipe;
+pub mod registry;
+pub mod report;
+pub mod requirement;
+pub mod selector;
+pub mod text;
+
+pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+pub use error::GpuError;
+pub use host::{Host, HostError};
+pub use registry::Registry;
+pub use selector::{Selection, SelectorError};
+
+/// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
+/// dependency of their own.
+#[doc(hidden)]
+pub mod __private {
+    pub use inventory;
+}

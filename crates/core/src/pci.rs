@@ -1,0 +1,205 @@
+//! PCI devices as sysfs lists them, and their names from a `pci.ids` file.
+//!
+//! This works before any GPU driver is installed: `/sys/bus/pci/devices/<addr>/{vendor,device,
+//! class}` exist for every PCI function the kernel enumerated, bound or not.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::host::{Host, HostError};
+use crate::text::py_strip;
+
+/// Where sysfs lists PCI functions.
+pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
+
+/// Where distributions install the PCI name database, in the order gpuctl looks.
+pub const PCI_IDS_PATHS: [&str; 3] = [
+    "/usr/share/misc/pci.ids",
+    "/usr/share/hwdata/pci.ids",
+    "/usr/share/pci.ids",
+];
+
+/// sysfs attribute files are one short line; anything longer is not sysfs.
+const ATTR_LIMIT: u64 = 4096;
+/// The real pci.ids is about 1.5 MB.
+const PCI_IDS_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// One PCI function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PciDevice {
+    /// The bus address, `0000:3b:00.0`.
+    pub address: String,
+    /// The PCI vendor id (`0x10de` for NVIDIA).
+    pub vendor_id: u16,
+    /// The PCI device id.
+    pub device_id: u16,
+    /// The 24-bit class code (`0x030200`: 3D controller).
+    pub class: u32,
+}
+
+impl PciDevice {
+    /// True for display controllers (base class 0x03) and processing accelerators (0x12), the
+    /// two classes GPUs enumerate as (AMD Instinct MI300 is 0x1200).
+    pub fn is_gpu_class(&self) -> bool {
+        matches!(self.class >> 16, 0x03 | 0x12)
+    }
+
+    /// The device id as four lowercase hex digits, as `lspci -nn` prints it.
+    pub fn device_id_hex(&self) -> String {
+        format!("{:04x}", self.device_id)
+    }
+}
+
+/// Parses a sysfs id file (`"0x10de\n"`).
+pub fn parse_hex_attr(text: &str) -> Option<u32> {
+    let t = py_strip(text);
+    let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))?;
+    if digits.is_empty() || digits.len() > 8 {
+        return None;
+    }
+    u32::from_str_radix(digits, 16).ok()
+}
+
+fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostError> {
+    let text = host.read_to_string(&dir.join(name), ATTR_LIMIT)?;
+    Ok(parse_hex_attr(&text))
+}
+
+/// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
+/// warning for each entry that could not be read.
+pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    let entries = match host.list_dir(Path::new(PCI_DEVICES)) {
+        Ok(e) => e,
+        Err(e) if e.is_absent() => return (out, warnings),
+        Err(e) => {
+            warnings.push(format!(
+                "{e}; PCI devices could not be listed — check that /sys is sysfs"
+            ));
+            return (out, warnings);
+        }
+    };
+    for entry in entries {
+        let Some(name) = entry.name_str() else {
+            continue;
+        };
+        let dir = PathBuf::from(PCI_DEVICES).join(name);
+        let probe = || -> Result<Option<PciDevice>, HostError> {
+            if read_attr(host, &dir, "vendor")? != Some(u32::from(vendor_id)) {
+                return Ok(None);
+            }
+            let class = read_attr(host, &dir, "class")?;
+            let device = read_attr(host, &dir, "device")?;
+            Ok(match (class, device) {
+                (Some(class), Some(device)) if device <= 0xffff => Some(PciDevice {
+                    address: name.to_string(),
+                    vendor_id,
+                    device_id: device as u16,
+                    class,
+                }),
+                _ => None,
+            })
+        };
+        match probe() {
+            Ok(Some(dev)) if dev.is_gpu_class() => out.push(dev),
+            Ok(_) => {}
+            Err(e) => warnings.push(format!("{e}; PCI device {name} skipped")),
+        }
+    }
+    (out, warnings)
+}
+
+/// Names of `device_ids` of `vendor_id` from the first pci.ids file found under the host root.
+/// Ids the file does not know are left out; no file means no names.
+pub fn device_names(host: &Host, vendor_id: u16, device_ids: &[u16]) -> HashMap<u16, String> {
+    for path in PCI_IDS_PATHS {
+        match host.read_to_string(Path::new(path), PCI_IDS_LIMIT) {
+            Ok(text) => return parse_pci_ids(&text, vendor_id, device_ids),
+            Err(e) => tracing::debug!("{e}"),
+        }
+    }
+    HashMap::new()
+}
+
+/// Looks `device_ids` of `vendor_id` up in pci.ids text, without building the whole database.
+pub fn parse_pci_ids(text: &str, vendor_id: u16, device_ids: &[u16]) -> HashMap<u16, String> {
+    let mut names = HashMap::new();
+    let vendor = format!("{vendor_id:04x}");
+    let mut in_vendor = false;
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with('\t') {
+            if in_vendor {
+                break; // vendors are listed once; ours is done
+            }
+            in_vendor = line
+                .get(..4)
+                .is_some_and(|v| v.eq_ignore_ascii_case(&vendor));
+            continue;
+        }
+        if !in_vendor || line.starts_with("\t\t") {
+            continue;
+        }
+        let rest = &line[1..];
+        let (Some(id), Some(name)) = (rest.get(..4), rest.get(4..)) else {
+            continue;
+        };
+        if let Ok(id) = u16::from_str_radix(id, 16) {
+            if device_ids.contains(&id) {
+                names.insert(id, name.trim().to_string());
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("0x10de\n", Some(0x10de))]
+    #[case("0x030200\n", Some(0x030200))]
+    #[case(" 0x8086 \n\n", Some(0x8086))]
+    #[case("10de", None)]
+    #[case("0x", None)]
+    #[case("0xzz", None)]
+    #[case("0x1234567890", None)]
+    fn hex_attrs(#[case] text: &str, #[case] want: Option<u32>) {
+        assert_eq!(parse_hex_attr(text), want);
+    }
+
+    const IDS: &str = "# test extract\n10de  NVIDIA Corporation\n\t1db4  GV100GL [Tesla V100 PCIe 16GB]\n\t\t10de 1214  Tesla V100 PCIe 16GB\n\t2901  NVIDIA B200\n1002  Advanced Micro Devices, Inc. [AMD/ATI]\n\t2901  not this one\n";
+
+    #[test]
+    fn pci_ids_lookup_stays_in_its_vendor() {
+        let names = parse_pci_ids(IDS, 0x10de, &[0x1db4, 0x2901, 0x3000]);
+        assert_eq!(
+            names.get(&0x1db4).map(String::as_str),
+            Some("GV100GL [Tesla V100 PCIe 16GB]")
+        );
+        assert_eq!(names.get(&0x2901).map(String::as_str), Some("NVIDIA B200"));
+        assert_eq!(names.len(), 2);
+        let amd = parse_pci_ids(IDS, 0x1002, &[0x2901]);
+        assert_eq!(amd.get(&0x2901).map(String::as_str), Some("not this one"));
+    }
+
+    #[test]
+    fn gpu_classes() {
+        let mk = |class| PciDevice {
+            address: "a".into(),
+            vendor_id: 1,
+            device_id: 2,
+            class,
+        };
+        assert!(mk(0x030000).is_gpu_class());
+        assert!(mk(0x030200).is_gpu_class());
+        assert!(mk(0x120000).is_gpu_class());
+        assert!(!mk(0x068000).is_gpu_class());
+        assert!(!mk(0x020000).is_gpu_class());
+    }
+}

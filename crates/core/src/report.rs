@@ -1,0 +1,67 @@
+//! `gpuctl detect`: every registered vendor, usable or not, with the reason, plus every CDI
+//! spec file found and every warning.
+
+use serde::Serialize;
+
+use crate::backend::{Probe, VendorReport};
+use crate::cdi::SpecReport;
+use crate::registry::Registry;
+
+/// What the host offers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostReport {
+    /// One entry per registered vendor, in canonical order.
+    pub vendors: Vec<VendorReport>,
+    /// Every CDI spec file found, valid or not.
+    pub cdi_specs: Vec<SpecReport>,
+    /// Everything that could not be read or was skipped, one sentence each, without repeats.
+    pub warnings: Vec<String>,
+}
+
+/// Asks every vendor what it offers. A vendor whose probe fails is reported unusable with the
+/// failure as its reason; the others are still reported.
+pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
+    let mut warnings: Vec<String> = probe.cdi().warnings();
+    warnings.extend(registry.rejected().iter().cloned());
+    let mut vendors = Vec::new();
+    for backend in registry.backends() {
+        let report = match backend.detect(probe) {
+            Ok(r) => r,
+            Err(e) => VendorReport {
+                vendor: backend.vendor().to_string(),
+                usable: false,
+                tier: None,
+                reason: e.to_string(),
+                devices: Vec::new(),
+                cdi_devices: probe
+                    .cdi()
+                    .device_names(backend.cdi_kind())
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                warnings: Vec::new(),
+            },
+        };
+        warnings.extend(report.warnings.iter().cloned());
+        vendors.push(report);
+    }
+    if let Ok(drm) = probe.drm() {
+        warnings.extend(drm.warnings.iter().cloned());
+    }
+    HostReport {
+        vendors,
+        cdi_specs: probe.cdi().specs().to_vec(),
+        warnings: unique(warnings),
+    }
+}
+
+/// Drops repeated sentences, keeping the first of each.
+pub fn unique(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! Driver sources and whether one satisfies a requirement (reference §3.5).
+
+use super::{KernelModule, Requirement};
+
+/// What is known, before installing, about the driver branch a source installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BranchKnowledge {
+    /// Exactly this branch (`nvidia-driver-580-server`, Debian 12's `nvidia-driver` 535).
+    Exact(u32),
+    /// The newest branch the source's repository carries, known to be at least this one. It
+    /// satisfies a lower bound up to that floor and never an upper bound: a newer branch can
+    /// appear in the repository at any time and move past it.
+    AtLeast(u32),
+    /// Nothing: satisfies only a requirement without bounds.
+    Unknown,
+}
+
+/// A driver source: the kernel module it installs (or `None` when not known) and what is known
+/// about its branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DriverSource {
+    kernel_module: Option<KernelModule>,
+    branch: BranchKnowledge,
+}
+
+impl DriverSource {
+    /// A source installing `kernel_module` (`None`: not known) with `branch`.
+    pub const fn new(kernel_module: Option<KernelModule>, branch: BranchKnowledge) -> Self {
+        DriverSource {
+            kernel_module,
+            branch,
+        }
+    }
+
+    /// A source described as the reference's hash is: an exact `branch` wins over
+    /// `branch_at_least` when both are given.
+    pub const fn from_parts(
+        kernel_module: Option<KernelModule>,
+        branch: Option<u32>,
+        branch_at_least: Option<u32>,
+    ) -> Self {
+        let branch = match (branch, branch_at_least) {
+            (Some(b), _) => BranchKnowledge::Exact(b),
+            (None, Some(f)) => BranchKnowledge::AtLeast(f),
+            (None, None) => BranchKnowledge::Unknown,
+        };
+        DriverSource {
+            kernel_module,
+            branch,
+        }
+    }
+
+    /// The kernel module the source installs, if known.
+    pub const fn kernel_module(&self) -> Option<KernelModule> {
+        self.kernel_module
+    }
+
+    /// What is known about the branch.
+    pub const fn branch(&self) -> BranchKnowledge {
+        self.branch
+    }
+}
+
+impl Requirement {
+    /// True when `source` can drive what this requirement is for: the negation of
+    /// [`why_not`](Self::why_not).
+    pub fn satisfied_by(&self, source: &DriverSource) -> bool {
+        self.why_not(source).is_none()
+    }
+
+    /// Why `source` does not satisfy this requirement, as a short reason for messages
+    /// (`branch 590 is newer than 580`), or `None` when it does.
+    pub fn why_not(&self, source: &DriverSource) -> Option<String> {
+        // An `either` requirement does not look at the source's module at all.
+        if self.kernel_module != KernelModule::Either
+            && source.kernel_module != Some(self.kernel_module)
+        {
+            let given = source.kernel_module.map_or("unknown", KernelModule::as_str);
+            return Some(format!(
+                "{given} kernel module, the {} one is needed",
+                self.kernel_module
+            ));
+        }
+        let (min, max) = (self.min_branch, self.max_branch);
+        if min.is_none() && max.is_none() {
+            return None;
+        }
+        match source.branch {
+            BranchKnowledge::Exact(b) => match (min, max) {
+                (Some(min), _) if b < min => Some(format!("branch {b} is older than {min}")),
+                (_, Some(max)) if b > max => Some(format!("branch {b} is newer than {max}")),
+                _ => None,
+            },
+            BranchKnowledge::Unknown => Some(match min {
+                // The lower bound is named even when there is an upper one too.
+                Some(min) => format!("driver branch not known, {min} or newer is needed"),
+                None => format!("driver branch not known, {} or older is needed", max?),
+            }),
+            BranchKnowledge::AtLeast(floor) => match (min, max) {
+                // An upper bound can never be promised, whatever the floor.
+                (_, Some(max)) => Some(format!(
+                    "installs the newest branch it carries, which can be newer than {max}"
+                )),
+                (Some(min), None) if floor < min => Some(format!(
+                    "installs the newest branch it carries, known only to be {floor} or newer; \
+                     {min} is needed"
+                )),
+                _ => None,
+            },
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The selector cases of the reference (terok-gpu.md §6, examples 65-69), plus gpuctl's own
+//! words (`true`, `none`) and limits.
+
+use super::*;
+use rstest::rstest;
+
+const VENDORS: [&str; 3] = ["nvidia", "amd", "intel"];
+
+fn norm(values: &[&str]) -> Result<Selection, SelectorError> {
+    normalize(values, &VENDORS)
+}
+
+fn grants(list: &[(&str, Option<u32>)]) -> Selection {
+    Selection::Grants(list.iter().map(|(v, i)| (v.to_string(), *i)).collect())
+}
+
+#[rstest]
+#[case::empty_string(&[""])]
+#[case::space(&[" "])]
+#[case::comma(&[","])]
+#[case::spaces_and_commas(&[" , ,"])]
+#[case::no_values(&[])]
+#[case::empty_items(&["", " "])]
+#[case::none(&["none"])]
+#[case::false_(&["FALSE"])]
+#[case::none_twice(&["none,false"])]
+fn selects_nothing(#[case] values: &[&str]) {
+    assert_eq!(norm(values), Ok(Selection::None));
+}
+
+#[rstest]
+#[case(&["all"])]
+#[case(&["ALL"])]
+#[case(&[" All "])]
+#[case(&["amd", "all"])]
+#[case(&["nvidia,all"])]
+#[case(&["true"])]
+#[case(&["True"])]
+fn selects_all(#[case] values: &[&str]) {
+    assert_eq!(norm(values), Ok(Selection::All));
+}
+
+#[rstest]
+#[case(&["nvidia"], &[("nvidia", None)])]
+#[case(&[" AMD "], &[("amd", None)])]
+#[case(&["nvidia,intel"], &[("nvidia", None), ("intel", None)])]
+#[case(&["intel", "amd"], &[("amd", None), ("intel", None)])]
+#[case(&["amd", "amd"], &[("amd", None)])]
+#[case(&["intel", "nvidia", "amd"], &[("nvidia", None), ("amd", None), ("intel", None)])]
+#[case(&["nvidia:0"], &[("nvidia", Some(0))])]
+#[case(&["nvidia:1,nvidia:0"], &[("nvidia", Some(0)), ("nvidia", Some(1))])]
+#[case(&["amd,amd:1"], &[("amd", None)])]
+#[case(&["amd:1,amd"], &[("amd", None)])]
+#[case(&["intel:2", "nvidia"], &[("nvidia", None), ("intel", Some(2))])]
+#[case(
+    &["intel,amd:2,nvidia:1,nvidia:0,intel:4"],
+    &[("nvidia", Some(0)), ("nvidia", Some(1)), ("amd", Some(2)), ("intel", None)]
+)]
+#[case(&["amd:3,amd:1,amd:3"], &[("amd", Some(1)), ("amd", Some(3))])]
+#[case(&["nvidia,amd", "intel:1"], &[("nvidia", None), ("amd", None), ("intel", Some(1))])]
+#[case(&["Nvidia,\tAMD\n"], &[("nvidia", None), ("amd", None)])]
+#[case(&["NVIDIA:1"], &[("nvidia", Some(1))])]
+#[case(&["nvidia:00"], &[("nvidia", Some(0))])]
+#[case(&["\u{1c}nvidia\u{1f}"], &[("nvidia", None)])]
+#[case(&["nvidia:4294967295"], &[("nvidia", Some(u32::MAX))])]
+fn selects_grants(#[case] values: &[&str], #[case] want: &[(&str, Option<u32>)]) {
+    assert_eq!(norm(values), Ok(grants(want)));
+}
+
+const UNKNOWN_MATROX: &str = "unknown GPU vendor 'matrox' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']";
+
+#[rstest]
+#[case(&["matrox"], UNKNOWN_MATROX)]
+#[case(&["all,matrox"], UNKNOWN_MATROX)]
+#[case(&["matrox,all"], UNKNOWN_MATROX)]
+#[case(&["all", "matrox"], UNKNOWN_MATROX)]
+#[case(&["nvidia:x"], "bad device index in 'nvidia:x'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["nvidia:-1"], "bad device index in 'nvidia:-1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["nvidia:"], "bad device index in 'nvidia:'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["amd:0.5"], "bad device index in 'amd:0.5'; expected 'amd' or 'amd:<non-negative integer>'")]
+#[case(&["nvidia: 1"], "bad device index in 'nvidia: 1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["nvidia:+1"], "bad device index in 'nvidia:+1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["nvidia:1:2"], "bad device index in 'nvidia:1:2'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["nvidia:\u{663}"], "bad device index in 'nvidia:\u{663}'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
+#[case(&["all:0"], "unknown GPU vendor 'all' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
+#[case(&["nvidia :1"], "unknown GPU vendor 'nvidia ' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
+#[case(&["amd:x,matrox"], "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>'")]
+#[case(&["it's"], "unknown GPU vendor \"it's\" in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
+#[case(&["nvidia:4294967296"], "device index in 'nvidia:4294967296' is too large; an index is at most 4294967295")]
+#[case(&["nvidia:99999999999999999999"], "device index in 'nvidia:99999999999999999999' is too large; an index is at most 4294967295")]
+#[case(&["none,nvidia"], "'none' selects no GPU and cannot be combined with 'nvidia'; write it alone, or leave it out")]
+#[case(&["all", "false"], "'false' selects no GPU and cannot be combined with 'all'; write it alone, or leave it out")]
+fn rejects(#[case] values: &[&str], #[case] message: &str) {
+    let err = norm(values).expect_err("must be rejected");
+    assert_eq!(err.to_string(), message);
+}
+
+#[test]
+fn a_plugin_vendor_is_selectable_by_name_and_sorted_by_its_position() {
+    let vendors = ["nvidia", "amd", "intel", "acme"];
+    let got = normalize(&["acme:1,intel,acme:0"], &vendors);
+    assert_eq!(
+        got,
+        Ok(grants(&[
+            ("intel", None),
+            ("acme", Some(0)),
+            ("acme", Some(1))
+        ]))
+    );
+}
+
+#[test]
+fn a_very_long_digit_string_is_a_sentence_not_a_panic() {
+    let token = format!("nvidia:{}", "9".repeat(5000));
+    let err = norm(&[token.as_str()]).expect_err("too large");
+    assert!(matches!(err, SelectorError::IndexTooLarge { .. }));
+    let zeros = format!("nvidia:{}7", "0".repeat(5000));
+    assert_eq!(norm(&[zeros.as_str()]), Ok(grants(&[("nvidia", Some(7))])));
+}

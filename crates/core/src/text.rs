@@ -1,0 +1,156 @@
+//! Text helpers with the semantics of the Python tool gpuctl replaces, where they differ from
+//! Rust's: what counts as white space, where lines break, how a token is quoted in a message.
+
+/// Python's `str.isspace()` for one character: Unicode white space plus the information
+/// separators U+001C..U+001F, which Rust's `char::is_whitespace` leaves out.
+pub fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()`.
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// Python's `str.splitlines()`: every line boundary Python knows, without the terminators.
+pub fn py_splitlines(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let is_break = matches!(
+            c,
+            '\n' | '\r'
+                | '\u{0b}'
+                | '\u{0c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        );
+        if !is_break {
+            continue;
+        }
+        out.push(&s[start..i]);
+        let mut next = i + c.len_utf8();
+        if c == '\r' {
+            if let Some(&(j, '\n')) = chars.peek() {
+                chars.next();
+                next = j + 1;
+            }
+        }
+        start = next;
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// True when `s` is non-empty and every character is an ASCII digit.
+///
+/// Python's `isdigit` also takes other scripts' digits ("٣"); gpuctl takes ASCII only, a
+/// deliberate difference: an index is typed on a keyboard or written in a config file.
+pub fn is_ascii_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Python's `repr()` of a string: single quotes unless the text holds a single quote and no
+/// double quote, backslash escapes for the quote, backslash and control characters.
+pub fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's list repr of integers: `[3, 5]`.
+pub fn py_int_list(items: &[u32]) -> String {
+    let inner: Vec<String> = items.iter().map(u32::to_string).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+/// Python's list repr of strings: `['nvidia', 'amd', 'intel']`.
+pub fn py_str_list<S: AsRef<str>>(items: &[S]) -> String {
+    let inner: Vec<String> = items.iter().map(|s| py_repr(s.as_ref())).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(" 0x8086 \n\n", "0x8086")]
+    #[case("\u{1c}nvidia\u{1f}", "nvidia")]
+    #[case("\u{a0}amd\u{85}", "amd")]
+    #[case("", "")]
+    fn strip_like_python(#[case] input: &str, #[case] want: &str) {
+        assert_eq!(py_strip(input), want);
+    }
+
+    #[rstest]
+    #[case("a\nb", vec!["a", "b"])]
+    #[case("a\r\nb\rc", vec!["a", "b", "c"])]
+    #[case("a\n", vec!["a"])]
+    #[case("a\u{0b}b\u{1e}c\u{2028}d", vec!["a", "b", "c", "d"])]
+    #[case("", vec![])]
+    #[case("\n\n", vec!["", ""])]
+    fn splitlines_like_python(#[case] input: &str, #[case] want: Vec<&str>) {
+        assert_eq!(py_splitlines(input), want);
+    }
+
+    #[rstest]
+    #[case("matrox", "'matrox'")]
+    #[case("it's", "\"it's\"")]
+    #[case("a'b\"c", "'a\\'b\"c'")]
+    #[case("nvidia ", "'nvidia '")]
+    #[case("tab\there", "'tab\\there'")]
+    fn repr_like_python(#[case] input: &str, #[case] want: &str) {
+        assert_eq!(py_repr(input), want);
+    }
+
+    #[test]
+    fn list_reprs() {
+        assert_eq!(py_int_list(&[3, 5]), "[3, 5]");
+        assert_eq!(
+            py_str_list(&["nvidia", "amd", "intel"]),
+            "['nvidia', 'amd', 'intel']"
+        );
+    }
+
+    #[rstest]
+    #[case("0", true)]
+    #[case("00", true)]
+    #[case("", false)]
+    #[case("+1", false)]
+    #[case(" 1", false)]
+    #[case("\u{663}", false)]
+    fn ascii_digits(#[case] input: &str, #[case] want: bool) {
+        assert_eq!(is_ascii_digits(input), want);
+    }
+}
