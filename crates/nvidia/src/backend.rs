@@ -1,0 +1,276 @@
+//! The NVIDIA backend: CDI (`nvidia.com/gpu`), then the legacy OCI hook, then raw nodes. Every
+//! tier carries `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`.
+
+use std::path::Path;
+
+use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
+use gpuctl_core::pci::{self, PciDevice};
+use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
+use gpuctl_core::requirement::Requirement;
+use gpuctl_core::{Device, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport};
+
+use crate::nodes::{self, NVIDIA_CTL};
+use crate::table::builtin_requirement;
+
+/// NVIDIA's CDI kind.
+pub const KIND: &str = "nvidia.com/gpu";
+/// NVIDIA's PCI vendor id.
+pub const PCI_VENDOR: u16 = 0x10de;
+/// Where the legacy hook may be installed, in the order they are checked.
+pub const HOOK_DIRS: [&str; 2] = [
+    "/usr/share/containers/oci/hooks.d",
+    "/etc/containers/oci/hooks.d",
+];
+/// The legacy hook's file name.
+pub const HOOK_FILE: &str = "oci-nvidia-hook.json";
+
+const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GPU.  On rootless\npodman the toolkit must be configured with 'no-cgroups = true' under\n[nvidia-container-cli] in /etc/nvidia-container-runtime/config.toml\n(host admin action), and the toolkit must match the installed driver.";
+
+const STALE_SPEC_HINT: &str = "Hint: regenerate the CDI spec after every driver upgrade\n('nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml', or enable the\nnvidia-cdi-refresh service of NVIDIA Container Toolkit 1.18 or newer).";
+
+const PATTERNS: &[ErrorPattern] = &[
+    ErrorPattern {
+        all_of: &["nvidia-container-cli"],
+        priority: PRIORITY_HOOK,
+        diagnosis: "the NVIDIA container hook (nvidia-container-cli) failed.",
+        hint: HOOK_HINT,
+    },
+    ErrorPattern {
+        all_of: &["nvidia-container-runtime-hook"],
+        priority: PRIORITY_HOOK,
+        diagnosis: "the NVIDIA container runtime hook failed.",
+        hint: HOOK_HINT,
+    },
+    ErrorPattern {
+        all_of: &["error stat'ing file", "nvidia"],
+        priority: PRIORITY_CDI_SPECIFIC,
+        diagnosis: "the CDI spec mounts NVIDIA driver files that no longer exist: it was generated for another driver version.",
+        hint: STALE_SPEC_HINT,
+    },
+    ErrorPattern {
+        all_of: &["Failed to initialize NVML: Insufficient Permissions"],
+        priority: PRIORITY_GROUPS,
+        diagnosis: "the container may not open the NVIDIA device nodes (SELinux labels, or node permissions for a non-root user).",
+        hint: "Hint: on SELinux hosts run 'setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
+    },
+];
+
+/// The NVIDIA backend.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Nvidia;
+
+gpuctl_core::register_backend!(Nvidia);
+
+fn env_pair(grant: &Grant) -> [String; 4] {
+    let visible = match &grant.indexes {
+        None => "all".to_string(),
+        Some(ix) => ix.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+    };
+    [
+        "-e".to_string(),
+        format!("NVIDIA_VISIBLE_DEVICES={visible}"),
+        "-e".to_string(),
+        "NVIDIA_DRIVER_CAPABILITIES=all".to_string(),
+    ]
+}
+
+fn host_err(e: gpuctl_core::HostError) -> GpuError {
+    GpuError::host(
+        e,
+        "check the host's /dev and OCI hook directories".to_string(),
+    )
+}
+
+/// The legacy hook file, when one is installed.
+fn hook_file(probe: &Probe) -> Result<Option<String>, GpuError> {
+    for dir in HOOK_DIRS {
+        let path = format!("{dir}/{HOOK_FILE}");
+        if probe.host().is_file(Path::new(&path)).map_err(host_err)? {
+            return Ok(Some(path));
+        }
+    }
+    Ok(None)
+}
+
+fn has_ctl(probe: &Probe) -> Result<bool, GpuError> {
+    probe.host().exists(Path::new(NVIDIA_CTL)).map_err(host_err)
+}
+
+impl Nvidia {
+    fn unserved() -> GpuError {
+        GpuError::Unserved {
+            vendor: "nvidia".to_string(),
+            message: format!(
+                "the selection requests 'nvidia' but this host has no CDI spec declaring '{KIND}', no legacy '{HOOK_FILE}' OCI hook, and no {NVIDIA_CTL} — is the nvidia kernel driver loaded?  Install the NVIDIA Container Toolkit and generate a CDI spec ('nvidia-ctk cdi generate')."
+            ),
+        }
+    }
+
+    /// The GPUs in index order: PCI enumeration (works before the driver is loaded), or the
+    /// procfs entries when sysfs lists none.
+    fn gpus(probe: &Probe) -> Result<(Vec<PciDevice>, Vec<String>, Vec<String>), GpuError> {
+        let (pci, warnings) = pci::gpus_of_vendor(probe.host(), PCI_VENDOR);
+        let proc = nodes::proc_entries(probe.host())?;
+        Ok((pci, proc, warnings))
+    }
+}
+
+impl GpuBackend for Nvidia {
+    fn vendor(&self) -> &'static str {
+        "nvidia"
+    }
+
+    fn pci_vendor_id(&self) -> u16 {
+        PCI_VENDOR
+    }
+
+    fn cdi_kind(&self) -> &'static str {
+        KIND
+    }
+
+    fn order(&self) -> u32 {
+        0
+    }
+
+    fn missing_summary(&self) -> &'static str {
+        "no NVIDIA hook or /dev/nvidia*"
+    }
+
+    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        Ok(if probe.cdi().kind_declared(KIND) {
+            Some(Tier::Cdi)
+        } else if hook_file(probe)?.is_some() {
+            Some(Tier::Hook)
+        } else if has_ctl(probe)? {
+            Some(Tier::Raw)
+        } else {
+            None
+        })
+    }
+
+    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
+        let mut out = RunArgs::default();
+        match probe.tier_of(self)? {
+            Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
+            Some(Tier::Hook) => {}
+            Some(Tier::Raw) => {
+                let devices = match &grant.indexes {
+                    None => nodes::dev_entries(probe.host())?,
+                    Some(ix) => {
+                        let n = nodes::indexed_nodes(probe.host(), ix)?;
+                        out.warnings.push(best_effort_warning(
+                            self.vendor(),
+                            " (which also lifts the baked-driver requirement)",
+                        ));
+                        n
+                    }
+                };
+                out.args = devices
+                    .into_iter()
+                    .flat_map(|d| ["--device".to_string(), d])
+                    .collect();
+            }
+            None => return Err(Self::unserved()),
+        }
+        out.args.extend(env_pair(grant));
+        Ok(out)
+    }
+
+    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
+        let tier = probe.tier_of(self)?;
+        let hook = hook_file(probe)?;
+        let (pci, proc, mut warnings) = Self::gpus(probe)?;
+        let reason = match tier {
+            Some(Tier::Cdi) => {
+                if let Some(h) = &hook {
+                    warnings.push(format!(
+                        "{h} (the legacy NVIDIA hook) is installed next to a CDI spec: NVIDIA says the two conflict — delete the hook file"
+                    ));
+                }
+                cdi_reason(probe, KIND)
+            }
+            Some(Tier::Hook) => format!(
+                "legacy OCI hook: {} is installed and no valid CDI spec declares {KIND}; the hook injects the GPUs named in NVIDIA_VISIBLE_DEVICES",
+                hook.as_deref().unwrap_or(HOOK_FILE)
+            ),
+            Some(Tier::Raw) => format!(
+                "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
+            ),
+            None if pci.is_empty() => format!(
+                "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
+            ),
+            None => format!(
+                "{} NVIDIA GPU(s) on the PCI bus, but no CDI spec declaring {KIND}, no legacy hook and no {NVIDIA_CTL}: load the NVIDIA driver and run 'nvidia-ctk cdi generate'",
+                pci.len()
+            ),
+        };
+        let mut devices = Vec::new();
+        if pci.is_empty() {
+            for (index, entry) in proc.iter().enumerate() {
+                devices.push(minor_details(
+                    probe,
+                    Device::new(index, Some(entry.clone())),
+                    entry,
+                ));
+            }
+        } else {
+            let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
+            let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
+            for (index, gpu) in pci.iter().enumerate() {
+                let req = self
+                    .driver_requirement(gpu)
+                    .unwrap_or_else(|| builtin_requirement(gpu.device_id));
+                let mut d = Device::new(index, Some(gpu.address.clone()))
+                    .with("device_id", gpu.device_id_hex())
+                    .with("name", names.get(&gpu.device_id).cloned())
+                    .with("generation", req.generation().map(str::to_string))
+                    .with("compute", req.compute())
+                    .with("requirement", req.describe());
+                if proc.contains(&gpu.address) {
+                    d = minor_details(probe, d, &gpu.address);
+                }
+                devices.push(d);
+            }
+        }
+        Ok(VendorReport {
+            vendor: self.vendor().to_string(),
+            usable: tier.is_some(),
+            tier,
+            reason,
+            devices,
+            cdi_devices: probe
+                .cdi()
+                .device_names(KIND)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            warnings,
+        })
+    }
+
+    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
+        let (pci, proc, _) = Self::gpus(probe)?;
+        Ok(if proc.is_empty() {
+            pci.into_iter().map(|d| d.address).collect()
+        } else {
+            proc
+        })
+    }
+
+    fn error_patterns(&self) -> &'static [ErrorPattern] {
+        PATTERNS
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
+    }
+}
+
+fn minor_details(probe: &Probe, d: Device, entry: &str) -> Device {
+    match nodes::minor_of(probe.host(), entry) {
+        Some(minor) => d
+            .with("minor", minor)
+            .with("node", format!("/dev/nvidia{minor}")),
+        None => d,
+    }
+}

@@ -1,0 +1,9 @@
+//! gpuctl's NVIDIA backend: CDI, then the legacy OCI hook, then raw `/dev/nvidia*` nodes; and
+//! the NVIDIA generation table behind `gpuctl requirement`.
+
+pub mod backend;
+pub mod nodes;
+pub mod requirement;
+pub mod table;
+
+pub use backend::Nvidia;
