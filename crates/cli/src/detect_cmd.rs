@@ -1,0 +1,124 @@
+//! `gpuctl detect`: what the host offers, vendor by vendor, and why.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use gpuctl_core::backend::Probe;
+use gpuctl_core::cdi::version::{min_podman, parse_version};
+use gpuctl_core::report::{HostReport, detect};
+use gpuctl_core::{Device, Registry};
+
+use crate::output::write_out;
+use crate::{CliError, Context, EXIT_OK};
+
+/// Output formats of `gpuctl detect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetectFormat {
+    /// For people.
+    Text,
+    /// One JSON object (see the README for its keys).
+    Json,
+}
+
+/// Flags of `gpuctl detect`.
+#[derive(Debug, clap::Args)]
+pub struct DetectArgs {
+    /// How to print the report.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DetectFormat,
+}
+
+/// Runs `gpuctl detect`. Always exit 0: a host without GPUs is a fact, not a failure.
+pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+    let registry = Registry::discovered();
+    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs);
+    let report = detect(registry, &probe);
+    let text = match a.format {
+        DetectFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&report).map_err(|e| {
+                CliError::unserved(format!("cannot encode the report as JSON ({e})"))
+            })?;
+            s.push('\n');
+            s
+        }
+        DetectFormat::Text => {
+            ctx.ui.warn_all(&report.warnings);
+            render_text(&report)
+        }
+    };
+    write_out(out, &text)?;
+    Ok(EXIT_OK)
+}
+
+/// The report for people: per vendor, usable or not, the tier and why, the devices; then the
+/// CDI spec files.
+pub fn render_text(report: &HostReport) -> String {
+    let mut s = String::new();
+    for v in &report.vendors {
+        let head = match v.tier {
+            Some(t) => format!("usable ({})", t.as_str()),
+            None => "not usable".to_string(),
+        };
+        let _ = writeln!(s, "{}: {head}", v.vendor);
+        let _ = writeln!(s, "  why: {}", v.reason);
+        if !v.cdi_devices.is_empty() {
+            let _ = writeln!(s, "  CDI devices: {}", v.cdi_devices.join(", "));
+        }
+        for d in &v.devices {
+            let _ = writeln!(s, "  {}", device_line(&v.vendor, d));
+        }
+    }
+    if !report.cdi_specs.is_empty() {
+        let _ = writeln!(s, "CDI specs:");
+        for spec in &report.cdi_specs {
+            match (&spec.kind, &spec.error) {
+                (Some(kind), None) => {
+                    let version = spec.cdi_version.as_deref().unwrap_or("?");
+                    let podman = parse_version(version).map(min_podman).unwrap_or("?");
+                    let _ = writeln!(
+                        s,
+                        "  {}: {kind}, cdiVersion {version} (podman {podman} or newer), {} device(s)",
+                        spec.path,
+                        spec.devices.len()
+                    );
+                }
+                (_, Some(err)) => {
+                    let _ = writeln!(s, "  {}: skipped — {err}", spec.path);
+                }
+                (None, None) => {}
+            }
+        }
+    }
+    s
+}
+
+fn device_line(vendor: &str, d: &Device) -> String {
+    let mut parts = vec![format!("{vendor}:{}", d.index)];
+    if let Some(a) = &d.pci_address {
+        parts.push(a.clone());
+    }
+    if let Some(id) = d.detail_str("device_id") {
+        parts.push(format!("10de:{id}"));
+    }
+    if let Some(name) = d.detail_str("name") {
+        parts.push(name.to_string());
+    }
+    for key in ["render_node", "node"] {
+        if let Some(n) = d.detail_str(key) {
+            parts.push(n.to_string());
+        }
+    }
+    let mut line = parts.join("  ");
+    if let Some(generation) = d.detail_str("generation") {
+        let _ = write!(line, "  [{generation}");
+        match d.details.get("compute").and_then(|c| c.as_bool()) {
+            Some(true) => line.push_str(", compute]"),
+            Some(false) => line.push_str(", not compute]"),
+            None => line.push(']'),
+        }
+    }
+    if let Some(req) = d.detail_str("requirement") {
+        let _ = write!(line, "  driver: {req}");
+    }
+    line
+}

@@ -1,0 +1,56 @@
+//! `gpuctl explain`: podman's stderr in, a diagnosis and a remedy out.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use gpuctl_core::backend::Probe;
+use gpuctl_core::{Registry, explain};
+
+use crate::output::write_out;
+use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+
+/// The most of podman's stderr gpuctl reads; a launch error is a few lines.
+const STDERR_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// Flags of `gpuctl explain`.
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// A file holding podman's stderr; standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
+pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+    let mut bytes = Vec::new();
+    let read = match &a.file {
+        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
+            .and_then(|f| f.take(STDERR_LIMIT).read_to_end(&mut bytes))
+            .map_err(|e| {
+                CliError::invalid(format!(
+                    "cannot read {} ({e}); pass a file holding podman's stderr, or pipe it on standard input",
+                    path.display()
+                ))
+            }),
+        _ => std::io::stdin().lock().take(STDERR_LIMIT).read_to_end(&mut bytes).map_err(|e| {
+            CliError::invalid(format!("cannot read standard input ({e}); pass podman's stderr as a FILE instead"))
+        }),
+    };
+    read?;
+    let stderr = String::from_utf8_lossy(&bytes);
+    let registry = Registry::discovered();
+    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs);
+    match explain::explain(&stderr, registry, Some(&probe)) {
+        Some(e) => {
+            write_out(out, &e.render())?;
+            Ok(EXIT_OK)
+        }
+        None => {
+            write_out(
+                out,
+                "No GPU misconfiguration found in this text; if the container still lacks its GPU, run 'gpuctl detect'.\n",
+            )?;
+            Ok(EXIT_UNSERVED)
+        }
+    }
+}

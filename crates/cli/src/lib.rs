@@ -1,0 +1,145 @@
+//! The gpuctl command line: parses flags, calls the library, prints the result, picks the exit
+//! code. No decision about GPUs is made here.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gpuctl_core::Host;
+
+mod args_cmd;
+mod backends;
+mod detect_cmd;
+mod explain_cmd;
+pub mod output;
+mod requirement;
+
+pub use output::{CliError, Ui};
+
+/// Exit code: the request was served.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the host cannot serve the request, the driver does not satisfy the requirement,
+/// the GPUs need conflicting drivers, or `explain` found no GPU problem.
+pub const EXIT_UNSERVED: u8 = 1;
+/// Exit code: invalid input (selector, device id, driver spec, table file, flags).
+pub const EXIT_INVALID: u8 = 2;
+
+/// Which `podman run` arguments give a container this host's GPUs, and which NVIDIA driver can
+/// drive them.
+#[derive(Debug, Parser)]
+#[command(name = "gpuctl", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// Treat DIR as the host's `/` (a captured host tree, a fixture); emitted paths stay host
+    /// paths.
+    #[arg(long, global = true, value_name = "DIR", env = "GPUCTL_ROOT")]
+    pub root: Option<PathBuf>,
+
+    /// Look for CDI specs in DIR instead of /etc/cdi and /var/run/cdi (repeatable; later
+    /// directories win, as with podman's --cdi-spec-dir).
+    #[arg(long = "cdi-spec-dir", global = true, value_name = "DIR")]
+    pub cdi_spec_dirs: Vec<PathBuf>,
+
+    /// Show what was probed (on stderr). RUST_LOG overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
+
+    /// Print no warnings, only errors.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// gpuctl's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the podman run arguments that give a container the selected GPUs.
+    Args(args_cmd::ArgsArgs),
+    /// Show what the host offers, vendor by vendor, and why.
+    Detect(detect_cmd::DetectArgs),
+    /// Which NVIDIA driver (kernel module, branch) can drive these GPUs.
+    Requirement(requirement::RequirementArgs),
+    /// Read podman's stderr and explain a GPU misconfiguration.
+    Explain(explain_cmd::ExplainArgs),
+}
+
+/// What every command gets: the host to look at and where to print.
+pub struct Context {
+    /// The host tree.
+    pub host: Host,
+    /// CDI spec directories, in priority order (later wins).
+    pub cdi_dirs: Vec<PathBuf>,
+    /// Where warnings and errors go.
+    pub ui: Ui,
+}
+
+/// Runs gpuctl with the given command line and returns its exit code.
+pub fn main_entry<I, T>(argv: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                EXIT_INVALID
+            } else {
+                EXIT_OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    output::init_tracing(cli.verbose);
+    let ui = Ui::new(cli.quiet);
+    let mut stdout = std::io::stdout().lock();
+    let code = match run(cli, &ui, &mut stdout) {
+        Ok(code) => code,
+        Err(e) => {
+            ui.error(&e.message);
+            e.code
+        }
+    };
+    if let Err(e) = stdout.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            ui.error(&format!("cannot write the result to stdout ({e})"));
+            return ExitCode::from(EXIT_UNSERVED);
+        }
+    }
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
+    let host = match &cli.root {
+        None => Host::system(),
+        Some(dir) => Host::at(dir).map_err(|e| {
+            CliError::invalid(format!(
+                "the root directory {e}; pass --root (or GPUCTL_ROOT) an existing directory"
+            ))
+        })?,
+    };
+    let cdi_dirs = if cli.cdi_spec_dirs.is_empty() {
+        gpuctl_core::cdi::DEFAULT_SPEC_DIRS
+            .iter()
+            .map(PathBuf::from)
+            .collect()
+    } else {
+        cli.cdi_spec_dirs.clone()
+    };
+    let ctx = Context {
+        host,
+        cdi_dirs,
+        ui: ui.clone(),
+    };
+    match &cli.command {
+        Command::Args(a) => args_cmd::run(&ctx, a, out),
+        Command::Detect(a) => detect_cmd::run(&ctx, a, out),
+        Command::Requirement(a) => requirement::run(&ctx, a, out),
+        Command::Explain(a) => explain_cmd::run(&ctx, a, out),
+    }
+}
