@@ -1,0 +1,145 @@
+//! Which vendors a host offers and their device order (terok-gpu.md §6, examples 46-51).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use gpuctl_cli as _;
+use gpuctl_core::backend::Probe;
+use gpuctl_core::report::detect;
+use gpuctl_core::{Host, Registry, cdi};
+use gpuctl_testkit::Tree;
+
+fn probe(t: &Tree) -> Probe {
+    let dirs: Vec<PathBuf> = cdi::DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
+    Probe::new(&Host::at(t.root()).unwrap(), &dirs)
+}
+
+fn usable(t: &Tree) -> Vec<String> {
+    let report = detect(Registry::discovered(), &probe(t));
+    report
+        .vendors
+        .iter()
+        .filter(|v| v.usable)
+        .map(|v| v.vendor.clone())
+        .collect()
+}
+
+fn addresses(t: &Tree) -> Vec<(String, Vec<String>)> {
+    let p = probe(t);
+    Registry::discovered()
+        .backends()
+        .iter()
+        .map(|b| (b.vendor().to_string(), b.device_addresses(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn all_three_vendors_are_registered_in_canonical_order() {
+    assert_eq!(Registry::discovered().names(), ["nvidia", "amd", "intel"]);
+    assert!(Registry::discovered().rejected().is_empty());
+}
+
+#[test]
+fn ex46_cdi_nvidia_kfd_and_two_render_nodes() {
+    let t = Tree::new();
+    t.cdi_spec("/etc/cdi/nvidia.yaml", "nvidia.com/gpu", &["0", "all"]);
+    t.dev(&["kfd"]);
+    t.render_node("renderD128", "0x8086", "0000:00:02.0")
+        .render_node("renderD129", "0x1002", "0000:03:00.0");
+    assert_eq!(usable(&t), ["nvidia", "amd", "intel"]);
+}
+
+#[test]
+fn ex47_markers_one_by_one() {
+    let kfd = Tree::new();
+    kfd.dev(&["kfd"]);
+    assert!(usable(&kfd).is_empty());
+    assert!(usable(&Tree::new()).is_empty());
+    let hook = Tree::new();
+    hook.nvidia_hook();
+    assert_eq!(usable(&hook), ["nvidia"]);
+    let ctl = Tree::new();
+    ctl.dev(&["nvidiactl"]);
+    assert_eq!(usable(&ctl), ["nvidia"]);
+}
+
+#[test]
+fn ex48_an_amd_render_node_needs_kfd_or_cdi() {
+    let t = Tree::new();
+    t.render_node("renderD128", "0x1002", "0000:03:00.0");
+    assert!(usable(&t).is_empty());
+    t.cdi_spec("/etc/cdi/amd.yaml", "amd.com/gpu", &["0"]);
+    assert_eq!(usable(&t), ["amd"]);
+}
+
+#[test]
+fn ex49_device_addresses_in_index_order() {
+    let t = Tree::new();
+    t.dev(&["kfd"]);
+    t.render_node("renderD129", "0x1002", "0000:03:00.0");
+    t.render_node("renderD128", "0x1002", "0000:0b:00.0");
+    t.render_node("renderD130", "0x8086", "0000:00:02.0");
+    t.nvidia_proc("0000:01:00.0", Some(1))
+        .nvidia_proc("0000:02:00.0", Some(0));
+    let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        addresses(&t),
+        [
+            ("nvidia".to_string(), s(&["0000:01:00.0", "0000:02:00.0"])),
+            ("amd".to_string(), s(&["0000:03:00.0", "0000:0b:00.0"])),
+            ("intel".to_string(), s(&["0000:00:02.0"])),
+        ]
+    );
+}
+
+#[test]
+fn ex50_one_amd_node_and_nothing_else() {
+    let t = Tree::new();
+    t.render_node("renderD128", "0x1002", "0000:03:00.0");
+    let got = addresses(&t);
+    assert_eq!(got[0].1, Vec::<String>::new());
+    assert_eq!(got[1].1, ["0000:03:00.0"]);
+    assert_eq!(got[2].1, Vec::<String>::new());
+}
+
+#[test]
+fn ex51_a_device_directory_gives_the_node_name_as_address() {
+    let t = Tree::new();
+    t.file("/sys/class/drm/renderD128/device/vendor", "0x1002\n");
+    assert_eq!(addresses(&t)[1].1, ["renderD128"]);
+    let report = detect(Registry::discovered(), &probe(&t));
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("renderD128/device is not a symbolic link")),
+        "{:?}",
+        report.warnings
+    );
+}
+
+#[test]
+fn nvidia_devices_come_from_pci_even_without_a_driver() {
+    let t = Tree::new();
+    t.pci("0000:3b:00.0", 0x10de, 0x1db4, 0x030200);
+    t.pci("0000:d8:00.0", 0x10de, 0x2901, 0x030200);
+    t.pci("0000:00:1f.0", 0x10de, 0x22a3, 0x068000); // an NVSwitch is not a GPU
+    t.pci("0000:02:00.0", 0x1a03, 0x2000, 0x030000); // nor is the BMC
+    let report = detect(Registry::discovered(), &probe(&t));
+    let nvidia = &report.vendors[0];
+    assert!(!nvidia.usable);
+    assert!(
+        nvidia.reason.starts_with("2 NVIDIA GPU(s) on the PCI bus"),
+        "{}",
+        nvidia.reason
+    );
+    let devices = serde_json::to_value(&nvidia.devices).unwrap();
+    assert_eq!(devices[0]["pci_address"], "0000:3b:00.0");
+    assert_eq!(devices[0]["generation"], "Maxwell/Pascal/Volta");
+    assert_eq!(
+        devices[0]["requirement"],
+        "proprietary kernel module, driver branch 580 or older"
+    );
+    assert_eq!(devices[1]["device_id"], "2901");
+    assert_eq!(devices[1]["compute"], true);
+}

@@ -1,0 +1,109 @@
+//! A vendor registered from outside gpuctl's crates is selectable by name, merges in canonical
+//! order, and shows up in detect — with no change to the core.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use gpuctl_core::Registry;
+use gpuctl_example_vendor as _;
+use gpuctl_testkit::Tree;
+use predicates::prelude::*;
+
+/// Two Acme devices (render numbers against PCI order), an Intel iGPU, and Acme's control node.
+fn acme_host() -> Tree {
+    let t = Tree::new();
+    t.dev(&["acme-ctl"]);
+    t.render_node("renderD129", "0x1e5a", "0000:41:00.0")
+        .by_path("0000:41:00.0", "renderD129");
+    t.render_node("renderD128", "0x1e5a", "0000:81:00.0");
+    t.render_node("renderD130", "0x8086", "0000:00:02.0");
+    t
+}
+
+fn gpuctl_acme(t: &Tree) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("gpuctl-acme");
+    cmd.env_clear().arg("--root").arg(t.root());
+    cmd
+}
+
+#[test]
+fn the_plugin_is_registered_after_the_builtin_vendors() {
+    gpuctl_cli_linked();
+    assert_eq!(
+        Registry::discovered().names(),
+        ["nvidia", "amd", "intel", "acme"]
+    );
+}
+
+/// Naming the CLI library links the three built-in vendors into this test too.
+fn gpuctl_cli_linked() {
+    let _ = gpuctl_cli::EXIT_OK;
+}
+
+#[test]
+fn acme_is_selectable_by_name() {
+    let t = acme_host();
+    gpuctl_acme(&t).args(["args", "acme"]).assert().code(0).stdout(
+        "--device /dev/acme-ctl --device /dev/dri/renderD129 --device /dev/dri/renderD128 \
+         --mount type=bind,source=/dev/dri/by-path/pci-0000:41:00.0-render,destination=/dev/dri/by-path/pci-0000:41:00.0-render,ro=true \
+         --group-add keep-groups\n",
+    );
+}
+
+#[test]
+fn acme_indexes_follow_pci_order_and_warn() {
+    let t = acme_host();
+    gpuctl_acme(&t)
+        .args(["args", "acme:1"])
+        .assert()
+        .code(0)
+        .stdout("--device /dev/acme-ctl --device /dev/dri/renderD128 --group-add keep-groups\n")
+        .stderr(predicate::str::contains(
+            "'acme' GPU device selection without CDI is best-effort",
+        ));
+}
+
+#[test]
+fn all_merges_acme_after_intel_with_keep_groups_once() {
+    let t = acme_host();
+    gpuctl_acme(&t).args(["args", "all"]).assert().code(0).stdout(
+        "--device /dev/dri/renderD130 --group-add keep-groups \
+         --device /dev/acme-ctl --device /dev/dri/renderD129 --device /dev/dri/renderD128 \
+         --mount type=bind,source=/dev/dri/by-path/pci-0000:41:00.0-render,destination=/dev/dri/by-path/pci-0000:41:00.0-render,ro=true\n",
+    );
+}
+
+#[test]
+fn acme_via_cdi_and_in_the_vocabulary_of_errors() {
+    let t = Tree::new();
+    t.cdi_spec("/etc/cdi/acme.yaml", "acme.example/npu", &["0", "1", "all"]);
+    gpuctl_acme(&t)
+        .args(["args", "acme:1"])
+        .assert()
+        .code(0)
+        .stdout("--device acme.example/npu=1 --group-add keep-groups\n");
+    gpuctl_acme(&t)
+        .args(["args", "matrox"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "any of ['nvidia', 'amd', 'intel', 'acme']",
+        ));
+}
+
+#[test]
+fn detect_lists_acme() {
+    let t = acme_host();
+    let out = gpuctl_acme(&t)
+        .args(["detect", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let acme = &v["vendors"][3];
+    assert_eq!(acme["vendor"], "acme");
+    assert_eq!(acme["tier"], "raw");
+    assert_eq!(acme["devices"][0]["render_node"], "/dev/dri/renderD129");
+    assert_eq!(acme["devices"][1]["pci_address"], "0000:81:00.0");
+}
