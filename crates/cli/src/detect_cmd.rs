@@ -41,17 +41,14 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
             s.push('\n');
             s
         }
-        DetectFormat::Text => {
-            ctx.ui.warn_all(&report.warnings);
-            render_text(&report)
-        }
+        DetectFormat::Text => render_text(&report),
     };
     write_out(out, &text)?;
     Ok(EXIT_OK)
 }
 
 /// The report for people: per vendor, usable or not, the tier and why, the devices; then the
-/// CDI spec files.
+/// CDI spec files and the warnings (part of the report here, so not repeated on stderr).
 pub fn render_text(report: &HostReport) -> String {
     let mut s = String::new();
     for v in &report.vendors {
@@ -89,6 +86,12 @@ pub fn render_text(report: &HostReport) -> String {
             }
         }
     }
+    if !report.warnings.is_empty() {
+        let _ = writeln!(s, "warnings:");
+        for w in &report.warnings {
+            let _ = writeln!(s, "  - {w}");
+        }
+    }
     s
 }
 
@@ -98,7 +101,7 @@ fn device_line(vendor: &str, d: &Device) -> String {
         parts.push(a.clone());
     }
     if let Some(id) = d.detail_str("device_id") {
-        parts.push(format!("10de:{id}"));
+        parts.push(format!("device {id}"));
     }
     if let Some(name) = d.detail_str("name") {
         parts.push(name.to_string());

@@ -143,3 +143,17 @@ fn nvidia_devices_come_from_pci_even_without_a_driver() {
     assert_eq!(devices[1]["device_id"], "2901");
     assert_eq!(devices[1]["compute"], true);
 }
+
+#[test]
+fn a_spec_naming_missing_host_nodes_is_reported_stale() {
+    let t = Tree::new();
+    t.cdi_spec("/etc/cdi/nvidia.yaml", "nvidia.com/gpu", &["0", "all"]);
+    t.dev(&["fake0"]);
+    let report = detect(Registry::discovered(), &probe(&t));
+    assert_eq!(
+        report.warnings,
+        [
+            "CDI spec /etc/cdi/nvidia.yaml injects 1 host device node(s) that do not exist here (first: /dev/fake1): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'"
+        ]
+    );
+}

@@ -85,7 +85,11 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         let vendor = match host.read_to_string(&node_dir.join("device/vendor"), ATTR_LIMIT) {
             Ok(text) => py_strip(&text).to_string(),
             // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
-            Err(e) if e.problem == Problem::NotFound || e.problem == Problem::NotADirectory => {
+            Err(e) if e.problem == Problem::NotFound => continue,
+            Err(e) if e.problem == Problem::NotADirectory => {
+                out.warnings.push(format!(
+                    "{DRM_SYSFS}/{name}/device is a file where a link to its PCI device is expected; {name} is skipped — check that /sys is sysfs"
+                ));
                 continue;
             }
             Err(e) => {

@@ -129,3 +129,17 @@ fn by_path_mounts_skip_absent_links_and_warn_on_dangling_ones() {
         "/dev/dri/by-path/pci-0000:03:00.0-render is a symbolic link whose target does not exist"
     ));
 }
+
+#[test]
+fn a_device_file_instead_of_a_link_skips_the_node_with_a_warning() {
+    let t = Tree::new();
+    t.file("/sys/class/drm/renderD128/device", "0x1002\n");
+    let s = scan_tree(&t);
+    assert!(s.nodes.is_empty());
+    assert_eq!(
+        s.warnings,
+        [
+            "/sys/class/drm/renderD128/device is a file where a link to its PCI device is expected; renderD128 is skipped — check that /sys is sysfs"
+        ]
+    );
+}

@@ -22,6 +22,7 @@ pub struct HostReport {
 /// failure as its reason; the others are still reported.
 pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
     let mut warnings: Vec<String> = probe.cdi().warnings();
+    warnings.extend(stale_specs(probe));
     warnings.extend(registry.rejected().iter().cloned());
     let mut vendors = Vec::new();
     for backend in registry.backends() {
@@ -53,6 +54,27 @@ pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
         cdi_specs: probe.cdi().specs().to_vec(),
         warnings: unique(warnings),
     }
+}
+
+/// A valid spec that injects host device nodes the host lacks was generated for another set of
+/// GPUs or driver: podman would fail with "failed to stat CDI host device".
+fn stale_specs(probe: &Probe) -> Vec<String> {
+    let mut out = Vec::new();
+    for spec in probe.cdi().specs().iter().filter(|s| s.error.is_none()) {
+        let missing: Vec<&String> = spec
+            .host_nodes
+            .iter()
+            .filter(|n| matches!(probe.host().exists(std::path::Path::new(n)), Ok(false)))
+            .collect();
+        if let Some(first) = missing.first() {
+            out.push(format!(
+                "CDI spec {} injects {} host device node(s) that do not exist here (first: {first}): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'",
+                spec.path,
+                missing.len()
+            ));
+        }
+    }
+    out
 }
 
 /// Drops repeated sentences, keeping the first of each.
