@@ -105,11 +105,11 @@ where
             e.code
         }
     };
-    if let Err(e) = stdout.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            ui.error(&format!("cannot write the result to stdout ({e})"));
-            return ExitCode::from(EXIT_UNSERVED);
-        }
+    if let Err(e) = stdout.flush()
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        ui.error(&format!("cannot write the result to stdout ({e})"));
+        return ExitCode::from(EXIT_UNSERVED);
     }
     ExitCode::from(code)
 }

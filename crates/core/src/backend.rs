@@ -161,10 +161,10 @@ impl Probe {
     /// when it plans and again when the backend builds its arguments.
     pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
         let vendor = backend.vendor();
-        if let Ok(cache) = self.tiers.lock() {
-            if let Some((_, tier)) = cache.iter().find(|(v, _)| *v == vendor) {
-                return Ok(*tier);
-            }
+        if let Ok(cache) = self.tiers.lock()
+            && let Some((_, tier)) = cache.iter().find(|(v, _)| *v == vendor)
+        {
+            return Ok(*tier);
         }
         let tier = backend.tier(self)?;
         if let Ok(mut cache) = self.tiers.lock() {

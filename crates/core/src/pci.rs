@@ -147,10 +147,10 @@ pub fn parse_pci_ids(text: &str, vendor_id: u16, device_ids: &[u16]) -> HashMap<
         let (Some(id), Some(name)) = (rest.get(..4), rest.get(4..)) else {
             continue;
         };
-        if let Ok(id) = u16::from_str_radix(id, 16) {
-            if device_ids.contains(&id) {
-                names.insert(id, name.trim().to_string());
-            }
+        if let Ok(id) = u16::from_str_radix(id, 16)
+            && device_ids.contains(&id)
+        {
+            names.insert(id, name.trim().to_string());
         }
     }
     names

@@ -35,11 +35,11 @@ pub fn py_splitlines(s: &str) -> Vec<&str> {
         }
         out.push(&s[start..i]);
         let mut next = i + c.len_utf8();
-        if c == '\r' {
-            if let Some(&(j, '\n')) = chars.peek() {
-                chars.next();
-                next = j + 1;
-            }
+        if c == '\r'
+            && let Some(&(j, '\n')) = chars.peek()
+        {
+            chars.next();
+            next = j + 1;
         }
         start = next;
     }

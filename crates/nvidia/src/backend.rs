@@ -55,6 +55,9 @@ const PATTERNS: &[ErrorPattern] = &[
     },
 ];
 
+/// PCI GPUs, procfs entries, warnings.
+type Gpus = (Vec<PciDevice>, Vec<String>, Vec<String>);
+
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Nvidia;
@@ -106,9 +109,9 @@ impl Nvidia {
         }
     }
 
-    /// The GPUs in index order: PCI enumeration (works before the driver is loaded), or the
-    /// procfs entries when sysfs lists none.
-    fn gpus(probe: &Probe) -> Result<(Vec<PciDevice>, Vec<String>, Vec<String>), GpuError> {
+    /// The GPUs in index order from PCI enumeration (works before the driver is loaded), the
+    /// procfs entries (PCI addresses the driver knows), and warnings.
+    fn gpus(probe: &Probe) -> Result<Gpus, GpuError> {
         let (pci, warnings) = pci::gpus_of_vendor(probe.host(), PCI_VENDOR);
         let proc = nodes::proc_entries(probe.host())?;
         Ok((pci, proc, warnings))

@@ -29,13 +29,14 @@ pub(super) fn check_edits(edits: &RawEdits, host_nodes: &mut Vec<String>) -> Res
         if !NODE_TYPES.contains(&kind) {
             return Err(format!("device {:?}: invalid type {kind:?}", node.path));
         }
-        if let Some(perms) = node.permissions.as_deref() {
-            if perms != "none" && !perms.chars().all(|c| matches!(c, 'r' | 'w' | 'm')) {
-                return Err(format!(
-                    "device {:?}: invalid permissions {perms:?}",
-                    node.path
-                ));
-            }
+        if let Some(perms) = node.permissions.as_deref()
+            && perms != "none"
+            && !perms.chars().all(|c| matches!(c, 'r' | 'w' | 'm'))
+        {
+            return Err(format!(
+                "device {:?}: invalid permissions {perms:?}",
+                node.path
+            ));
         }
         let host = node
             .host_path
@@ -63,12 +64,11 @@ pub(super) fn check_edits(edits: &RawEdits, host_nodes: &mut Vec<String>) -> Res
             return Err("invalid mount, empty container path".to_string());
         }
     }
-    if let Some(rdt) = &edits.intel_rdt {
-        if let Some(id) = rdt.clos_id.as_deref() {
-            if id.contains('/') || id == "." || id == ".." || id.len() > 4096 {
-                return Err(format!("invalid intel RDT closID {id:?}"));
-            }
-        }
+    if let Some(rdt) = &edits.intel_rdt
+        && let Some(id) = rdt.clos_id.as_deref()
+        && (id.contains('/') || id == "." || id == ".." || id.len() > 4096)
+    {
+        return Err(format!("invalid intel RDT closID {id:?}"));
     }
     let mut names: Vec<&str> = Vec::new();
     for net in edits.net_devices.iter().flatten() {
