@@ -19,6 +19,7 @@ pub mod host;
 pub mod pci;
 pub mod recipe;
 pub mod registry;
+pub mod render_vendor;
 pub mod report;
 pub mod requirement;
 pub mod selector;

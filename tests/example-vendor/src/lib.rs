@@ -5,11 +5,7 @@
 //!
 //! Nothing in gpuctl's core names acme: registering is what makes `gpuctl args acme` work.
 
-use std::path::Path;
-
-use gpuctl_core::recipe::{
-    KEEP_GROUPS, cdi_device_args, cdi_reason, render_node_args, render_node_devices,
-};
+use gpuctl_core::render_vendor::RenderNodeVendor;
 use gpuctl_core::{GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport};
 
 /// Acme's CDI kind.
@@ -19,22 +15,26 @@ pub const PCI_VENDOR: &str = "0x1e5a";
 /// The control node every Acme device needs next to its render node.
 pub const CTL: &str = "/dev/acme-ctl";
 
+/// Everything about Acme's tiers is gpuctl's render-node mechanism; Acme supplies its words.
+const RECIPE: RenderNodeVendor = RenderNodeVendor {
+    vendor: "acme",
+    display: "Acme",
+    kind: KIND,
+    pci_vendor: PCI_VENDOR,
+    shared_node: Some(CTL),
+    unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
+    shared_node_hint: "load the acme driver, which creates it",
+};
+
 /// The Acme backend.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Acme;
 
 gpuctl_core::register_backend!(Acme);
 
-fn has_ctl(probe: &Probe) -> Result<bool, GpuError> {
-    probe
-        .host()
-        .exists(Path::new(CTL))
-        .map_err(|e| GpuError::host(e, "check the host's /dev"))
-}
-
 impl GpuBackend for Acme {
     fn vendor(&self) -> &'static str {
-        "acme"
+        RECIPE.vendor
     }
 
     fn pci_vendor_id(&self) -> u16 {
@@ -55,64 +55,18 @@ impl GpuBackend for Acme {
     }
 
     fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
-        Ok(if probe.cdi().kind_declared(KIND) {
-            Some(Tier::Cdi)
-        } else if has_ctl(probe)? && !probe.drm()?.of_vendor(PCI_VENDOR).is_empty() {
-            Some(Tier::Raw)
-        } else {
-            None
-        })
+        RECIPE.tier(probe)
     }
 
     fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        if probe.cdi().kind_declared(KIND) {
-            let mut args = cdi_device_args(probe, self.vendor(), KIND, grant)?;
-            args.extend(KEEP_GROUPS.map(str::to_string));
-            return Ok(RunArgs {
-                args,
-                warnings: Vec::new(),
-            });
-        }
-        if has_ctl(probe)? {
-            return render_node_args(probe, self.vendor(), PCI_VENDOR, grant, &[CTL]);
-        }
-        Err(GpuError::Unserved {
-            vendor: self.vendor().to_string(),
-            message: format!(
-                "the selection requests 'acme' but this host has neither an '{KIND}' CDI spec nor {CTL} — is the acme kernel driver loaded?"
-            ),
-        })
+        RECIPE.run_args(probe, grant)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
-        let tier = probe.tier_of(self)?;
-        let reason = match tier {
-            Some(Tier::Cdi) => cdi_reason(probe, KIND),
-            Some(_) => format!("raw device nodes: {CTL} and Acme render nodes"),
-            None => format!("no {KIND} CDI spec, no {CTL} with an Acme render node"),
-        };
-        Ok(VendorReport {
-            vendor: self.vendor().to_string(),
-            usable: tier.is_some(),
-            tier,
-            reason,
-            devices: render_node_devices(probe, PCI_VENDOR)?,
-            cdi_devices: probe
-                .cdi()
-                .device_names(KIND)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            warnings: Vec::new(),
-        })
+        RECIPE.detect(probe, probe.tier_of(self)?)
     }
 
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        Ok(probe
-            .drm()?
-            .of_vendor(PCI_VENDOR)
-            .iter()
-            .map(|n| n.address.clone())
-            .collect())
+        RECIPE.device_addresses(probe)
     }
 }

@@ -1,0 +1,134 @@
+//! A vendor whose raw tier is the render nodes of one PCI vendor, optionally next to a shared
+//! node every device needs (AMD's `/dev/kfd`). AMD, Intel and render-node plug-ins differ only
+//! in their words; the tiers, arguments and detection are this one mechanism.
+
+use std::path::Path;
+
+use crate::backend::{Grant, Probe, RunArgs, Tier, VendorReport};
+use crate::error::GpuError;
+use crate::recipe::{
+    KEEP_GROUPS, cdi_device_args, cdi_reason, render_node_args, render_node_devices,
+};
+
+/// The facts and words of one render-node vendor.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderNodeVendor {
+    /// The selector name (`amd`).
+    pub vendor: &'static str,
+    /// The name in sentences (`AMD`).
+    pub display: &'static str,
+    /// The CDI kind (`amd.com/gpu`).
+    pub kind: &'static str,
+    /// The PCI vendor id as sysfs writes it (`0x1002`).
+    pub pci_vendor: &'static str,
+    /// A node every device needs, passed first and required for the raw tier (`/dev/kfd`).
+    pub shared_node: Option<&'static str>,
+    /// The sentence when neither CDI nor the raw tier is available.
+    pub unserved: &'static str,
+    /// What to do when render nodes exist but the shared node does not.
+    pub shared_node_hint: &'static str,
+}
+
+impl RenderNodeVendor {
+    fn has_shared_node(&self, probe: &Probe) -> Result<bool, GpuError> {
+        let Some(node) = self.shared_node else {
+            return Ok(true);
+        };
+        probe
+            .host()
+            .exists(Path::new(node))
+            .map_err(|e| GpuError::host(e, "check the host's /dev"))
+    }
+
+    /// CDI when a valid spec declares the kind; raw when the shared node (if any) and at least
+    /// one render node exist (a shared node alone is no GPU).
+    pub fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        Ok(if probe.cdi().kind_declared(self.kind) {
+            Some(Tier::Cdi)
+        } else if self.has_shared_node(probe)?
+            && !probe.drm()?.of_vendor(self.pci_vendor).is_empty()
+        {
+            Some(Tier::Raw)
+        } else {
+            None
+        })
+    }
+
+    /// The arguments: CDI devices and keep-groups, or the render-node recipe. With the shared
+    /// node present but no render node, the recipe's "no render node" error is the answer.
+    pub fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
+        if probe.cdi().kind_declared(self.kind) {
+            let mut args = cdi_device_args(probe, self.vendor, self.kind, grant)?;
+            args.extend(KEEP_GROUPS.map(str::to_string));
+            return Ok(RunArgs {
+                args,
+                warnings: Vec::new(),
+            });
+        }
+        let raw = match self.shared_node {
+            Some(_) => self.has_shared_node(probe)?,
+            None => !probe.drm()?.of_vendor(self.pci_vendor).is_empty(),
+        };
+        if raw {
+            let leading: Vec<&str> = self.shared_node.into_iter().collect();
+            return render_node_args(probe, self.vendor, self.pci_vendor, grant, &leading);
+        }
+        Err(GpuError::Unserved {
+            vendor: self.vendor.to_string(),
+            message: self.unserved.to_string(),
+        })
+    }
+
+    /// The report for `detect`: the tier, why, and the render nodes in index order.
+    pub fn detect(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
+        let devices = render_node_devices(probe, self.pci_vendor)?;
+        let (d, kind, n) = (self.display, self.kind, devices.len());
+        let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
+        let reason = match (tier, shared) {
+            (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
+            (Some(_), Some((s, _))) => format!(
+                "raw device nodes: {s} and {n} {d} render node(s) under /sys/class/drm (no valid CDI spec declares {kind})"
+            ),
+            (Some(_), None) => format!(
+                "raw device nodes: {n} {d} render node(s) under /sys/class/drm (no valid CDI spec declares {kind})"
+            ),
+            (None, Some((s, Ok(true)))) => format!(
+                "{s} exists but no {d} render node is under /sys/class/drm, and no valid CDI spec declares {kind}"
+            ),
+            (None, Some((s, _))) if n > 0 => format!(
+                "{n} {d} render node(s) but no {s}: {}",
+                self.shared_node_hint
+            ),
+            (None, Some((s, _))) => {
+                format!("no {d} GPU: no valid CDI spec declares {kind}, no {s}, no {d} render node")
+            }
+            (None, None) => format!(
+                "no {d} GPU: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
+            ),
+        };
+        Ok(VendorReport {
+            vendor: self.vendor.to_string(),
+            usable: tier.is_some(),
+            tier,
+            reason,
+            devices,
+            cdi_devices: probe
+                .cdi()
+                .device_names(kind)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The render nodes' PCI addresses in index order.
+    pub fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
+        Ok(probe
+            .drm()?
+            .of_vendor(self.pci_vendor)
+            .iter()
+            .map(|n| n.address.clone())
+            .collect())
+    }
+}
