@@ -1,11 +1,13 @@
 //! A vendor whose raw tier is the render nodes of one PCI vendor, optionally next to a shared
 //! node every device needs (AMD's `/dev/kfd`). AMD, Intel and render-node plug-ins differ only
-//! in their words; the tiers, arguments and detection are this one mechanism.
+//! in their facts and words; the tiers, arguments and detection are this one mechanism, and a
+//! `RenderNodeVendor` constant is itself the backend a vendor crate registers.
 
 use std::path::Path;
 
-use crate::backend::{Grant, Probe, RunArgs, Tier, VendorReport};
+use crate::backend::{GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
 use crate::error::GpuError;
+use crate::explain::ErrorPattern;
 use crate::recipe::{
     KEEP_GROUPS, cdi_device_args, cdi_reason, render_node_args, render_node_devices,
 };
@@ -19,8 +21,14 @@ pub struct RenderNodeVendor {
     pub display: &'static str,
     /// The CDI kind (`amd.com/gpu`).
     pub kind: &'static str,
-    /// The PCI vendor id as sysfs writes it (`0x1002`).
-    pub pci_vendor: &'static str,
+    /// The PCI vendor id (`0x1002`).
+    pub pci_vendor_id: u16,
+    /// Position in the canonical vendor order.
+    pub order: u32,
+    /// What the host lacks when the vendor is unusable (`no /dev/kfd`).
+    pub missing_summary: &'static str,
+    /// What podman's stderr says when this vendor is misconfigured.
+    pub error_patterns: &'static [ErrorPattern],
     /// A node every device needs, passed first and required for the raw tier (`/dev/kfd`).
     pub shared_node: Option<&'static str>,
     /// The sentence when neither CDI nor the raw tier is available.
@@ -30,6 +38,11 @@ pub struct RenderNodeVendor {
 }
 
 impl RenderNodeVendor {
+    /// The vendor id as the sysfs `vendor` file writes it.
+    fn sysfs_vendor(&self) -> String {
+        format!("0x{:04x}", self.pci_vendor_id)
+    }
+
     fn has_shared_node(&self, probe: &Probe) -> Result<bool, GpuError> {
         let Some(node) = self.shared_node else {
             return Ok(true);
@@ -42,11 +55,11 @@ impl RenderNodeVendor {
 
     /// CDI when a valid spec declares the kind; raw when the shared node (if any) and at least
     /// one render node exist (a shared node alone is no GPU).
-    pub fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+    fn raw_or_cdi_tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
         Ok(if probe.cdi().kind_declared(self.kind) {
             Some(Tier::Cdi)
         } else if self.has_shared_node(probe)?
-            && !probe.drm()?.of_vendor(self.pci_vendor).is_empty()
+            && !probe.drm()?.of_vendor(&self.sysfs_vendor()).is_empty()
         {
             Some(Tier::Raw)
         } else {
@@ -56,7 +69,7 @@ impl RenderNodeVendor {
 
     /// The arguments: CDI devices and keep-groups, or the render-node recipe. With the shared
     /// node present but no render node, the recipe's "no render node" error is the answer.
-    pub fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
+    fn args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
         if probe.cdi().kind_declared(self.kind) {
             let mut args = cdi_device_args(probe, self.vendor, self.kind, grant)?;
             args.extend(KEEP_GROUPS.map(str::to_string));
@@ -67,11 +80,11 @@ impl RenderNodeVendor {
         }
         let raw = match self.shared_node {
             Some(_) => self.has_shared_node(probe)?,
-            None => !probe.drm()?.of_vendor(self.pci_vendor).is_empty(),
+            None => !probe.drm()?.of_vendor(&self.sysfs_vendor()).is_empty(),
         };
         if raw {
             let leading: Vec<&str> = self.shared_node.into_iter().collect();
-            return render_node_args(probe, self.vendor, self.pci_vendor, grant, &leading);
+            return render_node_args(probe, self.vendor, &self.sysfs_vendor(), grant, &leading);
         }
         Err(GpuError::Unserved {
             vendor: self.vendor.to_string(),
@@ -80,8 +93,8 @@ impl RenderNodeVendor {
     }
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
-    pub fn detect(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let devices = render_node_devices(probe, self.pci_vendor)?;
+    fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
+        let devices = render_node_devices(probe, &self.sysfs_vendor())?;
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         let reason = match (tier, shared) {
@@ -121,14 +134,52 @@ impl RenderNodeVendor {
             warnings: Vec::new(),
         })
     }
+}
+
+impl GpuBackend for RenderNodeVendor {
+    fn vendor(&self) -> &'static str {
+        self.vendor
+    }
+
+    fn pci_vendor_id(&self) -> u16 {
+        self.pci_vendor_id
+    }
+
+    fn cdi_kind(&self) -> &'static str {
+        self.kind
+    }
+
+    fn order(&self) -> u32 {
+        self.order
+    }
+
+    fn missing_summary(&self) -> &'static str {
+        self.missing_summary
+    }
+
+    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        self.raw_or_cdi_tier(probe)
+    }
+
+    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
+        self.args(probe, grant)
+    }
+
+    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
+        self.report(probe, probe.tier_of(self)?)
+    }
 
     /// The render nodes' PCI addresses in index order.
-    pub fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
+    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
         Ok(probe
             .drm()?
-            .of_vendor(self.pci_vendor)
+            .of_vendor(&self.sysfs_vendor())
             .iter()
             .map(|n| n.address.clone())
             .collect())
+    }
+
+    fn error_patterns(&self) -> &'static [ErrorPattern] {
+        self.error_patterns
     }
 }
