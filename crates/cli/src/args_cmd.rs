@@ -41,7 +41,7 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliEr
         // Nothing asked, nothing probed.
         Vec::new()
     } else {
-        let probe = Probe::new(&ctx.host, &ctx.cdi_dirs);
+        let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
         ctx.ui.warn_all(&probe.cdi().warnings());
         let run = args::run_args(registry, &probe, &selection)
             .map_err(|e| CliError::unserved(e.to_string()))?;

@@ -31,7 +31,7 @@ pub struct DetectArgs {
 /// Runs `gpuctl detect`. Always exit 0: a host without GPUs is a fact, not a failure.
 pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let registry = Registry::discovered();
-    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs);
+    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     let report = detect(registry, &probe);
     let text = match a.format {
         DetectFormat::Json => {

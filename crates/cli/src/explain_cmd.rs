@@ -39,7 +39,7 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, Cl
     read?;
     let stderr = String::from_utf8_lossy(&bytes);
     let registry = Registry::discovered();
-    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs);
+    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     match explain::explain(&stderr, registry, Some(&probe)) {
         Some(e) => {
             write_out(out, &e.render())?;

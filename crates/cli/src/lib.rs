@@ -41,6 +41,17 @@ pub struct Cli {
     #[arg(long = "cdi-spec-dir", global = true, value_name = "DIR")]
     pub cdi_spec_dirs: Vec<PathBuf>,
 
+    /// The podman that will run the container (e.g. 4.3.1): CDI specs it cannot load (too new a
+    /// cdiVersion, digit-leading names before 4.3) count as invalid. gpuctl never runs podman
+    /// to find out.
+    #[arg(
+        long,
+        global = true,
+        value_name = "VERSION",
+        env = "GPUCTL_PODMAN_VERSION"
+    )]
+    pub podman_version: Option<String>,
+
     /// Show what was probed (on stderr). RUST_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
     pub verbose: u8,
@@ -73,6 +84,8 @@ pub struct Context {
     pub host: Host,
     /// CDI spec directories, in priority order (later wins).
     pub cdi_dirs: Vec<PathBuf>,
+    /// What the podman that will run the container can load, when known.
+    pub podman: Option<gpuctl_core::cdi::PodmanCeiling>,
     /// Where warnings and errors go.
     pub ui: Ui,
 }
@@ -131,9 +144,14 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
     } else {
         cli.cdi_spec_dirs.clone()
     };
+    let podman = match &cli.podman_version {
+        None => None,
+        Some(v) => Some(gpuctl_core::cdi::PodmanCeiling::parse(v).map_err(CliError::invalid)?),
+    };
     let ctx = Context {
         host,
         cdi_dirs,
+        podman,
         ui: ui.clone(),
     };
     match &cli.command {

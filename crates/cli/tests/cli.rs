@@ -261,3 +261,35 @@ fn help_and_version_exit_0() {
         .stdout(predicate::str::contains("args"));
     cargo_bin_cmd!("gpuctl").arg("--version").assert().code(0);
 }
+
+#[test]
+fn a_spec_too_new_for_the_given_podman_is_not_used() {
+    let t = Tree::new();
+    t.file(
+        "/etc/cdi/nvidia.yaml",
+        &gpuctl_testkit::cdi_yaml("nvidia.com/gpu", &["0", "all"]).replace("0.5.0", "0.7.0"),
+    );
+    t.dev(&["nvidiactl", "nvidia0"]);
+    gpuctl(t.root())
+        .args(["args", "nvidia"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("--device nvidia.com/gpu=all"));
+    gpuctl(t.root())
+        .args(["--podman-version", "4.9.3", "args", "nvidia"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("--device /dev/nvidia0 --device /dev/nvidiactl"))
+        .stderr("gpuctl: warning: CDI spec /etc/cdi/nvidia.yaml is skipped: cdiVersion 0.7.0 is newer than podman 4.9.3 can load (its CDI library reads up to 0.6.0); podman skips it too (it reports only 'unresolvable CDI devices'), so upgrade podman, or regenerate the spec for this podman\n");
+    gpuctl(t.root())
+        .env("GPUCTL_PODMAN_VERSION", "5.1.0")
+        .args(["args", "nvidia"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("--device nvidia.com/gpu=all"));
+    gpuctl(t.root())
+        .args(["--podman-version", "latest", "args", "nvidia"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line().and(predicate::str::contains("is not a version like 4.3.1")));
+}

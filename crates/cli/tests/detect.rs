@@ -11,7 +11,7 @@ use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {
     let dirs: Vec<PathBuf> = cdi::DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
-    Probe::new(&Host::at(t.root()).unwrap(), &dirs)
+    Probe::new(&Host::at(t.root()).unwrap(), &dirs, None)
 }
 
 fn usable(t: &Tree) -> Vec<String> {

@@ -14,7 +14,7 @@ use gpuctl_testkit::Tree;
 fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let host = Host::at(t.root()).unwrap();
     let dirs: Vec<PathBuf> = cdi::DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
-    let probe = Probe::new(&host, &dirs);
+    let probe = Probe::new(&host, &dirs, None);
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;
     args::run_args(reg, &probe, &sel)

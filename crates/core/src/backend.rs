@@ -5,7 +5,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 
-use crate::cdi::CdiRegistry;
+use crate::cdi::{CdiRegistry, PodmanCeiling};
 use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
 use crate::explain::ErrorPattern;
@@ -131,9 +131,10 @@ pub struct Probe {
 }
 
 impl Probe {
-    /// Reads the CDI specs of `cdi_dirs` (in priority order) once, for every vendor.
-    pub fn new(host: &Host, cdi_dirs: &[PathBuf]) -> Self {
-        let cdi = CdiRegistry::scan(host, cdi_dirs);
+    /// Reads the CDI specs of `cdi_dirs` (in priority order) once, for every vendor; with a
+    /// podman version, specs that podman cannot load count as invalid.
+    pub fn new(host: &Host, cdi_dirs: &[PathBuf], podman: Option<&PodmanCeiling>) -> Self {
+        let cdi = CdiRegistry::scan_for(host, cdi_dirs, podman);
         Probe::with_cdi(host, cdi)
     }
 

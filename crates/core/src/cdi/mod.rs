@@ -3,6 +3,7 @@
 //! device name, duplicates within one directory cancelling each other.
 
 pub mod grammar;
+pub mod podman;
 pub mod spec;
 pub mod version;
 
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::host::{Host, Problem};
+pub use podman::PodmanCeiling;
 pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
 
 /// The spec directories podman reads unless told otherwise, lowest priority first.
@@ -41,6 +43,9 @@ pub struct SpecReport {
     /// Host device nodes the spec injects.
     #[serde(skip)]
     pub host_nodes: Vec<String>,
+    /// What to do about the error.
+    #[serde(skip)]
+    remedy: &'static str,
     #[serde(skip)]
     priority: usize,
 }
@@ -57,15 +62,26 @@ pub struct CdiRegistry {
 impl CdiRegistry {
     /// Reads every spec under `dirs` (lowest priority first).
     pub fn scan(host: &Host, dirs: &[PathBuf]) -> CdiRegistry {
+        CdiRegistry::scan_for(host, dirs, None)
+    }
+
+    /// Reads every spec under `dirs`, treating specs that `podman` cannot load as invalid.
+    pub fn scan_for(host: &Host, dirs: &[PathBuf], podman: Option<&PodmanCeiling>) -> CdiRegistry {
         let mut reg = CdiRegistry::default();
         for (priority, dir) in dirs.iter().enumerate() {
-            reg.scan_dir(host, dir, priority);
+            reg.scan_dir(host, dir, priority, podman);
         }
         reg.resolve();
         reg
     }
 
-    fn scan_dir(&mut self, host: &Host, dir: &Path, priority: usize) {
+    fn scan_dir(
+        &mut self,
+        host: &Host,
+        dir: &Path,
+        priority: usize,
+        podman: Option<&PodmanCeiling>,
+    ) {
         let entries = match host.list_dir(dir) {
             Ok(e) => e,
             Err(e) if e.is_absent() => {
@@ -113,7 +129,8 @@ impl CdiRegistry {
                 ));
                 break;
             }
-            self.specs.push(read_spec(host, &path, format, priority));
+            self.specs
+                .push(read_spec(host, &path, format, priority, podman));
         }
     }
 
@@ -188,7 +205,13 @@ impl CdiRegistry {
     }
 }
 
-fn read_spec(host: &Host, path: &Path, format: SpecFormat, priority: usize) -> SpecReport {
+fn read_spec(
+    host: &Host,
+    path: &Path,
+    format: SpecFormat,
+    priority: usize,
+    podman: Option<&PodmanCeiling>,
+) -> SpecReport {
     let mut report = SpecReport {
         path: path.display().to_string(),
         kind: None,
@@ -196,6 +219,7 @@ fn read_spec(host: &Host, path: &Path, format: SpecFormat, priority: usize) -> S
         devices: Vec::new(),
         error: None,
         host_nodes: Vec::new(),
+        remedy: "fix or regenerate it",
         priority,
     };
     let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
@@ -208,7 +232,17 @@ fn read_spec(host: &Host, path: &Path, format: SpecFormat, priority: usize) -> S
             return report;
         }
     };
-    match parse_spec(&bytes, format) {
+    let parsed = parse_spec(&bytes, format).and_then(|spec| {
+        let version = version::parse_version(&spec.cdi_version).unwrap_or((0, 0, 0));
+        match podman.and_then(|p| p.rejects(version, &spec.device_names)) {
+            Some(why) => {
+                report.remedy = "upgrade podman, or regenerate the spec for this podman";
+                Err(SpecError(why))
+            }
+            None => Ok(spec),
+        }
+    });
+    match parsed {
         Ok(spec) => {
             tracing::debug!(
                 "CDI spec {}: kind {}, {} devices",
@@ -232,8 +266,8 @@ impl CdiRegistry {
         self.specs.iter().filter_map(|s| {
             s.error.as_ref().map(|e| {
                 format!(
-                    "CDI spec {} is skipped: {e}; podman skips it too (it reports only 'unresolvable CDI devices'), so fix or regenerate it",
-                    s.path
+                    "CDI spec {} is skipped: {e}; podman skips it too (it reports only 'unresolvable CDI devices'), so {}",
+                    s.path, s.remedy
                 )
             })
         })
