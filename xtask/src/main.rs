@@ -1,1 +1,109 @@
-fn main() {}
+//! gpuctl's development tasks, run as `cargo xtask <task>` (the alias lives in
+//! `.cargo/config.toml`).
+//!
+//! `integration` proves with real podman containers that the arguments gpuctl prints hand a
+//! container exactly the GPUs that were asked for: with fake device nodes on a CI machine
+//! (`--fake`), or with the host's own GPUs on a GPU runner.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod args_check;
+mod check;
+mod fake;
+mod gpuctl;
+mod podman;
+mod real;
+mod report;
+
+/// gpuctl's development tasks.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+/// The tasks. Each lives in its own module; `main` only dispatches.
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Start real podman containers with the arguments gpuctl prints and check, inside each
+    /// container, that exactly the granted devices are there.
+    Integration(IntegrationArgs),
+    // `Bench` (timings of gpuctl's probes against the fixture hosts) will go here.
+}
+
+/// The OCI runtimes the integration run knows how to judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum Runtime {
+    /// crun: honours `--group-add keep-groups`.
+    Crun,
+    /// runc: accepts `--group-add keep-groups` and silently drops the groups.
+    Runc,
+}
+
+impl Runtime {
+    /// The name podman and the runtime's binary use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::Crun => "crun",
+            Runtime::Runc => "runc",
+        }
+    }
+}
+
+/// Flags of `cargo xtask integration`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct IntegrationArgs {
+    /// Fake mode (CI): create fake GPU device nodes, CDI specs and a fake host tree, and run
+    /// every scenario. Needs root; everything it creates is removed at the end. Without this
+    /// flag the task tests the GPUs of the machine it runs on.
+    #[arg(long)]
+    pub fake: bool,
+
+    /// The image the containers run. It needs `sh`, `ls`, `find` and `stat` (busybox has all).
+    #[arg(long, default_value = podman::DEFAULT_IMAGE)]
+    pub image: String,
+
+    /// Run every container under this OCI runtime (repeatable). Fake mode: crun and runc by
+    /// default. Real mode: podman's configured runtime by default.
+    #[arg(long = "runtime", value_enum)]
+    pub runtimes: Vec<Runtime>,
+
+    /// Fake mode: run only the scenarios with these names (repeatable).
+    #[arg(long = "scenario", value_name = "NAME")]
+    pub scenarios: Vec<String>,
+
+    /// Fake mode: keep the fake host trees (the --root directories) and the container logs
+    /// under the target directory. Host device nodes and CDI specs are always removed.
+    #[arg(long)]
+    pub keep: bool,
+
+    /// Real mode: pass `--root DIR` to gpuctl (to try real mode against a fake tree whose
+    /// nodes exist on this host). Not for normal use.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// Where the task keeps scratch files: `<target dir>/xtask-integration`.
+pub fn scratch_dir(target_dir: &std::path::Path) -> PathBuf {
+    target_dir.join("xtask-integration")
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.task {
+        Task::Integration(args) if args.fake => fake::run(&args),
+        Task::Integration(args) => real::run(&args),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
