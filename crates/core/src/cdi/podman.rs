@@ -69,16 +69,15 @@ impl PodmanCeiling {
                 format_version(max)
             ));
         }
-        if !self.digit_names {
-            if let Some(name) = device_names
+        if !self.digit_names
+            && let Some(name) = device_names
                 .iter()
                 .find(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-            {
-                return Some(format!(
-                    "device name \"{name}\" starts with a digit, which podman {} cannot load (podman 4.3 is the first that can; nvidia-ctk's --device-name-strategy=type-index writes names like gpu0)",
-                    self.podman
-                ));
-            }
+        {
+            return Some(format!(
+                "device name \"{name}\" starts with a digit, which podman {} cannot load (podman 4.3 is the first that can; nvidia-ctk's --device-name-strategy=type-index writes names like gpu0)",
+                self.podman
+            ));
         }
         None
     }
