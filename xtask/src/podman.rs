@@ -207,54 +207,24 @@ pub fn tool_version(program: &Path) -> String {
 }
 
 /// A CDI spec version.
-pub type CdiVersion = (u32, u32, u32);
+pub type CdiVersion = gpuctl_core::cdi::version::Version;
 
-/// Every `cdiVersion` a podman release's CDI library may accept, oldest first. 0.1.0 and 0.2.0
-/// predate every podman with CDI support, so fake specs never use them.
-pub const CDI_VERSIONS: [CdiVersion; 8] = [
-    (0, 3, 0),
-    (0, 4, 0),
-    (0, 5, 0),
-    (0, 6, 0),
-    (0, 7, 0),
-    (0, 8, 0),
-    (1, 0, 0),
-    (1, 1, 0),
-];
+/// `0.5.0`.
+pub use gpuctl_core::cdi::version::format_version as version_text;
 
-/// Parses `4.3.1`, `5.0.0-rc1` or `4.9.3-dev` into (major, minor, patch).
-pub fn parse_podman_version(text: &str) -> Option<(u32, u32, u32)> {
-    let core = text.trim().split(['-', '+', '~']).next()?;
-    let mut parts = core.split('.').map(|p| p.parse::<u32>().ok());
-    let major = parts.next()??;
-    let minor = parts.next().flatten().unwrap_or(0);
-    let patch = parts.next().flatten().unwrap_or(0);
-    Some((major, minor, patch))
-}
-
-/// The highest `cdiVersion` a podman release loads: the version of the CDI library it vendors
-/// (cdi-and-vendors.md §1.9). `None`: this podman has no usable CDI support (before 4.1).
-pub fn cdi_ceiling(podman: (u32, u32, u32)) -> Option<CdiVersion> {
-    match (podman.0, podman.1) {
-        (0..=3, _) | (4, 0) => None,
-        (4, 1..=2) => Some((0, 4, 0)),
-        (4, 3..=6) => Some((0, 5, 0)),
-        (4, _) | (5, 0) => Some((0, 6, 0)),
-        (5, 1) => Some((0, 7, 0)),
-        (5, 2..=4) => Some((0, 8, 0)),
-        (5, _) => Some((1, 0, 0)),
-        _ => Some((1, 1, 0)),
-    }
+/// The highest `cdiVersion` a podman release loads, from gpuctl's own table: the fake run then
+/// checks that table against the real podman (specs at the ceiling load, above it do not).
+/// `None`: this podman has no usable CDI support (before 4.1).
+pub fn cdi_ceiling(podman_version: &str) -> Option<CdiVersion> {
+    gpuctl_core::cdi::PodmanCeiling::parse(podman_version)
+        .ok()?
+        .max_cdi
 }
 
 /// The oldest version podman with `ceiling` rejects: what a spec from a newer toolkit has.
 pub fn above_ceiling(ceiling: CdiVersion) -> Option<CdiVersion> {
-    CDI_VERSIONS.iter().copied().find(|v| *v > ceiling)
-}
-
-/// `0.5.0`.
-pub fn version_text(v: CdiVersion) -> String {
-    format!("{}.{}.{}", v.0, v.1, v.2)
+    let known = gpuctl_core::cdi::version::KNOWN_VERSIONS;
+    known.iter().rev().copied().find(|v| *v > ceiling)
 }
 
 #[cfg(test)]
@@ -263,32 +233,11 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
-    #[case("4.3.1", Some((4, 3, 1)))]
-    #[case("4.3.1\n", Some((4, 3, 1)))]
-    #[case("5.0.0-rc1", Some((5, 0, 0)))]
-    #[case("4.9", Some((4, 9, 0)))]
-    #[case("6.0.0-dev", Some((6, 0, 0)))]
-    #[case("", None)]
-    #[case("podman", None)]
-    fn podman_versions(#[case] text: &str, #[case] want: Option<(u32, u32, u32)>) {
-        assert_eq!(parse_podman_version(text), want);
-    }
-
-    #[rstest]
-    #[case((3, 4, 4), None)]
-    #[case((4, 0, 3), None)]
-    #[case((4, 1, 0), Some((0, 4, 0)))]
-    #[case((4, 3, 1), Some((0, 5, 0)))] // Debian 12
-    #[case((4, 6, 2), Some((0, 5, 0)))]
-    #[case((4, 7, 0), Some((0, 6, 0)))]
-    #[case((4, 9, 3), Some((0, 6, 0)))] // Ubuntu 24.04
-    #[case((5, 0, 3), Some((0, 6, 0)))]
-    #[case((5, 1, 0), Some((0, 7, 0)))]
-    #[case((5, 4, 2), Some((0, 8, 0)))]
-    #[case((5, 5, 0), Some((1, 0, 0)))]
-    #[case((5, 8, 1), Some((1, 0, 0)))]
-    #[case((6, 0, 0), Some((1, 1, 0)))]
-    fn ceilings(#[case] podman: (u32, u32, u32), #[case] want: Option<CdiVersion>) {
+    #[case("3.4.4", None)]
+    #[case("4.3.1", Some((0, 5, 0)))] // Debian 12
+    #[case("4.9.3", Some((0, 6, 0)))] // Ubuntu 24.04
+    #[case("5.4.2", Some((0, 8, 0)))]
+    fn ceilings(#[case] podman: &str, #[case] want: Option<CdiVersion>) {
         assert_eq!(cdi_ceiling(podman), want);
     }
 

@@ -110,7 +110,7 @@ pub fn check(
         Ok(v) => v,
         Err(e) => return Err(vec![e]),
     };
-    let ceiling = podman::parse_podman_version(&podman_version).and_then(podman::cdi_ceiling);
+    let ceiling = podman::cdi_ceiling(&podman_version);
     let above = ceiling.and_then(podman::above_ceiling);
 
     let mut image_ok = false;
