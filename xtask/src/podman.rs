@@ -41,6 +41,25 @@ impl Captured {
         self.code
             .map_or_else(|| "a signal".to_string(), |c| c.to_string())
     }
+
+    /// What the in-container script reported, with podman's failure (if any) added to
+    /// `problems` and the container's listing to `details`.
+    pub fn container_report(
+        &self,
+        problems: &mut Vec<String>,
+        details: &mut String,
+    ) -> crate::check::ContainerReport {
+        if !self.ok() {
+            problems.push(format!(
+                "podman exited {}: {}",
+                self.code_text(),
+                self.stderr.trim()
+            ));
+        }
+        let report = crate::check::parse_report(&self.stdout);
+        details.push_str(&report.listing);
+        report
+    }
 }
 
 /// Runs `cmd` with stdin closed, capturing its output, and kills it after `timeout`.

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::check::{ContainerReport, LIST_DEVICES, ToolRun, parse_report};
+use crate::check::{ContainerReport, LIST_DEVICES, ToolRun};
 use crate::gpuctl::{self, Gpuctl};
 use crate::podman::{self, RunSpec, which};
 use crate::report::{Tally, Verdict};
@@ -284,15 +284,7 @@ fn run_vendor(
                 match podman::run_container(&spec, &name) {
                     Err(e) => problems.push(e),
                     Ok(out) => {
-                        if !out.ok() {
-                            problems.push(format!(
-                                "podman exited {}: {}",
-                                out.code_text(),
-                                out.stderr.trim()
-                            ));
-                        }
-                        let report = parse_report(&out.stdout);
-                        details.push_str(&report.listing);
+                        let report = out.container_report(&mut problems, &mut details);
                         seen = format!(
                             "{} of {} node(s)",
                             nodes_seen(&v.vendor, &report),

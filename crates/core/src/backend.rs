@@ -121,6 +121,34 @@ pub struct VendorReport {
     pub warnings: Vec<String>,
 }
 
+impl VendorReport {
+    /// A report with the CDI device names of `kind` filled in from the probe's specs.
+    pub fn new(
+        probe: &Probe,
+        vendor: &str,
+        kind: &str,
+        tier: Option<Tier>,
+        reason: String,
+        devices: Vec<Device>,
+    ) -> Self {
+        let cdi_devices = probe
+            .cdi()
+            .device_names(kind)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        VendorReport {
+            vendor: vendor.to_string(),
+            usable: tier.is_some(),
+            tier,
+            reason,
+            devices,
+            cdi_devices,
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// Everything a backend may look at while answering one call: the host and what was already
 /// read from it, so two vendors never read the same files twice.
 pub struct Probe {

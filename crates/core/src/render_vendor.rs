@@ -119,20 +119,14 @@ impl RenderNodeVendor {
                 "no {d} GPU: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
             ),
         };
-        Ok(VendorReport {
-            vendor: self.vendor.to_string(),
-            usable: tier.is_some(),
+        Ok(VendorReport::new(
+            probe,
+            self.vendor,
+            kind,
             tier,
             reason,
             devices,
-            cdi_devices: probe
-                .cdi()
-                .device_names(kind)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            warnings: Vec::new(),
-        })
+        ))
     }
 }
 

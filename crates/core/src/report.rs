@@ -28,20 +28,10 @@ pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
     for backend in registry.backends() {
         let report = match backend.detect(probe) {
             Ok(r) => r,
-            Err(e) => VendorReport {
-                vendor: backend.vendor().to_string(),
-                usable: false,
-                tier: None,
-                reason: e.to_string(),
-                devices: Vec::new(),
-                cdi_devices: probe
-                    .cdi()
-                    .device_names(backend.cdi_kind())
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
-                warnings: Vec::new(),
-            },
+            Err(e) => {
+                let (vendor, kind) = (backend.vendor(), backend.cdi_kind());
+                VendorReport::new(probe, vendor, kind, None, e.to_string(), Vec::new())
+            }
         };
         warnings.extend(report.warnings.iter().cloned());
         vendors.push(report);

@@ -235,20 +235,9 @@ impl GpuBackend for Nvidia {
                 devices.push(d);
             }
         }
-        Ok(VendorReport {
-            vendor: self.vendor().to_string(),
-            usable: tier.is_some(),
-            tier,
-            reason,
-            devices,
-            cdi_devices: probe
-                .cdi()
-                .device_names(KIND)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            warnings,
-        })
+        let mut report = VendorReport::new(probe, self.vendor(), KIND, tier, reason, devices);
+        report.warnings = warnings;
+        Ok(report)
     }
 
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {

@@ -10,7 +10,7 @@ use super::scenarios::Scenario;
 use super::{Ctx, ORACLE as ORACLE_NAME, tree};
 use crate::Runtime;
 use crate::args_check::{check_args, check_stderr, view};
-use crate::check::{OpenError, Probe, container_script, join, parse_report, verify};
+use crate::check::{OpenError, Probe, container_script, join, verify};
 use crate::podman::{self, PROBE_GROUPS, RunSpec};
 use crate::report::{Tally, Verdict};
 
@@ -237,15 +237,7 @@ fn run_container_check(
             return "podman did not finish".to_string();
         }
     };
-    if !out.ok() {
-        problems.push(format!(
-            "podman exited {}: {}",
-            out.code_text(),
-            out.stderr.trim()
-        ));
-    }
-    let report = parse_report(&out.stdout);
-    details.push_str(&report.listing);
+    let report = out.container_report(problems, details);
     if !out.stderr.trim().is_empty() {
         details.push_str(&format!("podman stderr: {}\n", out.stderr.trim_end()));
     }
@@ -306,15 +298,7 @@ pub(super) fn run_oracle(ctx: &Ctx, tally: &mut Tally) {
         match podman::run_container(&spec, &ctx.container_name()) {
             Err(e) => problems.push(e),
             Ok(out) => {
-                if !out.ok() {
-                    problems.push(format!(
-                        "podman exited {}: {}",
-                        out.code_text(),
-                        out.stderr.trim()
-                    ));
-                }
-                let report = parse_report(&out.stdout);
-                details.push_str(&report.listing);
+                let report = out.container_report(&mut problems, &mut details);
                 for (path, want, what) in [
                     (granted, OpenError::NoDevice, "ENXIO"),
                     (mounted, OpenError::NotPermitted, "EPERM"),
