@@ -35,6 +35,8 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
     let report = detect(registry, &probe);
     let text = match a.format {
         DetectFormat::Json => {
+            // Scripts read the JSON; the person running them still sees the warnings.
+            ctx.ui.warn_all(&report.warnings);
             let mut s = serde_json::to_string_pretty(&report).map_err(|e| {
                 CliError::unserved(format!("cannot encode the report as JSON ({e})"))
             })?;
