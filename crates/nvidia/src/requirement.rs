@@ -394,7 +394,3 @@ fn not_compute_warning(gpu: &Gpu, builtin: &Requirement) -> String {
     });
     format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
 }
-
-#[cfg(test)]
-#[path = "requirement_tests.rs"]
-mod tests;

@@ -1,3 +1,4 @@
+//! The requirement command's logic: device ids, driver specs, host enumeration, reports.
 #![allow(
     clippy::expect_used,
     reason = "a broken fixture should stop the test loudly"
@@ -8,8 +9,10 @@ use std::path::Path;
 use gpuctl_core::requirement::site::{Format, parse_site_rows};
 use rstest::rstest;
 
-use super::*;
-use crate::table::builtin_table;
+use gpuctl_core::Host;
+use gpuctl_core::requirement::{BranchKnowledge, DriverSource, KernelModule};
+use gpuctl_nvidia::requirement::*;
+use gpuctl_nvidia::table::builtin_table;
 
 #[rstest]
 #[case("2901", Ok(0x2901))]
