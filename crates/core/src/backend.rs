@@ -9,6 +9,7 @@ use crate::cdi::{CdiRegistry, PodmanCeiling};
 use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
 use crate::explain::ErrorPattern;
+use crate::families::Family;
 use crate::host::Host;
 use crate::pci::PciDevice;
 use crate::requirement::Requirement;
@@ -246,8 +247,15 @@ pub trait GpuBackend: Send + Sync {
     /// The `podman run` arguments for a grant. Must fail rather than return a partial list.
     fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError>;
 
-    /// Substrings of podman's stderr that point at this vendor's misconfiguration.
+    /// Substrings of podman's stderr that point at this vendor's misconfiguration (the form
+    /// before failure families; prefer [`GpuBackend::families`]).
     fn error_patterns(&self) -> &'static [ErrorPattern] {
+        &[]
+    }
+
+    /// The vendor's failure families: the texts its tools print, the diagnosis, the remedy and
+    /// the doctor checks that find the cause.
+    fn families(&self) -> &'static [Family] {
         &[]
     }
 

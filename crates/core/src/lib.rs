@@ -7,6 +7,7 @@
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
 //! - [`args`]: turning a selection into one `podman run` argument list.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
+//! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
 //! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
 
 pub mod args;
@@ -15,6 +16,7 @@ pub mod cdi;
 pub mod drm;
 pub mod error;
 pub mod explain;
+pub mod families;
 pub mod host;
 pub mod pci;
 pub mod recipe;

@@ -19,6 +19,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
     shared_node_hint: "",
     error_patterns: &[],
+    families: &[],
 };
 
 gpuctl_core::register_backend!(INTEL);

@@ -25,6 +25,7 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
     unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
     shared_node_hint: "load the acme driver, which creates it",
     error_patterns: &[],
+    families: &[],
 };
 
 gpuctl_core::register_backend!(ACME);
