@@ -12,6 +12,7 @@ use gpuctl_core::Host;
 mod args_cmd;
 mod backends;
 mod detect_cmd;
+mod doctor_cmd;
 mod explain_cmd;
 pub mod output;
 mod requirement;
@@ -76,6 +77,8 @@ pub enum Command {
     Requirement(requirement::RequirementArgs),
     /// Read podman's stderr and explain a GPU misconfiguration.
     Explain(explain_cmd::ExplainArgs),
+    /// Check the host before a GPU container starts (the one command that may run podman).
+    Doctor(doctor_cmd::DoctorArgs),
 }
 
 /// What every command gets: the host to look at and where to print.
@@ -159,5 +162,6 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
         Command::Detect(a) => detect_cmd::run(&ctx, a, out),
         Command::Requirement(a) => requirement::run(&ctx, a, out),
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
+        Command::Doctor(a) => doctor_cmd::run(&ctx, a, out),
     }
 }

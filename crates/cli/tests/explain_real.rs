@@ -146,22 +146,22 @@ fn family(text: &str) -> Option<&'static str> {
     "amd-kfd-permission-denied",
     "ROCk module version 6.8.5 is loaded\nUnable to open /dev/kfd read-write: Permission denied"
 )]
-// https://github.com/ROCm/ROCm/issues/4043 (ROCm/legacy-rocm-build#4043)
+// https://github.com/ROCm/legacy-rocm-build/issues/4043
 #[case(
     "amd-kfd-invalid-argument",
     "root:~# rocminfo\nROCk module version 6.7.0 is loaded\nUnable to open /dev/kfd read-write: Invalid argument\nroot is member of nogroup group"
 )]
-// https://github.com/ROCm/ROCm/issues/5379 (unprivileged LXC)
+// https://github.com/ROCm/legacy-rocm-build/issues/5379 (unprivileged LXC)
 #[case(
     "amd-kfd-invalid-argument",
     "ROCk module is loaded\nUnable to open /dev/kfd read-write: Invalid argument\nroot is member of render group"
 )]
-// https://github.com/ROCm/ROCm/issues/2232
+// https://github.com/ROCm/legacy-rocm-build/issues/2232
 #[case(
     "amd-kfd-out-of-memory",
     "ROCk module is loaded\n\nUnable to open /dev/kfd read-write: Cannot allocate memory\n\nigor is member of render group\n\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1142\n\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events."
 )]
-// https://github.com/ROCm/ROCm/issues/1798 (in a container)
+// https://github.com/ROCm/legacy-rocm-build/issues/1798 (in a container)
 #[case(
     "amd-kfd-missing",
     "ROCk module is loaded\nUnable to open /dev/kfd read-write: No such file or directory\nFailed to get user name to check for video group membership"

@@ -6,6 +6,7 @@ use std::sync::{Mutex, OnceLock};
 use serde::Serialize;
 
 use crate::cdi::{CdiRegistry, PodmanCeiling};
+use crate::doctor::{Check, DoctorContext};
 use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
 use crate::explain::ErrorPattern;
@@ -257,6 +258,12 @@ pub trait GpuBackend: Send + Sync {
     /// the doctor checks that find the cause.
     fn families(&self) -> &'static [Family] {
         &[]
+    }
+
+    /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
+    /// toolkit's configuration), read through the probe's host.
+    fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
+        Vec::new()
     }
 
     /// The driver this device needs, when the vendor knows (NVIDIA).

@@ -7,12 +7,14 @@
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
 //! - [`args`]: turning a selection into one `podman run` argument list.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
+//! - [`doctor`]: host checks before a container starts.
 //! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
 //! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
 
 pub mod args;
 pub mod backend;
 pub mod cdi;
+pub mod doctor;
 pub mod drm;
 pub mod error;
 pub mod explain;

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use gpuctl_core::doctor::{Check, DoctorContext};
 use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
@@ -220,6 +221,10 @@ impl GpuBackend for Nvidia {
 
     fn families(&self) -> &'static [Family] {
         crate::families::FAMILIES
+    }
+
+    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+        crate::doctor::checks(probe, ctx)
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

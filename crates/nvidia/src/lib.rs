@@ -2,6 +2,7 @@
 //! the NVIDIA generation table behind `gpuctl requirement`.
 
 pub mod backend;
+pub mod doctor;
 pub mod families;
 pub mod nodes;
 pub mod requirement;
