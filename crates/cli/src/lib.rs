@@ -16,6 +16,7 @@ mod doctor_cmd;
 mod explain_cmd;
 pub mod output;
 mod requirement;
+mod run_cmd;
 
 pub use output::{CliError, Ui};
 
@@ -79,6 +80,8 @@ pub enum Command {
     Explain(explain_cmd::ExplainArgs),
     /// Check the host before a GPU container starts (the one command that may run podman).
     Doctor(doctor_cmd::DoctorArgs),
+    /// Run podman (or docker) with the GPU arguments; explain a GPU failure; exit with its code.
+    Run(run_cmd::RunArgs),
 }
 
 /// What every command gets: the host to look at and where to print.
@@ -163,5 +166,6 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
         Command::Requirement(a) => requirement::run(&ctx, a, out),
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
         Command::Doctor(a) => doctor_cmd::run(&ctx, a, out),
+        Command::Run(a) => run_cmd::run(&ctx, a, out),
     }
 }

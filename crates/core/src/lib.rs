@@ -7,6 +7,7 @@
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
 //! - [`args`]: turning a selection into one `podman run` argument list.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
+//! - [`launch`]: `gpuctl run`'s command line and launch.
 //! - [`doctor`]: host checks before a container starts.
 //! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
 //! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
@@ -20,6 +21,7 @@ pub mod error;
 pub mod explain;
 pub mod families;
 pub mod host;
+pub mod launch;
 pub mod pci;
 pub mod recipe;
 pub mod registry;
