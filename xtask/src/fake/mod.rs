@@ -21,6 +21,7 @@ use crate::{IntegrationArgs, Runtime};
 mod exec;
 mod nodes;
 mod preflight;
+mod run_checks;
 mod scenarios;
 mod specs;
 mod tree;
@@ -54,13 +55,16 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     // The ceiling changes only spec versions and skips, so the names (for --scenario) and the
     // host paths (for the pre-existence check) are known before podman is asked.
     let draft = scenarios::all(Some((0, 5, 0)), Some((0, 6, 0)));
-    let known = |n: &str| n == ORACLE || draft.iter().any(|s| s.name == n);
+    let known = |n: &str| {
+        n == ORACLE || run_checks::NAMES.contains(&n) || draft.iter().any(|s| s.name == n)
+    };
     let unknown: Vec<&String> = opts.scenarios.iter().filter(|n| !known(n)).collect();
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}",
-            names.join(", ")
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}",
+            names.join(", "),
+            run_checks::NAMES.join(", ")
         ));
     }
     let picked = |name: &str| opts.scenarios.is_empty() || opts.scenarios.iter().any(|n| n == name);
@@ -114,6 +118,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         for s in &list {
             exec::run_scenario(&ctx, &mut changes, s, &mut tally)?;
         }
+        run_checks::run_all(&ctx, &picked, &mut tally);
         Ok(())
     });
     // Explicit, so that the result is printed; `Drop` would do it silently on a panic.
