@@ -54,6 +54,11 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<u8, CliErr
         EngineArg::Podman => Engine::Podman,
         EngineArg::Docker => Engine::Docker,
     };
+    if engine == Engine::Podman
+        && let Some(w) = launch::runtime_warning(&gpu.args, &a.args)
+    {
+        ctx.ui.warn(&w);
+    }
     let argv = launch::command_line(engine, &gpu.args, &a.args);
     if a.dry_run {
         write_out(out, &format!("{}\n", launch::shell_quote(&argv)))?;

@@ -141,6 +141,22 @@ fn docker_gets_no_keep_groups_and_gpuctl_s_own_failures_are_1_and_2() {
         .code(0)
         .stdout("docker run --device /dev/kfd --device /dev/dri/renderD128 alpine\n");
     gpuctl(&t, d.path())
+        .args([
+            "run",
+            "--gpus",
+            "amd",
+            "--dry-run",
+            "--",
+            "--runtime",
+            "runc",
+            "alpine",
+        ])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "gpuctl: warning: --runtime runc drops the supplementary groups",
+        ));
+    gpuctl(&t, d.path())
         .args(["run", "--gpus", "nvidai", "--", "alpine"])
         .assert()
         .code(2)

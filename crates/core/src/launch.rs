@@ -50,6 +50,29 @@ pub fn command_line(engine: Engine, gpu_args: &[String], user_args: &[String]) -
     out
 }
 
+/// A warning when the user's arguments pick an OCI runtime other than crun while the GPU
+/// arguments rely on `--group-add keep-groups`, which only crun honours.
+pub fn runtime_warning(gpu_args: &[String], user_args: &[String]) -> Option<String> {
+    let keeps = gpu_args
+        .windows(2)
+        .any(|w| w[0] == KEEP_GROUPS[0] && w[1] == KEEP_GROUPS[1]);
+    let runtime = user_args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--runtime=")
+            .map(str::to_string)
+            .or_else(|| {
+                (a == "--runtime")
+                    .then(|| user_args.get(i + 1).cloned())
+                    .flatten()
+            })
+    })?;
+    let name = runtime.rsplit('/').next().unwrap_or(&runtime);
+    (keeps && name != "crun").then(|| {
+        format!(
+            "--runtime {runtime} drops the supplementary groups that '--group-add keep-groups' keeps (only crun honours it); the container may not open the render nodes"
+        )
+    })
+}
+
 /// The command line as a POSIX shell would read it back: words of safe characters bare, the
 /// rest in single quotes.
 pub fn shell_quote(argv: &[String]) -> String {
@@ -158,6 +181,22 @@ mod tests {
             s(&[
                 "docker", "run", "--device", "/dev/kfd", "--rm", "-it", "alpine", "sh"
             ])
+        );
+    }
+
+    #[test]
+    fn a_non_crun_runtime_with_keep_groups_is_warned_about() {
+        let keep = s(&["--device", "/dev/kfd", "--group-add", "keep-groups"]);
+        assert!(runtime_warning(&keep, &s(&["--runtime", "runc", "alpine"])).is_some());
+        assert!(runtime_warning(&keep, &s(&["--runtime=/usr/bin/runc", "alpine"])).is_some());
+        assert!(runtime_warning(&keep, &s(&["--runtime", "/usr/bin/crun", "alpine"])).is_none());
+        assert!(runtime_warning(&keep, &s(&["alpine"])).is_none());
+        assert!(
+            runtime_warning(
+                &s(&["--device", "nvidia.com/gpu=all"]),
+                &s(&["--runtime", "runc"])
+            )
+            .is_none()
         );
     }
 

@@ -41,6 +41,10 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
     if !explicit && !vendors.is_empty() && out.iter().all(|c| c.status != Status::Ok) {
         for c in &mut out {
             c.status = Status::Problem;
+            c.remedy = Some(
+                "no vendor is usable: install a GPU driver and its container toolkit ('gpuctl detect' says what each vendor lacks)"
+                    .to_string(),
+            );
         }
     }
     out
