@@ -224,6 +224,50 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
 }
 
 #[rstest]
+// https://github.com/NVIDIA/nvidia-container-runtime/issues/190 (podman's --gpus is a no-op there)
+#[case(
+    "nvidia-nothing-injected",
+    "Error: crun: executable file `nvidia-smi` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found"
+)]
+// https://github.com/warmshao/FasterLivePortrait/issues/116 (docker emulated by podman)
+#[case(
+    "cdi-unresolvable",
+    "Emulate Docker CLI using podman. Create /etc/containers/nodocker to quiet msg.\nError: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"
+)]
+// https://github.com/NVIDIA/nvidia-container-toolkit/issues/434 (rootless docker)
+#[case(
+    "cdi-unresolvable",
+    "error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=all: unknown."
+)]
+// https://github.com/NVIDIA/nvidia-container-toolkit/issues/1537 (the thread's text is broken across "de vices")
+#[case(
+    "cdi-mention",
+    "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI de          vices runtime.nvidia.com/gpu=all: unknown"
+)]
+// https://github.com/containers/podman/issues/19338 (a compose file's CDI name, podman's docker API)
+#[case(
+    "cdi-name-as-path",
+    "Error response from daemon: container create: stat nvidia.com/gpu=all: no such file or directory"
+)]
+// https://github.com/NVIDIA/nvidia-docker/issues/1017
+#[case(
+    "nvidia-legacy-hook",
+    "2019/07/23 14:19:45 ERROR: inject NVIDIA hook: stat /usr/bin/nvidia-container-runtime-hook: no such file or directory"
+)]
+// https://github.com/NVIDIA/nvidia-docker/issues/957
+#[case(
+    "nvidia-legacy-hook",
+    "nvidia-container-cli: mount error: stat failed: /GeForce: no such file or directory"
+)]
+// https://github.com/NVIDIA/nvidia-docker/issues/1246
+#[case("nvidia-legacy-hook", r#"running prestart hook 1 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: failed to process request\\\\n\\\"\""#)]
+// https://github.com/NVIDIA/nvidia-container-toolkit/issues/772
+#[case("nvidia-cdi-hook", r#"failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #1: error running hook: exit status 1, stdout: , stderr: time="yyyy-mm-ddThh:mm:ss+hh:mm" level=error msg="failed to create link [libGLX_nvidia.so.535.183.01 /usr/lib/x86_64-linux-gnu/libGLX_indirect.so.0]: failed to check if link exists: unexpected link target: libGLX_mesa.so.0": unknown"#)]
+fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
+    assert_eq!(family(text), Some(code), "{text}");
+}
+
+#[rstest]
 // https://github.com/containers/podman/issues/24989
 #[case(r#"Error: short-name "helloworld" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf""#)]
 // https://github.com/containers/podman/issues/16289

@@ -83,6 +83,8 @@ pub const FAMILIES: &[Family] = &[
             &["nvidia-cdi-hook"],
             &["nvidia-ctk` (exit code"],
             &["fork/exec", "nvidia-ctk"],
+            // The create-symlinks hook of toolkit 1.17.0 refusing an image's own link.
+            &["failed to create link [lib"],
         ],
         priority: PRIORITY_HOOK - 1,
         diagnosis: "a hook the CDI spec names (nvidia-cdi-hook or nvidia-ctk) is missing or failed: the spec was written by another toolkit version than the one installed.",
