@@ -263,8 +263,31 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
 #[case("nvidia-legacy-hook", r#"running prestart hook 1 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: failed to process request\\\\n\\\"\""#)]
 // https://github.com/NVIDIA/nvidia-container-toolkit/issues/772
 #[case("nvidia-cdi-hook", r#"failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #1: error running hook: exit status 1, stdout: , stderr: time="yyyy-mm-ddThh:mm:ss+hh:mm" level=error msg="failed to create link [libGLX_nvidia.so.535.183.01 /usr/lib/x86_64-linux-gnu/libGLX_indirect.so.0]: failed to check if link exists: unexpected link target: libGLX_mesa.so.0": unknown"#)]
+// https://github.com/NVIDIA/nvidia-container-runtime/issues/136
+#[case(
+    "nvidia-legacy-hook",
+    "ERROR: for vr  Cannot start service vr: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: stat failed: /var/lib/docker/overlay2/3e69c4833ad6cf72748f7f259e8a408d4f567593d68432f69c8a5ae25a8e078e/merged/usr/local/cuda-10.2/compat/libcuda.so.440.118.02: no such file or directory: unknown"
+)]
+// https://github.com/NVIDIA/nvidia-docker/issues/1663 (driver libraries of another version)
+#[case(
+    "nvidia-legacy-hook",
+    "docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: detection error: open failed: /usr/lib/x86_64-linux-gnu/libnvidia-tls.so.470.129.06: no such file or directory: unknown."
+)]
 fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
     assert_eq!(family(text), Some(code), "{text}");
+}
+
+/// runc's stale-mount wording, built from its format string "error mounting %q to rootfs at %q:
+/// %w" (opencontainers/runc libcontainer/rootfs_linux.go): no public thread with the exact
+/// text was found, so this one is constructed, not collected.
+#[test]
+fn runc_s_stale_mount_wording() {
+    let text = r#"Error: runc: runc create failed: unable to start container process: error during container init: error mounting "/usr/lib/x86_64-linux-gnu/libEGL_nvidia.so.535.161.07" to rootfs at "/usr/lib/x86_64-linux-gnu/libEGL_nvidia.so.535.161.07": stat /usr/lib/x86_64-linux-gnu/libEGL_nvidia.so.535.161.07: no such file or directory: OCI runtime attempted to invoke a command that was not found"#;
+    assert_eq!(family(text), Some("nvidia-stale-spec"));
+    assert_eq!(
+        family(&text.replace("libEGL_nvidia", "libEGL_acme")),
+        Some("cdi-stale-spec")
+    );
 }
 
 #[rstest]

@@ -109,6 +109,12 @@ pub const FAMILIES: &[Family] = &[
             &["error stat'ing file", "nvidia", "No such file or directory"],
             &["cannot stat `", "nvidia", "No such file or directory"],
             &["failed to stat CDI host device \"/dev/nvidia"],
+            &[
+                "error mounting \"",
+                "nvidia",
+                "to rootfs at",
+                "no such file or directory",
+            ],
         ],
         priority: PRIORITY_HOOK + 1,
         diagnosis: "the CDI spec hands the container NVIDIA driver files or nodes that no longer exist: it was generated for another driver version.",

@@ -63,6 +63,12 @@ pub const CORE_FAMILIES: &[Family] = &[
             // denied" instead and is not a GPU problem.
             &["error stat'ing file", "No such file or directory"],
             &["cannot stat `", "No such file or directory"],
+            // runc: "error mounting %q to rootfs at %q: %w" (libcontainer/rootfs_linux.go).
+            &[
+                "error mounting \"",
+                "to rootfs at",
+                "no such file or directory",
+            ],
         ],
         priority: PRIORITY_CDI_SPECIFIC - 3,
         diagnosis: "a device node or file the CDI spec hands to the container does not exist on the host: the spec is stale (driver upgrade, GPU change, or a spec from another machine) and must be regenerated.",
