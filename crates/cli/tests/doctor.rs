@@ -292,6 +292,14 @@ fn the_driver_in_use_is_checked_against_what_the_gpus_need() {
     std::fs::remove_file(t.path("/proc/driver/nvidia/version")).unwrap();
     let (_, v) = doctor(&t, &["--podman-version", "5.4.0"], no_podman().path());
     assert_eq!(status_of(&v, "nvidia-driver"), ["problem"]);
+    // The module's license (the kernel's 'P' taint) decides over the version banner.
+    let t = nvidia_cdi("0.5.0");
+    t.file("/sys/module/nvidia/taint", "POE\n");
+    let (_, v) = doctor(&t, &["--podman-version", "5.4.0"], no_podman().path());
+    assert_eq!(status_of(&v, "nvidia-driver"), ["problem"]);
+    t.file("/sys/module/nvidia/taint", "OE\n");
+    let (_, v) = doctor(&t, &["--podman-version", "5.4.0"], no_podman().path());
+    assert_eq!(status_of(&v, "nvidia-driver"), ["ok"]);
 }
 
 #[test]

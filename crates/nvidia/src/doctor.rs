@@ -13,6 +13,8 @@ use crate::table::builtin_table;
 
 /// The loaded driver's own words.
 pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
+/// The kernel's taint flags for the loaded module: `P` when its license is proprietary.
+pub const MODULE_TAINT: &str = "/sys/module/nvidia/taint";
 /// The toolkit's configuration, which the legacy hook reads.
 pub const TOOLKIT_CONFIG: &str = "/etc/nvidia-container-runtime/config.toml";
 
@@ -57,10 +59,17 @@ pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
                 .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
         ];
     }
-    let loaded = host
+    let mut loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
         .ok()
         .and_then(|t| parse_proc_version(&t));
+    // The module's license decides over the banner: the kernel flags a proprietary one 'P'.
+    if let (Some(d), Ok(taint)) = (
+        loaded.as_mut(),
+        host.read_to_string(Path::new(MODULE_TAINT), 64),
+    ) {
+        d.open = !taint.contains('P');
+    }
     let mut out = vec![driver(probe, loaded.as_ref())];
     out.push(uvm(probe));
     out.push(no_cgroups(probe, ctx));
