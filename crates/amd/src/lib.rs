@@ -75,6 +75,14 @@ const FAMILIES: &[Family] = &[
         checks: &["render-groups", "oci-runtime"],
     },
     Family {
+        code: "amd-no-hip-device",
+        signs: &[&["No HIP GPUs are available"], &["hipErrorNoDevice"]],
+        priority: PRIORITY_GROUPS + 4,
+        diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process, it may not open them, or the GPU is not one this ROCm release supports.",
+        remedy: "Hint: start the container with 'podman run $(gpuctl args amd) ...' (or 'gpuctl run --gpus amd -- ...')\nand check the host with 'gpuctl doctor amd'.",
+        checks: &["tier", "render-groups"],
+    },
+    Family {
         code: "amd-hsa-init",
         signs: &[&["hsa_init failed"], &["hsa_init fails"]],
         priority: PRIORITY_GROUPS + 3,

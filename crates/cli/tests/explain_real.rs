@@ -273,6 +273,19 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
     "nvidia-legacy-hook",
     "docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: detection error: open failed: /usr/lib/x86_64-linux-gnu/libnvidia-tls.so.470.129.06: no such file or directory: unknown."
 )]
+// https://github.com/hiyouga/LlamaFactory/issues/5268
+#[case("nvidia-docker-no-gpu-driver", r#"docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]]"#)]
+// https://github.com/NVIDIA/nvidia-docker/issues/1352
+#[case("nvidia-docker-no-gpu-driver", r#"docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]]."#)]
+// https://github.com/infiniflow/ragflow/issues/9573 (docker compose)
+#[case("nvidia-docker-no-gpu-driver", r#"Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]"#)]
+// https://github.com/pytorch/pytorch/issues/70036
+#[case(
+    "amd-no-hip-device",
+    "RuntimeError: HIP error: hipErrorNoDevice\nHIP kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect."
+)]
+// https://github.com/pytorch/pytorch/issues/132987
+#[case("amd-no-hip-device", "RuntimeError: No HIP GPUs are available")]
 fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
     assert_eq!(family(text), Some(code), "{text}");
 }

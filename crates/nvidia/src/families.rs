@@ -40,6 +40,14 @@ pub const FAMILIES: &[Family] = &[
         checks: &["oci-runtime"],
     },
     Family {
+        code: "nvidia-docker-no-gpu-driver",
+        signs: &[&["could not select device driver", "capabilities: [[gpu]]"]],
+        priority: PRIORITY_PRECISE,
+        diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it).",
+        remedy: "Hint: install the NVIDIA Container Toolkit, then 'sudo nvidia-ctk runtime configure --runtime=docker'\nand 'sudo systemctl restart docker'; or pass the GPUs by CDI name: 'gpuctl run --engine docker -- ...'.",
+        checks: &["tier"],
+    },
+    Family {
         code: "nvidia-hook-no-cgroups",
         signs: &[
             &["cgroup subsystem devices not found"],
