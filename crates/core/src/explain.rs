@@ -1,9 +1,10 @@
 //! From podman's stderr to a diagnosis and a remedy.
 //!
-//! Patterns are case-sensitive substrings (case folding was tried by the Python tool and
-//! dropped for its false positives). The highest-priority match wins: keep-groups before the
-//! NVIDIA hook before CDI, as the reference orders them; within CDI, podman's precise messages
-//! (unresolvable device, stale host node) before the bare word `CDI`.
+//! The text is matched against the failure catalogue ([`crate::families`]): case-sensitive
+//! substrings (case folding was tried by the Python tool and dropped for its false positives),
+//! the lowest priority winning: keep-groups before the NVIDIA hook before CDI, as the reference
+//! orders them; within CDI, podman's precise messages (unresolvable device, stale host node)
+//! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
 use crate::backend::Probe;
 use crate::cdi::grammar::is_qualified_name;
