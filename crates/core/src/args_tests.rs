@@ -54,7 +54,7 @@ fn a_repeated_need_is_kept_once_where_it_first_appears(
         blocks
             .iter()
             .zip(names)
-            .map(|(b, n)| block(n, Tier::Raw, &b))
+            .map(|(b, n)| block(n, Tier::Raw, b))
             .collect(),
     );
     assert_eq!(podman_args(&plan), s(want));
