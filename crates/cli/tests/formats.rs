@@ -82,7 +82,7 @@ fn quadlet_compose_and_docker_say_what_the_podman_arguments_say() {
             assert_eq!(compose, grouped(&podman), "compose {at}");
 
             let (docker, stderr) = args(&root, "docker", sel).unwrap();
-            let (mut docker, gids) = docker_to_podman(&docker);
+            let (docker, gids) = docker_to_podman(&docker);
             let mut podman = podman.clone();
             let keeps = ("--group-add".to_string(), "keep-groups".to_string());
             if gids.is_empty() && podman.contains(&keeps) {
