@@ -4,7 +4,6 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::render::{self, Format};
-use gpuctl_core::report::unique;
 use gpuctl_core::{Plan, Registry, Selection, args, selector};
 
 use crate::output::write_out;
@@ -65,7 +64,7 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliEr
         let plan = args::plan(registry, &probe, &selection)
             .map_err(|e| CliError::unserved(e.to_string()))?;
         let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
-        ctx.ui.warn_all(&unique(notices));
+        ctx.ui.warn_all(&notices);
         plan
     };
     let rendering = render::render(&plan, a.format.into(), &ctx.host);

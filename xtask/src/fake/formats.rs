@@ -176,6 +176,8 @@ pub(super) fn run_compose(ctx: &Ctx, tally: &mut Tally) -> Result<(), String> {
 /// Why the fragment leaves the by-path binds in a comment: uncommented (the long form docker
 /// compose takes), podman-compose turns them into `-v SOURCE:TARGET:ro`, which podman splits at
 /// the link's own `:`. `Some` sentence when that is no longer so (then gpuctl could emit them).
+/// Even with `--dry-run`, podman-compose creates a bind source that does not exist: this runs
+/// only while the fake machine's by-path links are on the host, so it creates nothing.
 fn long_form_trap(compose_bin: &Path, ctx: &Ctx, file: &str) -> Result<Option<String>, String> {
     let uncommented: String = file
         .lines()

@@ -8,7 +8,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use super::{Note, Rendering};
-use crate::backend::Tier;
+use crate::plan::Tier;
 use crate::host::Host;
 use crate::plan::{Need, Plan};
 

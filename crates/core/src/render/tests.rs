@@ -2,7 +2,7 @@
 //! order, and what each format says it cannot express.
 
 use super::*;
-use crate::backend::Tier;
+use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
 use gpuctl_testkit::readback::{compose_to_podman, grouped, pairs, quadlet_to_podman};
 use rstest::rstest;
