@@ -202,3 +202,18 @@ fn the_registry_rejects_bad_and_duplicate_names() {
     assert_eq!(reg.names(), ["acme"]);
     assert_eq!(reg.rejected().len(), 3);
 }
+
+#[test]
+fn the_render_node_vendor_base_is_no_vendor_until_named() {
+    use crate::render_vendor::RenderNodeVendor;
+    static BASE: RenderNodeVendor = RenderNodeVendor::DEFAULT;
+    static NAMED: RenderNodeVendor = RenderNodeVendor {
+        order: 7,
+        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+    };
+    let reg = Registry::from_backends([&BASE as &dyn GpuBackend, &NAMED]);
+    assert_eq!(reg.names(), ["acme"]);
+    assert_eq!(reg.rejected().len(), 1);
+    assert_eq!(NAMED.order(), 7);
+    assert_eq!(BASE.order(), 100);
+}

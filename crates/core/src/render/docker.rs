@@ -8,8 +8,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use super::{Note, Rendering};
-use crate::plan::Tier;
 use crate::host::Host;
+use crate::plan::Tier;
 use crate::plan::{Need, Plan};
 
 /// Renders the arguments on one line.
