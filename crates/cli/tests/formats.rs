@@ -135,3 +135,38 @@ fn a_format_the_command_lacks_is_invalid_input_listing_the_ones_it_has() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Where a docker CLI is installed, it parses the docker rendering of every fixture host: its
+/// flag parser runs before it contacts the daemon (here an absent socket), and rejects a
+/// `--mount` or `--group-add` it cannot read with "invalid argument". Without docker the test
+/// has nothing to ask and passes.
+#[test]
+fn the_docker_cli_parses_the_docker_rendering() {
+    let Some(docker) = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("docker"))
+            .find(|d| d.is_file())
+    }) else {
+        eprintln!("no docker CLI on PATH: nothing to check");
+        return;
+    };
+    for root in hosts() {
+        let Some((line, _)) = args(&root, "docker", "all") else {
+            continue;
+        };
+        let out = std::process::Command::new(&docker)
+            .env("DOCKER_HOST", "unix:///nonexistent/gpuctl-test.sock")
+            .args(["run", "--rm"])
+            .args(line.split_whitespace())
+            .args(["busybox", "true"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            !stderr.contains("invalid argument") && !stderr.contains("unknown flag"),
+            "{}: docker rejects {line}: {stderr}",
+            root.display()
+        );
+    }
+}
