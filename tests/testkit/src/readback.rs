@@ -4,8 +4,9 @@
 //!
 //! Quadlet: a small INI reader plus systemd's word splitting (podman's pkg/systemd/parser:
 //! `AddDevice=` is split into words and unquoted, `Environment=` and `Mount=` are split,
-//! unquoted and C-unescaped, `GroupAdd=` is the line as it is; `%%` is a literal `%` once
-//! systemd expands specifiers). compose: YAML through yaml_serde, the keys podman-compose maps
+//! unquoted and C-unescaped, `GroupAdd=` is the line as it is; `%%` and `$$` are a literal `%`
+//! and `$` once systemd expands the generated `ExecStart=`). compose values are interpolated:
+//! `$$` is a literal `$`. compose: YAML through yaml_serde, the keys podman-compose maps
 //! to flags (`devices` → `--device`, `environment` → `-e`, `volumes` → a bind, `group_add` →
 //! `--group-add`); binds left in a comment are read too, uncommented.
 
@@ -47,7 +48,7 @@ pub fn quadlet_keys(text: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 /// systemd's word splitting with unquoting and C escapes (extract_first_word with
-/// EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE), then `%%` as `%`.
+/// EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE), then `%%` and `$$` as `%` and `$`.
 pub fn systemd_words(value: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut chars = value.chars().peekable();
@@ -83,7 +84,7 @@ pub fn systemd_words(value: &str) -> Result<Vec<String>, String> {
         if quote.is_some() {
             return Err(format!("an unterminated quote in {value}"));
         }
-        words.push(word.replace("%%", "%"));
+        words.push(word.replace("%%", "%").replace("$$", "$"));
     }
 }
 
@@ -96,7 +97,8 @@ pub fn quadlet_to_podman(text: &str) -> Result<Pairs, String> {
             "Environment" => "-e",
             "Mount" => "--mount",
             "GroupAdd" => {
-                out.push(("--group-add".to_string(), value.replace("%%", "%")));
+                let value = value.replace("%%", "%").replace("$$", "$");
+                out.push(("--group-add".to_string(), value));
                 continue;
             }
             other => return Err(format!("a key gpuctl does not write: {other}")),
@@ -117,7 +119,7 @@ fn strings(v: Option<&Value>, key: &str) -> Result<Vec<String>, String> {
         .iter()
         .map(|i| {
             i.as_str()
-                .map(str::to_string)
+                .map(|s| s.replace("$$", "$"))
                 .ok_or(format!("{key}: {i:?}"))
         })
         .collect()
@@ -137,11 +139,14 @@ fn binds(v: Option<&Value>) -> Result<Vec<String>, String> {
         if get("type")? != "bind" || m.get("read_only").and_then(Value::as_bool) != Some(true) {
             return Err(format!("not a read-only bind: {m:?}"));
         }
-        out.push(format!(
-            "type=bind,source={},destination={},ro=true",
-            get("source")?,
-            get("target")?
-        ));
+        out.push(
+            format!(
+                "type=bind,source={},destination={},ro=true",
+                get("source")?,
+                get("target")?
+            )
+            .replace("$$", "$"),
+        );
     }
     Ok(out)
 }

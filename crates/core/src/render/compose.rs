@@ -1,7 +1,8 @@
 //! compose: the GPU keys of one service, for podman-compose and docker compose alike. CDI
 //! names go in `devices:` (the Compose Specification takes `vendor.com/class=name` there);
 //! environment in list form (`- NAME=value`: a repeated name stays valid YAML); strings as
-//! JSON strings, which YAML reads as double-quoted scalars.
+//! JSON strings, which YAML reads as double-quoted scalars, with `$` written `$$` (compose
+//! interpolates variables in every value).
 //!
 //! podman-compose 1.x turns every bind mount into `-v SOURCE:TARGET:ro`, and podman splits that
 //! at `:`; a by-path link (`pci-0000:03:00.0-render`) cannot survive it, in short or long form.
@@ -58,7 +59,7 @@ pub fn render(plan: &Plan) -> Rendering {
 }
 
 fn quoted(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
+    serde_json::Value::from(s.replace('$', "$$")).to_string()
 }
 
 fn list(text: &mut String, key: &str, values: &[String]) {

@@ -1,8 +1,11 @@
 //! Quadlet: the `[Container]` keys of a `.container` unit, one per line, in the order of the
 //! podman arguments. Quadlet reads the keys differently (podman's pkg/systemd/quadlet):
 //! `AddDevice=` splits words and unquotes, `Environment=` and `Mount=` split words, unquote and
-//! apply C escapes, `GroupAdd=` takes the line as it is. systemd expands `%` specifiers in the
-//! generated `ExecStart=`, so a literal `%` is written `%%` (systemd.unit(5), "Specifiers").
+//! apply C escapes, `GroupAdd=` takes the line as it is. Quadlet copies the values into the
+//! generated `ExecStart=` escaping only quotes, backslashes and whitespace (pkg/systemd/parser,
+//! escapeString), and systemd then expands `%` specifiers and `$` variables there, so a literal
+//! `%` is written `%%` and a literal `$` is written `$$` (systemd.unit(5) "Specifiers",
+//! systemd.service(5) "Command lines").
 
 use super::{Note, Rendering, podman_bind};
 use crate::plan::{Need, Plan};
@@ -32,12 +35,12 @@ pub fn render(plan: &Plan) -> Rendering {
 }
 
 /// One word as systemd's word splitting reads it back: as it is when it holds nothing special,
-/// otherwise in double quotes with `\`, `"` and control characters escaped; `%` doubled
-/// always, since it would start a specifier. A leading `-` is quoted too (for `AddDevice=` it
+/// otherwise in double quotes with `\`, `"` and control characters escaped; `%` and `$`
+/// doubled always, since they would start a specifier or a variable. A leading `-` is quoted too (for `AddDevice=` it
 /// would mean "ignore when missing").
 pub fn systemd_quote(word: &str) -> String {
     let special = |c: char| c.is_whitespace() || c.is_control() || "\"'\\;".contains(c);
-    let doubled = word.replace('%', "%%");
+    let doubled = word.replace('%', "%%").replace('$', "$$");
     if !word.is_empty() && !word.starts_with('-') && !word.chars().any(special) {
         return doubled;
     }

@@ -26,6 +26,7 @@ fn plan_of(vendor: &'static str, tier: Tier, needs: Vec<Need>) -> Plan {
 #[case("/dev/kfd", "/dev/kfd")]
 #[case("A=all", "A=all")]
 #[case("A=50%", "A=50%%")]
+#[case("A=$HOME", "A=$$HOME")]
 #[case("A=two words", "\"A=two words\"")]
 #[case("A=say \"hi\"", "\"A=say \\\"hi\\\"\"")]
 #[case("A=back\\slash", "\"A=back\\\\slash\"")]
@@ -45,6 +46,7 @@ fn awkward_values_survive_quadlet_and_compose() {
         env("SPACED", "a b  c"),
         env("QUOTED", "say \"hi\" it's"),
         env("PERCENT", "100%"),
+        env("DOLLAR", "$HOME and ${USER}"),
         env("SLASHED", "C:\\path"),
         Need::BindReadOnly("/dev/dri/by-path/plain-render".to_string()),
         Need::KeepGroups,
