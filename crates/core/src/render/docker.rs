@@ -1,8 +1,10 @@
 //! docker: `docker run` arguments. Docker has no `keep-groups`, so the groups that own the
 //! granted nodes (read through the host root) take its place as numeric `--group-add` values;
 //! CDI names are kept as `--device` values, which Docker Engine 25+ reads when its CDI
-//! feature is on (gpuctl cannot see docker's version or daemon.json, so it says so on stderr
-//! rather than guess); mounts take docker's own spelling.
+//! feature is on (opt-in from 25, the default from 28.2). gpuctl cannot see docker's version or
+//! daemon.json, and a raw-tier fallback would grant different nodes than the CDI spec names,
+//! so it keeps the CDI names and says so on stderr rather than guess; mounts take docker's own
+//! spelling.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

@@ -112,7 +112,7 @@ impl fmt::Display for Note {
                 "docker has no keep-groups and gpuctl does not know which nodes the {vendor} CDI devices create: add the group that owns them with '--group-add GID' if the container runs as a non-root user"
             ),
             Note::DockerCdi => f.write_str(
-                "docker reads CDI device names only from Docker Engine 25 on, with the 'cdi' feature enabled in /etc/docker/daemon.json, and only from specs in /etc/cdi and /var/run/cdi",
+                "docker reads CDI device names from Docker Engine 25 on, where the 'cdi' feature is enabled (in /etc/docker/daemon.json; the default from 28.2), and from specs in /etc/cdi and /var/run/cdi unless its cdi-spec-dirs say otherwise",
             ),
             Note::DockerHook => f.write_str(
                 "the NVIDIA hook tier needs docker's NVIDIA runtime ('--runtime nvidia', set up with 'nvidia-ctk runtime configure --runtime=docker'): the environment alone grants no GPU",
