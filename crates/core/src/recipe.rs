@@ -1,6 +1,7 @@
-//! Argument recipes several vendors share: the CDI tier, and the raw render-node tier that AMD,
-//! Intel and render-node plug-ins use. Each is parameterized by the vendor's name, CDI kind and
-//! PCI vendor id; nothing here knows a particular vendor.
+//! Plan recipes several vendors share: the CDI tier, and the raw render-node tier that AMD,
+//! Intel and render-node plug-ins use. Each adds typed needs to a [`VendorPlan`] and is
+//! parameterized by the vendor's CDI kind and PCI vendor id; nothing here knows a particular
+//! vendor, and nothing here spells a podman flag.
 
 use crate::backend::{Grant, Probe};
 use crate::drm::{self, RenderNode};
