@@ -14,6 +14,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod args_check;
 mod check;
+#[cfg(test)]
+mod docs_links;
 mod fake;
 mod gpuctl;
 mod man;

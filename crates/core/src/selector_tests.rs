@@ -1,5 +1,5 @@
-//! The selector cases of the reference (terok-gpu.md §6, examples 65-69), plus gpuctl's own
-//! words (`true`, `none`) and limits.
+//! The selector cases of the reference (docs/selector.md#normalization, examples 65-69), plus
+//! gpuctl's own words (`true`, `none`) and limits.
 
 use super::*;
 use rstest::rstest;
