@@ -24,7 +24,7 @@ pub struct ExplainArgs {
 pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let mut bytes = Vec::new();
     let read = match &a.file {
-        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
+        Some(path) if path.as_os_str() != "-" => gpuctl_core::input::open_regular(path)
             .and_then(|f| f.take(STDERR_LIMIT).read_to_end(&mut bytes))
             .map_err(|e| {
                 CliError::invalid(format!(

@@ -16,6 +16,7 @@ pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod host;
+pub mod input;
 pub mod pci;
 pub mod recipe;
 pub mod registry;
