@@ -96,6 +96,46 @@ pub fn read_stream_tail(reader: &mut dyn Read, limit: u64) -> io::Result<Tail> {
     Ok(Tail { bytes, dropped })
 }
 
+/// The most characters of a file's text that an error message quotes.
+pub const EXCERPT_CHARS: usize = 60;
+/// The longest parser message passed on: past it the message is cut.
+const MESSAGE_CHARS: usize = 400;
+
+/// A parser's message about a user's file, with every quoted excerpt (`"..."` as serde writes
+/// strings, `` `...` `` as it writes keys) cut to [`EXCERPT_CHARS`] characters and the whole cut
+/// to a few hundred: pointed at `/etc/passwd`, YAML reads the file as one string, and the error
+/// would otherwise repeat all of it.
+pub fn shorten_quotes(message: &str) -> String {
+    let mut out = String::new();
+    let mut chars = message.chars();
+    while let Some(open) = chars.next() {
+        out.push(open);
+        if open != '"' && open != '`' {
+            continue;
+        }
+        // serde quotes strings with Debug escapes (\" inside), keys with bare backticks.
+        let (mut kept, mut escaped) = (0usize, false);
+        for c in chars.by_ref() {
+            if c == open && !escaped {
+                break;
+            }
+            escaped = open == '"' && !escaped && c == '\\';
+            if kept < EXCERPT_CHARS {
+                out.push(c);
+            } else if kept == EXCERPT_CHARS {
+                out.push('…');
+            }
+            kept += 1;
+        }
+        out.push(open);
+    }
+    if out.chars().count() > MESSAGE_CHARS {
+        out = out.chars().take(MESSAGE_CHARS).collect();
+        out.push('…');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,7 +152,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_keeps_its_tail_and_a_fifo_is_refused() {
+    fn a_file_keeps_its_tail_and_a_directory_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("stderr.txt");
         std::fs::write(&path, b"0123456789").unwrap();
@@ -121,5 +161,26 @@ mod tests {
         assert_eq!((tail.bytes.as_slice(), tail.dropped), (&b"6789"[..], 6));
         let e = open_regular(dir.path()).err().map(|e| e.to_string());
         assert_eq!(e.as_deref(), Some("it is a directory, not a regular file"));
+    }
+
+    #[test]
+    fn quoted_excerpts_are_cut() {
+        let long = "x".repeat(5000);
+        let msg = format!("invalid type: string \"{long}\", expected a list at line 1 column 1");
+        let got = shorten_quotes(&msg);
+        assert_eq!(
+            got,
+            format!(
+                "invalid type: string \"{}…\", expected a list at line 1 column 1",
+                "x".repeat(EXCERPT_CHARS)
+            )
+        );
+        assert_eq!(
+            shorten_quotes("unknown field `firstt`, expected `first`"),
+            "unknown field `firstt`, expected `first`"
+        );
+        let escaped = format!("string \"a\\\"{long}\" at line 2");
+        assert!(shorten_quotes(&escaped).ends_with("…\" at line 2"));
+        assert!(shorten_quotes(&"y".repeat(5000)).chars().count() <= MESSAGE_CHARS + 1);
     }
 }

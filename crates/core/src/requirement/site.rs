@@ -192,7 +192,7 @@ pub fn parse_site_rows(
         Err(message) => {
             return Err(SiteError::Syntax {
                 path: path.to_path_buf(),
-                message,
+                message: crate::input::shorten_quotes(&message),
             });
         }
     };
@@ -202,7 +202,7 @@ pub fn parse_site_rows(
             row.check().map_err(|reason| SiteError::BadRow {
                 path: path.to_path_buf(),
                 row: i + 1,
-                reason,
+                reason: crate::input::shorten_quotes(&reason),
             })
         })
         .collect()
