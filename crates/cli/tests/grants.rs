@@ -4,6 +4,7 @@
 //! explain reading the end of podman's stderr. Each host is a tree built in the test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -140,4 +141,139 @@ fn a_wrong_site_table_is_quoted_in_a_short_excerpt() {
     );
     assert!(!err.contains("user199"), "{err}");
     assert!(err.len() < 800, "{} bytes: {err}", err.len());
+}
+
+const NVIDIA: u16 = 0x10de;
+const GPU_CLASS: u32 = 0x030200;
+
+/// Binds the PCI function `addr` to `driver`, as the kernel links it.
+fn bind(t: &Tree, addr: &str, driver: &str) {
+    t.dir(&format!("/sys/bus/pci/drivers/{driver}"));
+    t.link(
+        &format!("/sys/devices/pci0000:00/{addr}/driver"),
+        &format!("../../../bus/pci/drivers/{driver}"),
+    );
+}
+
+/// Three NVIDIA GPUs; the middle one is bound to vfio-pci (passed to a virtual machine), so
+/// the nvidia driver numbers only the other two (minors 0 and 1).
+fn vfio_host() -> Tree {
+    let t = Tree::new();
+    t.nvidia_dev();
+    for addr in ["0000:01:00.0", "0000:41:00.0", "0000:81:00.0"] {
+        t.pci(addr, NVIDIA, 0x2330, GPU_CLASS);
+    }
+    bind(&t, "0000:01:00.0", "nvidia");
+    bind(&t, "0000:41:00.0", "vfio-pci");
+    bind(&t, "0000:81:00.0", "nvidia");
+    t.nvidia_proc("0000:01:00.0", Some(0))
+        .nvidia_proc("0000:81:00.0", Some(1));
+    t
+}
+
+fn args_out(t: &Tree, selector: &str) -> (i32, String, String) {
+    let out = gpuctl(t.root()).args(["args", selector]).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const SHARED: &str = "--device /dev/nvidia-uvm --device /dev/nvidiactl";
+const ENV_TAIL: &str = "-e NVIDIA_DRIVER_CAPABILITIES=all";
+
+#[test]
+fn a_gpu_bound_to_vfio_keeps_its_index_and_is_never_granted_another_gpus_node() {
+    let t = vfio_host();
+    let (code, out, _) = args_out(&t, "nvidia:0");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            format!("{SHARED} --device /dev/nvidia0 -e NVIDIA_VISIBLE_DEVICES=0 {ENV_TAIL}\n")
+                .as_str()
+        )
+    );
+    let (code, out, err) = args_out(&t, "nvidia:1");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "gpuctl: error: the selection asks for nvidia:1, the GPU at 0000:41:00.0, but it is bound to vfio-pci, not to the nvidia driver, so it has no /dev/nvidia node — pick another index ('gpuctl detect' lists them), or bind the GPU to the nvidia driver\n"
+    );
+    let (code, out, _) = args_out(&t, "nvidia:2");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            format!("{SHARED} --device /dev/nvidia1 -e NVIDIA_VISIBLE_DEVICES=2 {ENV_TAIL}\n")
+                .as_str()
+        )
+    );
+    // The whole vendor is every node the driver made, the VM's GPU has none.
+    let (code, out, err) = args_out(&t, "nvidia");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, format!("--device /dev/nvidia-uvm --device /dev/nvidia0 --device /dev/nvidia1 --device /dev/nvidiactl -e NVIDIA_VISIBLE_DEVICES=all {ENV_TAIL}\n").as_str(), "")
+    );
+}
+
+#[test]
+fn detect_shows_the_same_numbering_and_names_the_other_driver() {
+    let t = vfio_host();
+    let out = gpuctl(t.root())
+        .args(["detect", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let devices = json["vendors"][0]["devices"].as_array().unwrap();
+    let rows: Vec<(u64, &str, Option<&str>)> = devices
+        .iter()
+        .map(|d| {
+            (
+                d["index"].as_u64().unwrap(),
+                d["pci_address"].as_str().unwrap(),
+                d["node"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (0, "0000:01:00.0", Some("/dev/nvidia0")),
+            (1, "0000:41:00.0", None),
+            (2, "0000:81:00.0", Some("/dev/nvidia1")),
+        ]
+    );
+    let warnings = json["warnings"].to_string();
+    assert!(
+        warnings.contains("nvidia:1 (0000:41:00.0): it is bound to vfio-pci, not to the nvidia driver, so it has no /dev/nvidia node; 'nvidia:1' cannot be granted on the raw tier"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn an_unreadable_or_non_utf8_procfs_entry_refuses_every_index_instead_of_shifting() {
+    // The information file is a directory: its minor cannot be read.
+    let t = vfio_host();
+    t.dir("/proc/driver/nvidia/gpus/0000:41:00.0/information");
+    let (code, out, err) = args_out(&t, "nvidia:2");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("but 0000:41:00.0 under /proc/driver/nvidia/gpus exposes no readable 'Device Minor' — refusing a device map that could grant the wrong GPU."),
+        "{err}"
+    );
+    // A name that is not UTF-8 cannot be put in PCI order: refused, named, escaped.
+    let t = vfio_host();
+    let odd = std::ffi::OsStr::from_bytes(b"0000:41:00.0\xff");
+    let dir = t.path("/proc/driver/nvidia/gpus").join(odd);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("information"), "Device Minor: \t 2\n").unwrap();
+    let (code, out, err) = args_out(&t, "nvidia:2");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("but \"0000:41:00.0\u{fffd}\" under /proc/driver/nvidia/gpus is not a PCI address, so it cannot be put in PCI order — refusing"),
+        "{err}"
+    );
 }

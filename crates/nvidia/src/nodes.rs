@@ -1,10 +1,12 @@
 //! NVIDIA's raw tier: the `/dev/nvidia*` nodes and the device-minor map in procfs.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gpuctl_core::GpuError;
 use gpuctl_core::host::Host;
 use gpuctl_core::text::{is_ascii_digits, py_splitlines, py_strip};
+
+use crate::numbering::Numbering;
 
 /// Marks the raw tier: the driver's control node.
 pub const NVIDIA_CTL: &str = "/dev/nvidiactl";
@@ -14,7 +16,7 @@ pub const PROC_GPUS: &str = "/proc/driver/nvidia/gpus";
 /// procfs `information` files are a dozen short lines.
 const INFO_LIMIT: u64 = 64 * 1024;
 
-fn host_error(e: gpuctl_core::HostError) -> GpuError {
+pub(crate) fn host_error(e: gpuctl_core::HostError) -> GpuError {
     GpuError::host(e, "check that /dev and /proc are the host's".to_string())
 }
 
@@ -54,22 +56,10 @@ pub fn parse_device_minor(information: &str) -> Option<u32> {
     })
 }
 
-/// The procfs entries (PCI addresses), sorted by name, or an empty list when there are none.
-pub fn proc_entries(host: &Host) -> Result<Vec<String>, GpuError> {
-    match host.list_dir(Path::new(PROC_GPUS)) {
-        Ok(e) => Ok(e
-            .iter()
-            .filter_map(|e| e.name_str().map(str::to_string))
-            .collect()),
-        Err(e) if e.is_absent() => Ok(Vec::new()),
-        Err(e) => Err(host_error(e)),
-    }
-}
-
-/// One procfs entry's minor, or `None` when its information cannot be read or names none.
-pub fn minor_of(host: &Host, entry: &str) -> Option<u32> {
-    let path = PathBuf::from(PROC_GPUS).join(entry).join("information");
-    match host.read_to_string(&path, INFO_LIMIT) {
+/// The minor in the `information` file of one procfs entry (`dir`, a host path), or `None`
+/// when it cannot be read or names none.
+pub fn minor_of(host: &Host, dir: &Path) -> Option<u32> {
+    match host.read_to_string(&dir.join("information"), INFO_LIMIT) {
         Ok(text) => parse_device_minor(&text),
         Err(e) => {
             tracing::debug!("{e}");
@@ -78,54 +68,40 @@ pub fn minor_of(host: &Host, entry: &str) -> Option<u32> {
     }
 }
 
-/// The minors of every NVIDIA GPU in PCI-address order. One entry without a readable minor
-/// refuses the whole map: skipping it could shift every later index onto the wrong GPU.
-pub fn minors_by_pci_order(host: &Host) -> Result<Vec<u32>, GpuError> {
-    let entries = proc_entries(host)?;
-    if entries.is_empty() {
-        return Err(unserved(format!(
-            "the selection asks for an nvidia device by index, but the device-minor map under {PROC_GPUS} is unavailable — cannot identify the device nodes.  Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec."
-        )));
-    }
-    entries
-        .iter()
-        .map(|entry| {
-            minor_of(host, entry).ok_or_else(|| {
-                unserved(format!(
-                    "the selection asks for an nvidia device by index, but {entry} under {PROC_GPUS} exposes no readable 'Device Minor' — refusing a device map that could grant the wrong GPU.  Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec."
-                ))
-            })
-        })
-        .collect()
-}
-
 /// The raw nodes for an index grant: the shared nodes, then `/dev/nvidia<minor>` of each
-/// selected GPU (built from the minor, not checked: the minor is the driver's word).
-pub fn indexed_nodes(host: &Host, indexes: &[u32]) -> Result<Vec<String>, GpuError> {
-    let minors = minors_by_pci_order(host)?;
+/// selected GPU, the minor looked up by the GPU's PCI address (built from the minor, not
+/// checked: the minor is the driver's word). A numbering that cannot be trusted is refused
+/// whichever index is asked for, as the reference refuses a gappy map.
+pub fn indexed_nodes(
+    host: &Host,
+    numbering: &Numbering,
+    indexes: &[u32],
+) -> Result<Vec<String>, GpuError> {
+    if let Some(refusal) = numbering.refusal() {
+        return Err(refusal);
+    }
+    let n = numbering.gpus.len();
     let bad: Vec<u32> = indexes
         .iter()
         .copied()
-        .filter(|&i| i as usize >= minors.len())
+        .filter(|&i| i as usize >= n)
         .collect();
     if !bad.is_empty() {
         return Err(unserved(format!(
-            "the selection asks for nvidia device(s) {} but this host has {} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {}, or run 'gpuctl detect' to list them",
+            "the selection asks for nvidia device(s) {} but this host has {n} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {n}, or run 'gpuctl detect' to list them",
             gpuctl_core::text::py_int_list(&bad),
-            minors.len(),
-            minors.len()
         )));
     }
+    let minors = indexes
+        .iter()
+        .map(|&i| numbering.minor_at(host, i))
+        .collect::<Result<Vec<u32>, GpuError>>()?;
     let mut nodes = shared_nodes(&dev_entries(host)?);
-    nodes.extend(
-        indexes
-            .iter()
-            .map(|&i| format!("/dev/nvidia{}", minors[i as usize])),
-    );
+    nodes.extend(minors.iter().map(|m| format!("/dev/nvidia{m}")));
     Ok(nodes)
 }
 
-fn unserved(message: String) -> GpuError {
+pub(crate) fn unserved(message: String) -> GpuError {
     GpuError::Unserved {
         vendor: "nvidia".to_string(),
         message,
