@@ -277,3 +277,60 @@ fn an_unreadable_or_non_utf8_procfs_entry_refuses_every_index_instead_of_shiftin
         "{err}"
     );
 }
+
+/// Two GPUs both driven by nvidia, with the given procfs minors.
+fn two_gpus(minors: [u32; 2]) -> Tree {
+    let t = Tree::new();
+    t.nvidia_dev();
+    for (addr, minor) in ["0000:01:00.0", "0000:02:00.0"].into_iter().zip(minors) {
+        t.pci(addr, NVIDIA, 0x2330, GPU_CLASS);
+        bind(&t, addr, "nvidia");
+        t.nvidia_proc(addr, Some(minor));
+    }
+    t
+}
+
+#[test]
+fn two_entries_claiming_one_minor_are_refused() {
+    let t = two_gpus([0, 0]);
+    for selector in ["nvidia:0", "nvidia:1"] {
+        let (code, out, err) = args_out(&t, selector);
+        assert_eq!((code, out.as_str()), (1, ""));
+        assert_eq!(
+            err,
+            "gpuctl: error: the selection asks for an nvidia device by index, but 0000:01:00.0 and 0000:02:00.0 under /proc/driver/nvidia/gpus give the same Device Minor 0, which the driver gives to one GPU only — refusing a device map that could grant the wrong GPU.  Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec.\n"
+        );
+    }
+}
+
+#[test]
+fn minors_no_nvidia_gpu_has_are_refused() {
+    // NVIDIA's driver numbers GPUs 0..=247; 255 is nvidiactl (nv-chardev-numbers.h).
+    for minor in [248, 255, u32::MAX] {
+        let t = two_gpus([0, minor]);
+        let (code, out, err) = args_out(&t, "nvidia:0");
+        assert_eq!((code, out.as_str()), (1, ""), "minor {minor}");
+        assert!(
+            err.contains(&format!("but 0000:02:00.0 under /proc/driver/nvidia/gpus gives Device Minor {minor}, which no NVIDIA GPU has (the driver numbers GPUs 0 to 247; 254 is nvidia-modeset, 255 nvidiactl) — refusing")),
+            "{err}"
+        );
+        let out = gpuctl(t.root())
+            .args(["detect", "--format", "json"])
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["vendors"][0]["devices"][0]["node"], "/dev/nvidia0");
+        assert!(json["vendors"][0]["devices"][1].get("node").is_none());
+        assert!(json["warnings"].to_string().contains("nvidia:1 (0000:02:00.0): 0000:02:00.0 under /proc/driver/nvidia/gpus gives Device Minor"));
+    }
+    let ok = two_gpus([1, 247]);
+    let (code, out, _) = args_out(&ok, "nvidia:1");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            format!("{SHARED} --device /dev/nvidia247 -e NVIDIA_VISIBLE_DEVICES=1 {ENV_TAIL}\n")
+                .as_str()
+        )
+    );
+}

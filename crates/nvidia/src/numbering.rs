@@ -8,7 +8,7 @@
 //! the order: it has no node, and asking for it is an error that names it, never the next
 //! GPU's node. The minor of each GPU is looked up by its PCI address.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -17,6 +17,13 @@ use gpuctl_core::host::{Host, Problem};
 use gpuctl_core::pci::{self, PCI_DEVICES, PciDevice};
 
 use crate::nodes::{self, PROC_GPUS, host_error, unserved};
+
+/// The largest minor the nvidia driver gives a GPU. NVIDIA's open-gpu-kernel-modules (tag
+/// 595.45.04, `kernel-open/common/inc/nv-chardev-numbers.h`) reserves minors 0 to 247 of major
+/// 195 for GPUs (`NV_MINOR_DEVICE_NUMBER_REGULAR_MAX`), leaves 248 to 253 unused, and gives 254
+/// to nvidia-modeset and 255 to nvidiactl; `nv.c` hands GPUs the lowest free minor of 0..=247.
+/// A `Device Minor` outside that range is no GPU's.
+pub const GPU_MINOR_MAX: u32 = 247;
 
 /// The remedy every refused device map ends with.
 const REMEDY: &str = "Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec.";
@@ -60,6 +67,8 @@ pub struct Numbering {
     pub proc: Vec<ProcEntry>,
     /// Sentences about PCI devices that could not be read (one of them may be a GPU).
     pub pci_warnings: Vec<String>,
+    /// Minors that more than one procfs entry claims.
+    pub duplicate_minors: HashSet<u32>,
 }
 
 /// `dddd:bb:ss.f` in lowercase hex, as the kernel's `pci_name()` writes it (the domain may be
@@ -132,10 +141,17 @@ pub fn read(host: &Host, pci_vendor: u16) -> Result<Numbering, GpuError> {
         }
     }
     gpus.sort_by(|a, b| a.address.cmp(&b.address));
+    let mut seen = HashSet::new();
+    let duplicate_minors = proc
+        .iter()
+        .filter_map(|e| e.minor)
+        .filter(|m| !seen.insert(*m))
+        .collect();
     Ok(Numbering {
         gpus,
         proc,
         pci_warnings,
+        duplicate_minors,
     })
 }
 
@@ -145,9 +161,37 @@ impl Numbering {
         self.gpus.iter().map(|g| g.address.clone()).collect()
     }
 
-    /// The minor of a GPU the nvidia driver drives, when its procfs entry names one.
+    /// The minor of a GPU the nvidia driver drives, when its procfs entry names one that a GPU
+    /// can have and no other entry claims.
     pub fn minor(&self, gpu: &Gpu) -> Option<u32> {
-        self.proc.get(gpu.proc?)?.minor
+        self.proc
+            .get(gpu.proc?)?
+            .minor
+            .filter(|m| *m <= GPU_MINOR_MAX && !self.duplicate_minors.contains(m))
+    }
+
+    /// Why a procfs entry's minor is no GPU's: out of range, or claimed twice.
+    fn bad_minor(&self, entry: &ProcEntry) -> Option<String> {
+        let m = entry.minor?;
+        if m > GPU_MINOR_MAX {
+            return Some(format!(
+                "{} under {PROC_GPUS} gives Device Minor {m}, which no NVIDIA GPU has (the driver numbers GPUs 0 to {GPU_MINOR_MAX}; 254 is nvidia-modeset, 255 nvidiactl)",
+                entry.name
+            ));
+        }
+        if self.duplicate_minors.contains(&m) {
+            let claims: Vec<&str> = self
+                .proc
+                .iter()
+                .filter(|e| e.minor == Some(m))
+                .map(|e| e.name.as_str())
+                .collect();
+            return Some(format!(
+                "{} under {PROC_GPUS} give the same Device Minor {m}, which the driver gives to one GPU only",
+                claims.join(" and ")
+            ));
+        }
+        None
     }
 
     /// Why the numbering cannot be trusted for an index grant: the reference's refusals (no
@@ -175,6 +219,9 @@ impl Numbering {
                 "{} under {PROC_GPUS} exposes no readable 'Device Minor'",
                 e.name
             ));
+        }
+        if let Some(why) = self.proc.iter().find_map(|e| self.bad_minor(e)) {
+            return refuse(why);
         }
         if let Some(w) = self.pci_warnings.first() {
             return refuse(format!(
@@ -233,6 +280,13 @@ impl Numbering {
     /// driver does not drive it (its sysfs `driver` link names the driver that does).
     fn no_node_reason(&self, host: &Host, gpu: &Gpu) -> String {
         let address = &gpu.address;
+        if let Some(why) = gpu
+            .proc
+            .and_then(|i| self.proc.get(i))
+            .and_then(|e| self.bad_minor(e))
+        {
+            return why;
+        }
         if gpu.proc.is_some() {
             return format!(
                 "{address} under {PROC_GPUS} exposes no readable 'Device Minor', so its node is unknown"
