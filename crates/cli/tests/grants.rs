@@ -334,3 +334,38 @@ fn minors_no_nvidia_gpu_has_are_refused() {
         )
     );
 }
+
+#[test]
+fn only_the_drivers_own_nodes_are_granted_and_no_link_to_another_node() {
+    // A BMC's render node reached through an nvidia-named link, a name the driver does not
+    // make, a directory where the driver makes a node, and a name that smuggles a flag.
+    let t = vfio_host();
+    t.dev(&["dri/renderD130", "nvidia-fs0", "nvidia --privileged"]);
+    t.link("/dev/nvidia-bmc", "dri/renderD130");
+    t.link("/dev/nvidia-modeset", "dri/renderD130");
+    t.dir("/dev/nvidia-uvm-tools");
+    t.file("/dev/nvidia-caps/nvidia-cap1", "");
+    let (code, out, err) = args_out(&t, "nvidia");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "--device /dev/nvidia-caps --device /dev/nvidia-uvm --device /dev/nvidia0 --device /dev/nvidia1 --device /dev/nvidiactl -e NVIDIA_VISIBLE_DEVICES=all {ENV_TAIL}\n"
+        )
+    );
+    assert_eq!(
+        err,
+        "gpuctl: warning: not granted: /dev/nvidia --privileged (not a node NVIDIA's GPU driver makes), /dev/nvidia-bmc (not a node NVIDIA's GPU driver makes), /dev/nvidia-fs0 (not a node NVIDIA's GPU driver makes), /dev/nvidia-modeset (a link to /dev/dri/renderD130, not one of the driver's nodes), /dev/nvidia-uvm-tools (a directory, unlike the driver's) — only the nodes NVIDIA's driver makes are passed; add any other with --device yourself if the container needs it\n"
+    );
+    // The index grant shares the filter, and a GPU's own node may not be a link.
+    let (code, out, _) = args_out(&t, "nvidia:0");
+    assert_eq!((code, out.as_str()), (0, format!("--device /dev/nvidia-caps --device /dev/nvidia-uvm --device /dev/nvidiactl --device /dev/nvidia0 -e NVIDIA_VISIBLE_DEVICES=0 {ENV_TAIL}\n").as_str()));
+    std::fs::remove_file(t.path("/dev/nvidia1")).unwrap();
+    t.link("/dev/nvidia1", "dri/renderD130");
+    let (code, out, err) = args_out(&t, "nvidia:2");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "gpuctl: error: /dev/nvidia1 is a symbolic link (to dri/renderD130), not the GPU's device node — refusing to grant what it leads to; check the host's /dev\n"
+    );
+}

@@ -153,8 +153,8 @@ impl GpuBackend for Nvidia {
             Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
             Some(Tier::Hook) => {}
             Some(Tier::Raw) => {
-                let devices = match &grant.indexes {
-                    None => nodes::dev_entries(probe.host())?,
+                let found = match &grant.indexes {
+                    None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
                         let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
                         out.warnings.push(best_effort_warning(
@@ -164,6 +164,8 @@ impl GpuBackend for Nvidia {
                         n
                     }
                 };
+                out.warnings.extend(found.warnings);
+                let devices = found.nodes;
                 out.args = devices
                     .into_iter()
                     .flat_map(|d| ["--device".to_string(), d])
