@@ -369,3 +369,49 @@ fn only_the_drivers_own_nodes_are_granted_and_no_link_to_another_node() {
         "gpuctl: error: /dev/nvidia1 is a symbolic link (to dri/renderD130), not the GPU's device node — refusing to grant what it leads to; check the host's /dev\n"
     );
 }
+
+#[test]
+fn plain_output_never_carries_a_blank_a_newline_or_a_wildcard_inside_an_argument() {
+    // The PCI address of an AMD render node comes from the last component of its sysfs
+    // 'device' link: a hostile tree can put a newline and a flag there, and a by-path link of
+    // that name makes gpuctl mount it.
+    let t = Tree::new();
+    t.dev(&["kfd"]);
+    let addr = "0000:03:00.0\n--privileged";
+    t.render_node("renderD128", "0x1002", addr);
+    t.by_path(addr, "renderD128");
+    gpuctl(t.root())
+        .args(["args", "amd"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::starts_with(
+            "gpuctl: error: the argument \"type=bind,source=/dev/dri/by-path/pci-0000:03:00.0\\n--privileged-render,",
+        ).and(predicate::str::contains("holds white space, a control character or a shell wildcard")).and(predicate::function(|s: &str| s.lines().count() == 1)));
+    // JSON carries the same argument, escaped: one string, no extra flag.
+    let out = gpuctl(t.root())
+        .args(["args", "--format", "json", "amd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let args: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!args.contains(&"--privileged".to_string()), "{args:?}");
+    assert!(
+        args.iter()
+            .any(|a| a.contains("0000:03:00.0\n--privileged")),
+        "{args:?}"
+    );
+    // A render node whose own name carries a flag is no render node: never an argument.
+    let t = Tree::new();
+    t.dev(&["kfd"]);
+    t.render_node("renderD128 --privileged", "0x1002", "0000:03:00.0");
+    t.render_node("renderD129", "0x1002", "0000:0b:00.0");
+    gpuctl(t.root())
+        .args(["args", "amd"])
+        .assert()
+        .code(0)
+        .stdout("--device /dev/kfd --device /dev/dri/renderD129 --group-add keep-groups\n")
+        .stderr(predicate::str::contains(
+            "renderD128 --privileged is not a render node name the kernel makes",
+        ));
+}

@@ -18,6 +18,7 @@ pub mod explain;
 pub mod host;
 pub mod input;
 pub mod pci;
+pub mod plain;
 pub mod recipe;
 pub mod registry;
 pub mod render_vendor;
