@@ -415,3 +415,26 @@ fn plain_output_never_carries_a_blank_a_newline_or_a_wildcard_inside_an_argument
             "renderD128 --privileged is not a render node name the kernel makes",
         ));
 }
+
+#[test]
+fn a_hundred_thousand_distinct_selectors_finish_well_within_seconds() {
+    // Quadratic de-duplication took 14 s in a release build; linear, a debug build on a
+    // loaded machine takes about 2 s. The bound is generous on purpose.
+    let t = vfio_host();
+    let selectors: Vec<String> = (0..100_000).map(|i| format!("nvidia:{i}")).collect();
+    let started = std::time::Instant::now();
+    let out = gpuctl(t.root())
+        .arg("args")
+        .args(&selectors)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("gpuctl: error: the selection asks for nvidia device(s) [3, 4, 5,"),
+        "{}",
+        &err[..200.min(err.len())]
+    );
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+}
