@@ -1,4 +1,5 @@
-//! NVIDIA's raw tier: the `/dev/nvidia*` nodes and the device-minor map in procfs.
+//! NVIDIA's raw tier: the `/dev` nodes its driver makes (and no link that leads elsewhere), and the
+//! device minors in procfs; which GPU has which minor is numbering.rs's business.
 
 use std::path::Path;
 
