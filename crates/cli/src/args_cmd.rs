@@ -67,7 +67,8 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliEr
         ctx.ui.warn_all(&notices);
         plan
     };
-    let rendering = render::render(&plan, a.format.into(), &ctx.host);
+    let rendering = render::render(&plan, a.format.into(), &ctx.host)
+        .map_err(|e| CliError::unserved(e.to_string()))?;
     let notes: Vec<String> = rendering.notes.iter().map(ToString::to_string).collect();
     ctx.ui.warn_all(&notes);
     write_out(out, &rendering.text)?;

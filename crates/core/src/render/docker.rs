@@ -9,13 +9,13 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use super::{Note, Rendering};
+use super::Note;
 use crate::host::Host;
 use crate::plan::Tier;
 use crate::plan::{Need, Plan};
 
-/// Renders the arguments on one line.
-pub fn render(plan: &Plan, host: &Host) -> Rendering {
+/// The arguments, and what differs from podman.
+pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
     let mut notes = Vec::new();
     let groups = node_groups(plan, host, &mut notes);
     let mut args: Vec<String> = Vec::new();
@@ -63,10 +63,7 @@ pub fn render(plan: &Plan, host: &Host) -> Rendering {
     if plan.vendors().iter().any(|v| v.tier() == Tier::Hook) {
         notes.push(Note::DockerHook);
     }
-    Rendering {
-        text: format!("{}\n", args.join(" ")),
-        notes,
-    }
+    (args, notes)
 }
 
 /// The group of every device node of a vendor that keeps the user's groups on a raw tier, in

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::host::Host;
+use crate::plain::{self, UnsafeArgument};
 use crate::plan::{Need, Plan};
 
 mod compose;
@@ -131,32 +132,38 @@ pub struct Rendering {
 }
 
 /// Renders `plan` in `format`. Only docker reads the host (the groups that own the nodes).
-pub fn render(plan: &Plan, format: Format, host: &Host) -> Rendering {
+/// The one-line formats (plain, docker) are meant for `$(...)` in a shell, so an argument the
+/// shell would split or expand refuses the whole rendering.
+pub fn render(plan: &Plan, format: Format, host: &Host) -> Result<Rendering, UnsafeArgument> {
     if plan.is_empty() {
         let text = if format == Format::Json { "[]\n" } else { "" };
-        return Rendering {
+        return Ok(Rendering {
             text: text.to_string(),
             notes: Vec::new(),
-        };
+        });
     }
-    match format {
-        Format::Plain => plain(podman_args(plan)),
+    Ok(match format {
+        Format::Plain => one_line(podman_args(plan), Vec::new())?,
         Format::Json => Rendering {
             text: format!("{}\n", serde_json::Value::from(podman_args(plan))),
             notes: Vec::new(),
         },
         Format::Quadlet => quadlet::render(plan),
         Format::Compose => compose::render(plan),
-        Format::Docker => docker::render(plan, host),
-    }
+        Format::Docker => {
+            let (args, notes) = docker::render(plan, host);
+            one_line(args, notes)?
+        }
+    })
 }
 
-/// Arguments on one line.
-fn plain(args: Vec<String>) -> Rendering {
-    Rendering {
+/// Arguments on one line, each one shell word.
+fn one_line(args: Vec<String>, notes: Vec<Note>) -> Result<Rendering, UnsafeArgument> {
+    plain::check(&args)?;
+    Ok(Rendering {
         text: format!("{}\n", args.join(" ")),
-        notes: Vec::new(),
-    }
+        notes,
+    })
 }
 
 /// The `podman run` arguments of a plan, flag and value as separate items.

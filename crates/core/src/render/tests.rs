@@ -54,14 +54,14 @@ fn awkward_values_survive_quadlet_and_compose() {
     let plan = plan_of("acme", Tier::Cdi, needs);
     let podman = pairs(&podman_args(&plan));
     let host = Host::system();
-    let q = render(&plan, Format::Quadlet, &host);
+    let q = render(&plan, Format::Quadlet, &host).expect("quadlet");
     assert_eq!(
         quadlet_to_podman(&q.text).expect("quadlet"),
         podman,
         "{}",
         q.text
     );
-    let c = render(&plan, Format::Compose, &host);
+    let c = render(&plan, Format::Compose, &host).expect("compose");
     assert_eq!(
         compose_to_podman(&c.text).expect("yaml"),
         grouped(&podman),
@@ -84,9 +84,9 @@ fn a_repeated_need_is_rendered_once_in_every_format() {
     .add(Need::KeepGroups, None);
     let plan = Plan::new(vec![a, i]);
     let host = Host::system();
-    let q = render(&plan, Format::Quadlet, &host).text;
+    let q = render(&plan, Format::Quadlet, &host).expect("quadlet").text;
     assert_eq!(q.matches("GroupAdd=keep-groups").count(), 1, "{q}");
-    let c = render(&plan, Format::Compose, &host).text;
+    let c = render(&plan, Format::Compose, &host).expect("compose").text;
     assert_eq!(c.matches("keep-groups").count(), 2, "{c}"); // the comment and the key
     assert_eq!(plan.items()[2].vendor, "intel");
     assert_eq!(plan.items()[2].device.as_deref(), Some("0000:00:02.0"));
@@ -96,7 +96,7 @@ fn a_repeated_need_is_rendered_once_in_every_format() {
 fn nothing_granted_is_empty_text_and_an_empty_json_list() {
     let host = Host::system();
     for f in Format::ALL {
-        let r = render(&Plan::default(), f, &host);
+        let r = render(&Plan::default(), f, &host).expect("empty");
         let want = if f == Format::Json { "[]\n" } else { "" };
         assert_eq!(r.text, want, "{}", f.as_str());
         assert!(r.notes.is_empty());
@@ -111,7 +111,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
         Tier::Hook,
         vec![env("NVIDIA_VISIBLE_DEVICES", "all")],
     );
-    let r = render(&hook, Format::Docker, &host);
+    let r = render(&hook, Format::Docker, &host).expect("hook");
     assert_eq!(r.text, "-e NVIDIA_VISIBLE_DEVICES=all\n");
     assert_eq!(r.notes, [Note::DockerHook]);
     let cdi = plan_of(
@@ -119,7 +119,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
         Tier::Cdi,
         vec![Need::CdiDevice("amd.com/gpu=all".into()), Need::KeepGroups],
     );
-    let r = render(&cdi, Format::Docker, &host);
+    let r = render(&cdi, Format::Docker, &host).expect("cdi");
     assert_eq!(r.text, "--device amd.com/gpu=all\n");
     assert_eq!(
         r.notes,
@@ -133,11 +133,27 @@ fn docker_says_what_it_cannot_do_like_podman() {
             Need::KeepGroups,
         ],
     );
-    let r = render(&missing, Format::Docker, &host);
+    let r = render(&missing, Format::Docker, &host).expect("missing");
     assert_eq!(r.text, "--device /dev/gpuctl-no-such-node\n");
     assert!(
         matches!(&r.notes[..], [Note::DockerGroupUnknown(_)]),
         "{:?}",
         r.notes
     );
+}
+
+/// plain and docker are for `$(...)`: a node name the shell would split refuses them, while
+/// the formats that quote (json, quadlet, compose) carry it intact.
+#[test]
+fn only_the_shell_formats_refuse_an_argument_the_shell_would_split() {
+    let host = Host::system();
+    let plan = plan_of(
+        "acme",
+        Tier::Raw,
+        vec![Need::DeviceNode("/dev/acme0 --privileged".into())],
+    );
+    for f in Format::ALL {
+        let shell = matches!(f, Format::Plain | Format::Docker);
+        assert_eq!(render(&plan, f, &host).is_err(), shell, "{}", f.as_str());
+    }
 }
