@@ -11,6 +11,7 @@ use gpuctl_core::Host;
 
 mod args_cmd;
 mod backends;
+mod completions_cmd;
 mod detect_cmd;
 mod doctor_cmd;
 mod explain_cmd;
@@ -82,6 +83,8 @@ pub enum Command {
     Doctor(doctor_cmd::DoctorArgs),
     /// Run podman (or docker) with the GPU arguments; explain a GPU failure; exit with its code.
     Run(run_cmd::RunArgs),
+    /// Print a shell completion script (bash, zsh, fish) on stdout.
+    Completions(completions_cmd::CompletionsArgs),
 }
 
 /// What every command gets: the host to look at and where to print.
@@ -134,6 +137,10 @@ where
 }
 
 fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
+    // Completions describe the command line, not a host: no --root is needed or checked.
+    if let Command::Completions(a) = &cli.command {
+        return completions_cmd::run(a, out);
+    }
     let host = match &cli.root {
         None => Host::system(),
         Some(dir) => Host::at(dir).map_err(|e| {
@@ -167,5 +174,6 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
         Command::Doctor(a) => doctor_cmd::run(&ctx, a, out),
         Command::Run(a) => run_cmd::run(&ctx, a, out),
+        Command::Completions(a) => completions_cmd::run(a, out),
     }
 }

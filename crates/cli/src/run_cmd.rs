@@ -4,8 +4,7 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::launch::{self, Engine};
-use gpuctl_core::report::unique;
-use gpuctl_core::{Registry, args, explain, selector};
+use gpuctl_core::{Registry, args, explain, render, selector};
 
 use crate::output::write_out;
 use crate::{CliError, Context, EXIT_OK};
@@ -15,7 +14,7 @@ use crate::{CliError, Context, EXIT_OK};
 pub enum EngineArg {
     /// podman run.
     Podman,
-    /// docker run (without '--group-add keep-groups', which docker does not know).
+    /// docker run (the nodes' numeric groups instead of keep-groups, which docker does not know).
     Docker,
 }
 
@@ -47,19 +46,25 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<u8, CliErr
         .map_err(|e| CliError::invalid(format!("--gpus: {e}")))?;
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     ctx.ui.warn_all(&probe.cdi().warnings());
-    let gpu = args::run_args(registry, &probe, &selection)
-        .map_err(|e| CliError::unserved(e.to_string()))?;
-    ctx.ui.warn_all(&unique(gpu.warnings));
-    let engine = match a.engine {
-        EngineArg::Podman => Engine::Podman,
-        EngineArg::Docker => Engine::Docker,
+    let plan =
+        args::plan(registry, &probe, &selection).map_err(|e| CliError::unserved(e.to_string()))?;
+    let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
+    ctx.ui.warn_all(&notices);
+    let (engine, gpu_args) = match a.engine {
+        EngineArg::Podman => (Engine::Podman, render::podman_args(&plan)),
+        EngineArg::Docker => {
+            let (args, notes) = render::docker_args(&plan, &ctx.host);
+            let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+            ctx.ui.warn_all(&notes);
+            (Engine::Docker, args)
+        }
     };
     if engine == Engine::Podman
-        && let Some(w) = launch::runtime_warning(&gpu.args, &a.args)
+        && let Some(w) = launch::runtime_warning(&gpu_args, &a.args)
     {
         ctx.ui.warn(&w);
     }
-    let argv = launch::command_line(engine, &gpu.args, &a.args);
+    let argv = launch::command_line(engine, &gpu_args, &a.args);
     if a.dry_run {
         write_out(out, &format!("{}\n", launch::shell_quote(&argv)))?;
         return Ok(EXIT_OK);

@@ -286,6 +286,13 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
 )]
 // https://github.com/pytorch/pytorch/issues/132987
 #[case("amd-no-hip-device", "RuntimeError: No HIP GPUs are available")]
+// https://github.com/NVIDIA/nvidia-container-toolkit/issues/139 (cgroup v2), quoted in docs/explain.md
+#[case(
+    "nvidia-hook-no-cgroups",
+    "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted"
+)]
+// https://github.com/NVIDIA/nvidia-container-runtime/issues/85 (rootless podman, the legacy hook)
+#[case("nvidia-legacy-hook", r#"container_linux.go:345: starting container process caused "process_linux.go:430: container init caused \"process_linux.go:413: running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: cuda error: unknown error\\\\n\\\"\"""#)]
 fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
     assert_eq!(family(text), Some(code), "{text}");
 }

@@ -121,7 +121,7 @@ fn stdin_reaches_the_engine_and_its_stdout_comes_back() {
 }
 
 #[test]
-fn docker_gets_no_keep_groups_and_gpuctl_s_own_failures_are_1_and_2() {
+fn docker_gets_numeric_groups_and_gpuctl_s_own_failures_are_1_and_2() {
     let t = Tree::new();
     t.dev(&["kfd"]);
     t.render_node("renderD128", "0x1002", "0000:c1:00.0");
@@ -139,7 +139,7 @@ fn docker_gets_no_keep_groups_and_gpuctl_s_own_failures_are_1_and_2() {
         ])
         .assert()
         .code(0)
-        .stdout("docker run --device /dev/kfd --device /dev/dri/renderD128 alpine\n");
+        .stdout("docker run --device /dev/kfd --device /dev/dri/renderD128 --group-add 0 alpine\n");
     gpuctl(&t, d.path())
         .args([
             "run",

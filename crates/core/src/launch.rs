@@ -1,11 +1,13 @@
-//! `gpuctl run`: the engine's command line with the GPU arguments before the user's, and a
+//! `gpuctl run`: the engine's command line with the GPU arguments (the plan rendered for that
+//! engine) before the user's, and a
 //! launch that leaves stdin, stdout and the terminal to the engine, streams its stderr live and
 //! keeps the tail, so a failure can be explained by its family.
 
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
 
-use crate::recipe::KEEP_GROUPS;
+/// podman's flag and value that keep the invoking user's groups.
+const KEEP_GROUPS: [&str; 2] = ["--group-add", "keep-groups"];
 
 /// How much of the engine's stderr is kept for `explain` (launch errors are a few lines; the
 /// tail of a long log is what matters).
@@ -30,22 +32,11 @@ impl Engine {
     }
 }
 
-/// `<engine> run <gpu args> <user args>`. docker has no `--group-add keep-groups` (it would
-/// look the word up as a group name and fail), so that pair is left out for docker.
+/// `<engine> run <gpu args> <user args>`: the GPU arguments, rendered for the engine, come
+/// first, so the user's image and command stay last.
 pub fn command_line(engine: Engine, gpu_args: &[String], user_args: &[String]) -> Vec<String> {
     let mut out = vec![engine.program().to_string(), "run".to_string()];
-    let mut i = 0;
-    while i < gpu_args.len() {
-        let pair = gpu_args.get(i..i + 2);
-        if engine == Engine::Docker
-            && pair.is_some_and(|p| p[0] == KEEP_GROUPS[0] && p[1] == KEEP_GROUPS[1])
-        {
-            i += 2;
-            continue;
-        }
-        out.push(gpu_args[i].clone());
-        i += 1;
-    }
+    out.extend(gpu_args.iter().cloned());
     out.extend(user_args.iter().cloned());
     out
 }
@@ -177,10 +168,8 @@ mod tests {
             ])
         );
         assert_eq!(
-            command_line(Engine::Docker, &gpu, &user),
-            s(&[
-                "docker", "run", "--device", "/dev/kfd", "--rm", "-it", "alpine", "sh"
-            ])
+            command_line(Engine::Docker, &s(&["--group-add", "44"]), &user)[..4],
+            s(&["docker", "run", "--group-add", "44"])
         );
     }
 

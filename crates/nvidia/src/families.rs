@@ -52,6 +52,7 @@ pub const FAMILIES: &[Family] = &[
         signs: &[
             &["cgroup subsystem devices not found"],
             &["devices.allow: permission denied"],
+            &["bpf_prog_query(BPF_CGROUP_DEVICE) failed"],
         ],
         priority: PRIORITY_PRECISE,
         diagnosis: "nvidia-container-cli tried to set up device cgroups, which a rootless container (or a cgroup v2 host) does not allow.",

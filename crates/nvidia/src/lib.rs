@@ -5,6 +5,7 @@ pub mod backend;
 pub mod doctor;
 pub mod families;
 pub mod nodes;
+pub mod numbering;
 pub mod requirement;
 pub mod table;
 

@@ -19,6 +19,7 @@ use crate::report::{Tally, Verdict};
 use crate::{IntegrationArgs, Runtime};
 
 mod exec;
+mod formats;
 mod nodes;
 mod preflight;
 mod run_checks;
@@ -56,14 +57,18 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     // host paths (for the pre-existence check) are known before podman is asked.
     let draft = scenarios::all(Some((0, 5, 0)), Some((0, 6, 0)));
     let known = |n: &str| {
-        n == ORACLE || run_checks::NAMES.contains(&n) || draft.iter().any(|s| s.name == n)
+        [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
+            || run_checks::NAMES.contains(&n)
+            || draft.iter().any(|s| s.name == n)
     };
     let unknown: Vec<&String> = opts.scenarios.iter().filter(|n| !known(n)).collect();
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}",
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}",
             names.join(", "),
+            formats::COMPOSE,
+            formats::DOCKER_GROUPS,
             run_checks::NAMES.join(", ")
         ));
     }
@@ -118,6 +123,12 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         for s in &list {
             exec::run_scenario(&ctx, &mut changes, s, &mut tally)?;
         }
+        if picked(formats::COMPOSE) {
+            formats::run_compose(&ctx, &mut tally)?;
+        }
+        if picked(formats::DOCKER_GROUPS) {
+            formats::run_docker_groups(&ctx, &mut tally)?;
+        }
         run_checks::run_all(&ctx, &picked, &mut tally);
         Ok(())
     });
@@ -162,7 +173,7 @@ fn print_header(opts: &IntegrationArgs, machine: &preflight::Machine) {
     );
     let versions = match (machine.ceiling, machine.above) {
         (Some(c), Some(a)) => format!(
-            "CDI ceiling {} (the newest cdiVersion podman {} loads, cdi-and-vendors.md §1.9): fake specs use {}, the above-ceiling scenario {}",
+            "CDI ceiling {} (the newest cdiVersion podman {} loads, docs/cdi.md#podman-ceilings): fake specs use {}, the above-ceiling scenario {}",
             version_text(c),
             machine.podman_version,
             version_text(c),

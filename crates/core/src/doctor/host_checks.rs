@@ -8,7 +8,7 @@ use std::path::Path;
 use super::user::group_name;
 use super::{Check, DoctorContext, Status};
 use crate::backend::{GpuBackend, Probe};
-use crate::recipe::KEEP_GROUPS;
+use crate::plan::Need;
 use crate::registry::Registry;
 use crate::selector::Selection;
 use crate::{args, host::Host};
@@ -63,12 +63,8 @@ pub fn oci_runtime(
             .map(|(r, f)| (Some(r), f))
             .unwrap_or((None, String::new())),
     };
-    let keep_groups = args::run_args(registry, probe, selection)
-        .map(|a| {
-            a.args
-                .windows(2)
-                .any(|w| w[0] == KEEP_GROUPS[0] && w[1] == KEEP_GROUPS[1])
-        })
+    let keep_groups = args::plan(registry, probe, selection)
+        .map(|p| p.items().iter().any(|i| i.need == Need::KeepGroups))
         .unwrap_or(false);
     let Some(runtime) = runtime else {
         return Check::new("oci-runtime", "podman's default", Status::Ok).fact(
@@ -173,13 +169,11 @@ pub fn render_groups(
         ];
     }
     let mut nodes: Vec<String> = Vec::new();
-    if let Ok(a) = args::run_args(registry, probe, selection) {
-        nodes.extend(
-            a.args
-                .windows(2)
-                .filter(|w| w[0] == "--device" && w[1].starts_with("/dev/"))
-                .map(|w| w[1].split(':').next().unwrap_or("").to_string()),
-        );
+    if let Ok(plan) = args::plan(registry, probe, selection) {
+        nodes.extend(plan.items().iter().filter_map(|i| match &i.need {
+            Need::DeviceNode(path) => Some(path.clone()),
+            _ => None,
+        }));
     }
     for v in vendors {
         for spec in probe.cdi().specs_for(v.cdi_kind()) {
