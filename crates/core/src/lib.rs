@@ -15,6 +15,7 @@ pub mod cdi;
 pub mod drm;
 pub mod error;
 pub mod explain;
+pub mod goyaml;
 pub mod host;
 pub mod pci;
 pub mod recipe;
