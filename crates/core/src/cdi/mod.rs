@@ -12,6 +12,7 @@ mod edits;
 mod model;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -128,6 +129,15 @@ impl CdiRegistry {
             };
             match host.metadata(&path) {
                 Ok(Some(m)) if m.is_file() => {}
+                Ok(Some(m)) if !m.is_dir() => {
+                    self.warnings.push(format!(
+                        "{} is not read: it is {}, not a regular file; podman's CDI library would try to read it{}, so remove it from the CDI directory",
+                        path.display(),
+                        special_kind(&m),
+                        if m.file_type().is_fifo() { " and wait for a writer" } else { "" }
+                    ));
+                    continue;
+                }
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
                     self.warnings.push(format!("CDI spec {e}; it is skipped"));
@@ -215,6 +225,20 @@ impl CdiRegistry {
         idx.sort_unstable();
         idx.dedup();
         idx.into_iter().map(|i| &self.specs[i]).collect()
+    }
+}
+
+/// What a file that is neither regular nor a directory is, in a few words.
+fn special_kind(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device node"
+    } else {
+        "a special file"
     }
 }
 

@@ -33,6 +33,8 @@ mod combine_tests;
 #[cfg(test)]
 mod site_tests;
 #[cfg(test)]
+mod site_yaml_bounds_tests;
+#[cfg(test)]
 mod tests;
 
 pub use combine::CombineError;

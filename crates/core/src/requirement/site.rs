@@ -182,9 +182,10 @@ pub fn parse_site_rows(
                 .and_then(|rows| de.end().map(|()| rows))
                 .map_err(|e| e.to_string())
         }
-        Format::Yaml => seed
-            .deserialize(yaml_serde::Deserializer::from_str(text))
-            .map_err(|e| e.to_string()),
+        Format::Yaml => yaml_bounds(text).and_then(|()| {
+            seed.deserialize(yaml_serde::Deserializer::from_str(text))
+                .map_err(|e| e.to_string())
+        }),
     };
     let raw = match parsed {
         Ok(raw) => raw,
@@ -211,6 +212,18 @@ pub fn parse_site_rows(
             })
         })
         .collect()
+}
+
+/// Bounds nesting and aliases before `yaml_serde` sees the text, which expands every alias and
+/// whose stack grows with nesting: aliases may add no more than a site table may hold.
+fn yaml_bounds(text: &str) -> Result<(), String> {
+    use crate::goyaml::{YamlError, load, walk};
+    let said = |e: YamlError| match e {
+        YamlError::Syntax(_) | YamlError::Decode(_) => e.to_string(),
+        _ => format!("{e}; write the rows out without YAML aliases or deep nesting"),
+    };
+    let doc = load(text).map_err(said)?;
+    walk::check(&doc, MAX_FILE_BYTES).map(|_| ()).map_err(said)
 }
 
 /// A row as written, before its values are checked against each other.
