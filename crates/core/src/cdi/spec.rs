@@ -173,3 +173,7 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
 #[cfg(test)]
 #[path = "spec_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "library_verdicts_tests.rs"]
+mod library_verdicts;
