@@ -81,7 +81,9 @@ impl<'d, 'a> De<'d, 'a> {
                 let mut entries = Vec::with_capacity(items.len() / 2);
                 self.entries(items, &mut entries)?;
                 // json.Marshal writes a Go map's keys in byte order; decoding follows it.
-                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                if !entries.is_sorted_by(|a, b| a.0.as_bytes() <= b.0.as_bytes()) {
+                    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                }
                 J::Obj(entries)
             }
             Node::Alias(_) | Node::Open => return Err("unresolved alias".to_string()),

@@ -110,6 +110,31 @@ fn with(spec: &str) -> String {
 // pkg/cdi/spec.go, ParseSpec: sigs.k8s.io/yaml.UnmarshalStrict for .json and .yaml alike.
 #[case::trailing_commas("{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=1\"],},},],}", Ok(&["0"][..]))]
 #[case::two_json_objects("{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=1\"]}}]}{\"a\":1}", Ok(&["0"][..]))]
+// JSON is read as YAML flow: yaml.v2 scannerc.go yaml_parser_scan_flow_scalar knows no `\/`
+// escape and refuses surrogate `\u` escapes; yaml_parser_stale_simple_keys drops a key whose ':'
+// is a line or more than 1024 characters away; yaml_parser_scan_to_next_token takes no tab at a
+// line start outside brackets.
+#[case::json_slash_escape(
+    "{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com\\/gpu\",\"devices\":[]}",
+    Err("found unknown escape character")
+)]
+#[case::json_surrogate(
+    "{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=\\ud83d\\ude00\"]}}]}",
+    Err("found invalid Unicode character escape code")
+)]
+#[case::json_key_line(
+    "{\"cdiVersion\":\"0.5.0\",\"kind\"\n:\"vendor.com/gpu\",\"devices\":[]}",
+    Err("did not find expected ',' or '}'")
+)]
+#[case::json_tab_first(
+    "\t{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[]}",
+    Err("found character that cannot start any token")
+)]
+#[case::json_tab_last(
+    "{\"cdiVersion\":\"0.5.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=1\"]}}]}\n\t\n",
+    Err("found character that cannot start any token")
+)]
+#[case::json_tab_inside("{\"cdiVersion\":\"0.5.0\",\n\t\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=\\u00e9\"]}}]}", Ok(&["0"][..]))]
 // yaml.v2 decode.go, unmarshal: the first document only.
 #[case::multi_document("{H}{NODE}---\nthis: is [ not: valid\n", Ok(&["0"][..]))]
 // encoding/json: field names match case-insensitively (bytes.EqualFold), in key byte order.
@@ -214,6 +239,15 @@ fn the_library_verdict(#[case] spec: &str, #[case] want: Verdict) {
 // yaml.v2 readerc.go, yaml_parser_determine_encoding: a BOM picks UTF-8 or UTF-16.
 fn byte_order_marks_are_read(#[case] bytes: Vec<u8>) {
     assert!(parse_spec(&bytes, SpecFormat::Json).is_ok());
+}
+
+#[test]
+fn a_json_key_of_more_than_1024_characters_is_refused() {
+    let key = "k".repeat(1100);
+    let text = format!(
+        "{{\"cdiVersion\":\"0.6.0\",\"kind\":\"vendor.com/gpu\",\"annotations\":{{\"{key}\":\"v\"}},\"devices\":[]}}"
+    );
+    check(&text, Err("did not find expected ',' or '}'"));
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! and bounding the bytes aliases add. Both bounds hold before any value is built, so a YAML bomb
 //! costs time and memory in proportion to its size.
 
+mod json;
 mod load;
 pub mod resolve;
 pub mod walk;

@@ -38,6 +38,31 @@ enum Key<'a> {
     Str(Cow<'a, str>),
 }
 
+/// The keys of one mapping: a short list while it is short (most mappings have a few keys), a
+/// hash set past that, so a mapping of many keys stays linear.
+#[derive(Default)]
+struct Keys<'a> {
+    few: Vec<Key<'a>>,
+    many: HashSet<Key<'a>>,
+}
+
+impl<'a> Keys<'a> {
+    /// False when `key` was there already.
+    fn insert(&mut self, key: Key<'a>) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&key) {
+                return false;
+            }
+            if self.few.len() < 16 {
+                self.few.push(key);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(key)
+    }
+}
+
 /// What the replay counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -111,7 +136,7 @@ impl<'a> Walk<'_, 'a> {
                 Ok(())
             }
             Node::Seq(items) => self.nested(|w| items.iter().try_for_each(|&i| w.unmarshal(i))),
-            Node::Map(items, _) => self.nested(|w| w.mapping(items, &mut HashSet::new())),
+            Node::Map(items, _) => self.nested(|w| w.mapping(items, &mut Keys::default())),
             Node::Open => Err(YamlError::Syntax("unfinished collection".to_string())),
         }
     }
@@ -141,7 +166,7 @@ impl<'a> Walk<'_, 'a> {
         r
     }
 
-    fn mapping(&mut self, items: &[NodeId], seen: &mut HashSet<Key<'a>>) -> Result<(), YamlError> {
+    fn mapping(&mut self, items: &[NodeId], seen: &mut Keys<'a>) -> Result<(), YamlError> {
         for pair in items.chunks(2) {
             let [k, v] = *pair else {
                 return Err(YamlError::Syntax(
@@ -202,7 +227,7 @@ impl<'a> Walk<'_, 'a> {
     }
 
     /// yaml.v2's `merge`: a mapping, an alias of one, or a sequence of those (last first).
-    fn merge(&mut self, id: NodeId, seen: &mut HashSet<Key<'a>>) -> Result<(), YamlError> {
+    fn merge(&mut self, id: NodeId, seen: &mut Keys<'a>) -> Result<(), YamlError> {
         let want_map = || {
             YamlError::Decode("map merge requires map or sequence of maps as the value".to_string())
         };
@@ -224,7 +249,7 @@ impl<'a> Walk<'_, 'a> {
         }
     }
 
-    fn merge_one(&mut self, id: NodeId, seen: &mut HashSet<Key<'a>>) -> Result<(), YamlError> {
+    fn merge_one(&mut self, id: NodeId, seen: &mut Keys<'a>) -> Result<(), YamlError> {
         self.count()?;
         let (target, via_alias) = match self.doc.node(id) {
             Node::Alias(t) => (*t, true),
