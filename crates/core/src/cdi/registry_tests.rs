@@ -229,3 +229,20 @@ fn podman_skips_it_too_is_said_only_when_true() {
         "{w:?}"
     );
 }
+
+#[test]
+fn the_root_clos_follows_the_library_podman_carries() {
+    // pkg/cdi/container-edits.go IntelRdt.Validate: "/" is valid from library v1.1.0 (podman 6.0).
+    let t = Tree::new();
+    let spec = cdi_yaml("nvidia.com/gpu", &["0"]).replace("0.5.0", "0.7.0")
+        + "containerEdits:\n  intelRdt:\n    closID: /\n";
+    t.file("/etc/cdi/nvidia.yaml", &spec);
+    let host = Host::at(t.root()).expect("root");
+    let dirs: Vec<PathBuf> = DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
+    let old = PodmanCeiling::parse("5.8.0").expect("version");
+    let reg = CdiRegistry::scan_for(&host, &dirs, Some(&old));
+    assert_eq!(reg.specs()[0].error.as_deref(), Some("invalid ClosID"));
+    let new = PodmanCeiling::parse("6.0.0").expect("version");
+    assert!(CdiRegistry::scan_for(&host, &dirs, Some(&new)).kind_declared("nvidia.com/gpu"));
+    assert!(scan(&t).kind_declared("nvidia.com/gpu"));
+}
