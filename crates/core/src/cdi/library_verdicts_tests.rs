@@ -135,6 +135,18 @@ fn with(spec: &str) -> String {
     Err("found character that cannot start any token")
 )]
 #[case::json_tab_inside("{\"cdiVersion\":\"0.5.0\",\n\t\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"0\",\"containerEdits\":{\"env\":[\"A=\\u00e9\"]}}]}", Ok(&["0"][..]))]
+// The same libyaml rules in YAML text (parserc.go: only %YAML 1.1).
+#[case::yaml_slash_escape(
+    "{H}devices:\n- name: a\n  containerEdits: {env: [\"A=\\/\"]}\n",
+    Err("found unknown escape character")
+)]
+#[case::yaml_tab_after_dash(
+    "{H}devices:\n-\tname: a\n  containerEdits: {env: [A=1]}\n",
+    Err("found character that cannot start any token")
+)]
+#[case::yaml_tab_after_colon("cdiVersion:\t\"0.5.0\"\nkind:\tvendor.com/gpu\ndevices:\n- name:\t\ta\n  containerEdits: {env: [A=1]}\n", Ok(&["a"][..]))]
+#[case::yaml_directive_12("%YAML 1.2\n---\n{H}{NODE}", Err("found incompatible YAML document"))]
+#[case::yaml_directive_11("%YAML 1.1\n---\n{H}{NODE}", Ok(&["0"][..]))]
 // yaml.v2 decode.go, unmarshal: the first document only.
 #[case::multi_document("{H}{NODE}---\nthis: is [ not: valid\n", Ok(&["0"][..]))]
 // encoding/json: field names match case-insensitively (bytes.EqualFold), in key byte order.

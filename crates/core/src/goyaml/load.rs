@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use super::{MAX_DEPTH, YamlError};
+use super::{MAX_DEPTH, YamlError, strict};
 
 /// An index into [`Doc::nodes`].
 pub type NodeId = u32;
@@ -50,6 +50,30 @@ pub struct Doc<'a> {
 }
 
 impl<'a> Doc<'a> {
+    /// The same tree, owning its text.
+    fn into_owned(self) -> Doc<'static> {
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(|n| match n {
+                Node::Scalar(s) => Node::Scalar(Scalar {
+                    text: Cow::Owned(s.text.into_owned()),
+                    implicit: s.implicit,
+                    tag: s.tag,
+                    line: s.line,
+                }),
+                Node::Seq(v) => Node::Seq(v),
+                Node::Map(v, l) => Node::Map(v, l),
+                Node::Alias(t) => Node::Alias(t),
+                Node::Open => Node::Open,
+            })
+            .collect();
+        Doc {
+            nodes,
+            root: self.root,
+        }
+    }
+
     /// The node `id`.
     pub fn node(&self, id: NodeId) -> &Node<'a> {
         // Ids are only made by `load`, so they are always in range.
@@ -69,6 +93,7 @@ struct Frame {
     id: NodeId,
     items: Vec<NodeId>,
     map: bool,
+    flow: bool,
     line: u32,
 }
 
@@ -78,6 +103,44 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
     if let Some(doc) = super::json::load_json(text)? {
         return Ok(doc);
     }
+    strict::directives(text)?;
+    let mut at = match load_yaml(text) {
+        Ok(doc) => return Ok(doc),
+        Err(Failure::Refused(e)) => return Err(e),
+        Err(Failure::TabAfterColon(at, _)) => at,
+    };
+    // saphyr-parser refuses `key:<TAB>value`, which libyaml reads as `key: value` (a tab after
+    // a simple key's ':' is skipped): make such tabs spaces and read again, a few times at most.
+    let mut patched = text.to_string();
+    for _ in 0..64 {
+        strict::tabs_to_spaces_before(&mut patched, at);
+        match load_yaml(&patched) {
+            Ok(doc) => return Ok(doc.into_owned()),
+            Err(Failure::Refused(e)) => return Err(e),
+            Err(Failure::TabAfterColon(next, _)) => at = next,
+        }
+    }
+    match load_yaml(&patched) {
+        Ok(doc) => Ok(doc.into_owned()),
+        Err(Failure::Refused(e) | Failure::TabAfterColon(_, e)) => Err(e),
+    }
+}
+
+enum Failure {
+    Refused(YamlError),
+    /// saphyr's "':' must be followed by a valid YAML whitespace", at this byte.
+    TabAfterColon(usize, YamlError),
+}
+
+impl From<YamlError> for Failure {
+    fn from(e: YamlError) -> Self {
+        Failure::Refused(e)
+    }
+}
+
+fn load_yaml(text: &str) -> Result<Doc<'_>, Failure> {
+    let mut cursor = strict::Cursor::new(text);
+    let mut flow_depth = 0usize;
     let mut doc = Doc::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, NodeId> = HashMap::new();
@@ -90,14 +153,39 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
             // The scanner's own bound on flow nesting (255 levels) can trip before the parser
             // hands over the 65th collection.
             Some(Err(e)) if e.info() == "recursion limit exceeded" => {
-                return Err(YamlError::TooDeep);
+                return Err(YamlError::TooDeep.into());
             }
             // libyaml ends the first document at whatever token follows its top node
             // (`yaml_parser_parse_document_end` only peeks); yaml.v2 never reads further.
             Some(Err(_)) if doc.root.is_some() && stack.is_empty() => break,
-            Some(Err(e)) => return Err(YamlError::Syntax(scan_error(text, &e))),
+            Some(Err(e)) if e.info() == "':' must be followed by a valid YAML whitespace" => {
+                let at = text
+                    .char_indices()
+                    .nth(e.marker().index())
+                    .map_or(text.len(), |(b, _)| b);
+                return Err(Failure::TabAfterColon(
+                    at,
+                    YamlError::Syntax(scan_error(text, &e)),
+                ));
+            }
+            Some(Err(e)) => return Err(YamlError::Syntax(scan_error(text, &e)).into()),
         };
         let line = u32::try_from(span.start.line()).unwrap_or(u32::MAX);
+        let at = match &event {
+            Event::Scalar(..)
+            | Event::Alias(_)
+            | Event::SequenceStart(..)
+            | Event::MappingStart(..) => cursor.byte(span.start.index()),
+            _ => None,
+        };
+        if let Some(at) = at {
+            if flow_depth == 0 {
+                cursor.tab_before(at, span.start.line())?;
+            }
+            if matches!(event, Event::Scalar(_, ScalarStyle::DoubleQuoted, ..)) {
+                cursor.slash_escape(at, span.start.line())?;
+            }
+        }
         let new = match event {
             Event::StreamStart | Event::Nothing => continue,
             Event::DocumentStart(_) => {
@@ -112,9 +200,9 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
                 })?;
                 if matches!(doc.node(target), Node::Open) {
                     // yaml.v2 fails on it when decoding: "anchor '…' value contains itself".
-                    return Err(YamlError::Decode(format!(
+                    return Err(Failure::Refused(YamlError::Decode(format!(
                         "line {line}: an anchor's value contains itself"
-                    )));
+                    ))));
                 }
                 push(&mut doc, Node::Alias(target))?
             }
@@ -139,9 +227,12 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(YamlError::TooDeep);
+                    return Err(YamlError::TooDeep.into());
                 }
                 let map = matches!(event, Event::MappingStart(..));
+                let flow =
+                    at.is_some_and(|at| matches!(text.as_bytes().get(at), Some(b'[' | b'{')));
+                flow_depth += usize::from(flow);
                 let id = push(&mut doc, Node::Open)?;
                 if anchor != 0 {
                     anchors.insert(anchor, id);
@@ -150,14 +241,16 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
                     id,
                     items: Vec::new(),
                     map,
+                    flow,
                     line,
                 });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else {
-                    return Err(YamlError::Syntax("unbalanced collection end".to_string()));
+                    return Err(YamlError::Syntax("unbalanced collection end".to_string()).into());
                 };
+                flow_depth -= usize::from(frame.flow);
                 doc.nodes[frame.id as usize] = if frame.map {
                     Node::Map(frame.items, frame.line)
                 } else {
@@ -172,9 +265,7 @@ pub fn load(text: &str) -> Result<Doc<'_>, YamlError> {
         }
     }
     if !stack.is_empty() || (started && doc.root.is_none()) && !doc.nodes.is_empty() {
-        return Err(YamlError::Syntax(
-            "the document ends inside a collection".to_string(),
-        ));
+        return Err(YamlError::Syntax("the document ends inside a collection".to_string()).into());
     }
     Ok(doc)
 }

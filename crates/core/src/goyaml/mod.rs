@@ -12,6 +12,7 @@
 mod json;
 mod load;
 pub mod resolve;
+mod strict;
 pub mod walk;
 
 use std::borrow::Cow;
