@@ -98,7 +98,8 @@ impl<'d, 'a> De<'d, 'a> {
                 return Err("invalid map key".to_string());
             };
             let key = resolve(ks)?;
-            if key == Value::Merge {
+            // An alias of `<<` is an ordinary key to yaml.v2 (`isMerge` wants a scalar node).
+            if key == Value::Merge && matches!(self.doc.node(k), Node::Scalar(_)) {
                 let merged: Vec<NodeId> = match self.doc.target(v) {
                     Node::Seq(list) => list.clone(),
                     _ => vec![v],
