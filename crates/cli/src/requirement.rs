@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::requirement::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
+use gpuctl_nvidia::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
 use gpuctl_nvidia::requirement::{
     DeviceIdError, Report, host_report, ids_report, parse_device_ids, parse_driver_spec,
 };

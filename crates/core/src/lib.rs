@@ -7,7 +7,8 @@
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
 //! - [`args`]: turning a selection into one `podman run` argument list.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
-//! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
+//! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
+//!   live in its own crate).
 
 pub mod args;
 pub mod backend;

@@ -220,9 +220,7 @@ impl GpuBackend for Nvidia {
             let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
             let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
             for (index, gpu) in pci.iter().enumerate() {
-                let req = self
-                    .driver_requirement(gpu)
-                    .unwrap_or_else(|| builtin_requirement(gpu.device_id));
+                let req = builtin_requirement(gpu.device_id);
                 let mut d = Device::new(index, Some(gpu.address.clone()))
                     .with("device_id", gpu.device_id_hex())
                     .with("name", names.get(&gpu.device_id).cloned())
@@ -254,7 +252,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
 }
 
