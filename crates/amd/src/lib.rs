@@ -1,5 +1,9 @@
 //! gpuctl's AMD backend: CDI (`amd.com/gpu`, written by amd-ctk), otherwise ROCm's documented
-//! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`.
+//! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`;
+//! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
+
+pub mod requirement;
+pub mod table;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_GROUPS};
 use gpuctl_core::render_vendor::RenderNodeVendor;
