@@ -1,5 +1,6 @@
 //! The AMD table against the lists it was built from (crates/amd/data/*.tsv, each naming its
 //! origin): every id of every source lands in the row that source gives it.
+#![allow(clippy::unwrap_used)]
 
 use gpuctl_amd::requirement::{RocmSupport, lookup};
 use gpuctl_amd::table::{TargetSource, tables};

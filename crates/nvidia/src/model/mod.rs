@@ -30,10 +30,10 @@ use serde::Serialize;
 use thiserror::Error;
 
 mod combine;
-mod value;
 pub mod site;
 mod source;
 pub mod table;
+mod value;
 
 #[cfg(test)]
 mod combine_tests;
@@ -43,9 +43,9 @@ mod site_tests;
 mod tests;
 
 pub use combine::CombineError;
-pub use value::{Requirement, RequirementBuilder};
 pub use source::{BranchKnowledge, DriverSource};
 pub use table::{GenerationRow, GenerationTable, RowError};
+pub use value::{Requirement, RequirementBuilder};
 
 /// NVIDIA's kernel module, one for every NVIDIA GPU of a host.
 pub const KERNEL_MODULE: Component = Component {
