@@ -1,6 +1,10 @@
 //! gpuctl's Intel backend: CDI (`intel.com/gpu`, written by intel-cdi-specs-generator),
 //! otherwise the Intel render nodes (PCI vendor 0x8086) — the oneAPI/NEO stack needs nothing
-//! else.
+//! else; and the Intel table behind `gpuctl requirement` (device id to platform and the kernel
+//! drivers that bind it).
+
+pub mod requirement;
+pub mod table;
 
 use gpuctl_core::render_vendor::RenderNodeVendor;
 
