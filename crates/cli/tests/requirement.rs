@@ -138,17 +138,7 @@ fn kepler_is_warned_about_and_left_out() {
 #[rstest]
 fn malformed_ids_are_invalid(
     #[values(
-        "1db",
-        "1db40",
-        "zzzz",
-        "2b85x",
-        "",
-        " 1db4",
-        "0x",
-        "1002:744c",
-        "10de:",
-        "1db4\n",
-        "é901"
+        "1db", "1db40", "zzzz", "2b85x", "", " 1db4", "0x", "10de:", "1db4\n", "é901"
     )]
     id: &str,
 ) {

@@ -20,6 +20,7 @@ pub mod host;
 pub mod pci;
 pub mod recipe;
 pub mod registry;
+pub mod render_requirement;
 pub mod render_vendor;
 pub mod report;
 pub mod requirement;

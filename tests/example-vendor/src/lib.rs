@@ -24,6 +24,7 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
     missing_summary: "no /dev/acme-ctl",
     unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
     shared_node_hint: "load the acme driver, which creates it",
+    requirement: None,
     error_patterns: &[],
 };
 

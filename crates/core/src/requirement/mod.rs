@@ -21,6 +21,8 @@
 mod combine;
 mod constraint;
 mod model;
+pub mod report;
+mod spec;
 mod stack;
 mod version;
 
@@ -30,6 +32,9 @@ mod tests;
 pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
 pub use model::Requirement;
+pub use spec::{
+    Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
+};
 pub use stack::{Known, Stack};
 pub use version::{MAX_PARTS, Version, VersionError};
 

@@ -119,6 +119,18 @@ impl Requirement {
         self.constraints.iter().find(|c| c.component().key == key)
     }
 
+    /// The same without the constraints each device decides for itself ([`Scope::Device`]):
+    /// what a host as a whole must provide.
+    ///
+    /// [`Scope::Device`]: super::Scope::Device
+    #[must_use]
+    pub fn host_part(&self) -> Requirement {
+        let mut r = self.clone();
+        r.constraints
+            .retain(|c| c.component().scope == super::Scope::Host);
+        r
+    }
+
     /// The constraints in words, joined with `, `: `open kernel module, driver branch 570 or
     /// newer`; `any driver` when there is none.
     pub fn describe(&self) -> String {
