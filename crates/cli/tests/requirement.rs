@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 
 #[path = "requirement/host.rs"]
 mod host;
+#[path = "requirement/vendors.rs"]
+mod vendors;
 
 /// gpuctl with an empty environment (no GPUCTL_ROOT, no RUST_LOG), so nothing about the machine
 /// running the tests leaks in. Every call gives device ids or a --root.

@@ -27,6 +27,8 @@ mod stack;
 mod version;
 
 #[cfg(test)]
+mod spec_tests;
+#[cfg(test)]
 mod tests;
 
 pub use combine::CombineError;
