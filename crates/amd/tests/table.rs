@@ -117,6 +117,14 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     "gfx1201",
     "ROCm 6.4.1 or newer"
 )]
+// CDNA4, first in the ROCm 7.0.0 matrix.
+#[case(
+    0x75a3,
+    Some(0x00),
+    "AMD Instinct MI355X",
+    "gfx950",
+    "ROCm 7.0.0 or newer"
+)]
 fn listed_gpus(
     #[case] id: u16,
     #[case] rev: Option<u8>,
@@ -164,7 +172,7 @@ fn an_id_no_source_knows_gets_no_target_and_no_constraint() {
 #[test]
 fn the_rocm_range_is_what_the_releases_say() {
     let t = tables();
-    assert_eq!(t.newest_release(), Some(v("6.4.1")));
+    assert_eq!(t.newest_release(), Some(v("7.2.3")));
     let gfx906: Vec<Version> = t
         .releases_listing("gfx906")
         .iter()
