@@ -6,7 +6,7 @@ use gpuctl_core::requirement::{
     Alternative, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
 };
 
-use crate::table::{DriverRow, tables};
+use crate::table::{ComputeRow, DriverRow, tables};
 
 /// Intel's PCI vendor id.
 pub const INTEL_VENDOR_ID: u16 = 0x8086;
@@ -34,6 +34,8 @@ pub struct IntelGpu {
     pub discrete: Option<bool>,
     /// The drivers that bind it, i915 first.
     pub drivers: Vec<DriverRow>,
+    /// What Intel's compute runtime says about it.
+    pub compute: Option<ComputeRow>,
 }
 
 /// The table's answer for device `id`.
@@ -49,6 +51,7 @@ pub fn lookup(device_id: u16) -> IntelGpu {
         drivers: macro_name
             .map(|m| t.drivers_of(m).into_iter().cloned().collect())
             .unwrap_or_default(),
+        compute: macro_name.and_then(|m| t.compute_of(m)).cloned(),
     }
 }
 
@@ -62,6 +65,16 @@ impl IntelGpu {
         if let Some(p) = self.platform {
             r = r.with_label(p);
         }
+        r = match &self.compute {
+            Some(c) if c.opencl == "legacy1" => {
+                r.with_note("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)")
+            }
+            Some(c) => r.with_note(format!(
+                "compute runtime: OpenCL {}, Level Zero {}",
+                c.opencl, c.level_zero
+            )),
+            None => r,
+        };
         if self.drivers.is_empty() {
             return r.with_note("no kernel driver's id list in the sources names this device");
         }

@@ -5,6 +5,8 @@
 //! - `platforms.tsv`: platform macro to the platform's name and whether it is discrete.
 //! - `drivers.tsv`: which driver (i915, xe) lists each platform, whether xe needs
 //!   `force_probe` for it, and the first kernel release where a source states it.
+//! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
+//!   gives each platform, or its legacy1 packages.
 //!
 //! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
 //! panic, and the tests assert that none of the shipped lines is.
@@ -16,6 +18,7 @@ use gpuctl_core::requirement::Version;
 const PCIIDS: &str = include_str!("../data/pciids.tsv");
 const PLATFORMS: &str = include_str!("../data/platforms.tsv");
 const DRIVERS: &str = include_str!("../data/drivers.tsv");
+const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +44,19 @@ pub struct DriverRow {
     pub first_kernel: Option<Version>,
 }
 
+/// What Intel's compute runtime says about a platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComputeRow {
+    /// The platform macro stem.
+    pub macro_name: &'static str,
+    /// The README's name for it.
+    pub readme_platform: &'static str,
+    /// The OpenCL version, or `legacy1` for the legacy packages.
+    pub opencl: &'static str,
+    /// The Level Zero version, or `legacy1`.
+    pub level_zero: &'static str,
+}
+
 /// The parsed data files.
 #[derive(Debug, Default)]
 pub struct Tables {
@@ -50,6 +66,8 @@ pub struct Tables {
     pub platforms: Vec<Platform>,
     /// The drivers, i915 rows first as in the file.
     pub drivers: Vec<DriverRow>,
+    /// The compute runtime's support.
+    pub compute: Vec<ComputeRow>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -111,10 +129,26 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("drivers.tsv", line)),
         }
     }
+    for (line, f) in rows(COMPUTE) {
+        match f.as_slice() {
+            [m, p, cl, ze] => t.compute.push(ComputeRow {
+                macro_name: m,
+                readme_platform: p,
+                opencl: cl,
+                level_zero: ze,
+            }),
+            _ => t.skipped.push(("compute-runtime.tsv", line)),
+        }
+    }
     t
 }
 
 impl Tables {
+    /// The compute runtime's row for `macro_name`.
+    pub fn compute_of(&self, macro_name: &str) -> Option<&ComputeRow> {
+        self.compute.iter().find(|c| c.macro_name == macro_name)
+    }
+
     /// The platform macro of device `id`.
     pub fn macro_of(&self, id: u16) -> Option<&'static str> {
         self.ids.iter().find(|(i, _)| *i == id).map(|(_, m)| *m)

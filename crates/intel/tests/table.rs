@@ -32,6 +32,28 @@ fn every_pciids_id_lands_on_its_macros_platform_and_drivers() {
     }
 }
 
+/// Every platform of the compute runtime's README table, and the legacy packages, as
+/// compute-runtime.tsv records them.
+#[rstest]
+#[case(0x9a49, "compute runtime: OpenCL 3.0, Level Zero 1.17")]
+#[case(0xe20b, "compute runtime: OpenCL 3.0, Level Zero 1.17")]
+#[case(
+    0x9b41,
+    "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)"
+)]
+fn compute_runtime_notes(#[case] id: u16, #[case] note: &str) {
+    assert_eq!(lookup(id).requirement().notes(), [note]);
+}
+
+#[test]
+fn every_compute_row_names_a_known_platform() {
+    let t = tables();
+    for c in &t.compute {
+        assert!(t.platform(c.macro_name).is_some(), "{}", c.macro_name);
+    }
+    assert_eq!(t.compute.len(), 23);
+}
+
 #[test]
 fn no_id_belongs_to_two_platforms() {
     let t = tables();

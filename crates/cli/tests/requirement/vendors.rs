@@ -27,7 +27,8 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
              AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older\n  \
              note: ROCm lists gfx906 as deprecated\n\
              AMD combined: ROCm 6.0.0 to 6.2.2\n\
-             Intel GPU (Battlemage, 8086:e20b): xe kernel driver, Linux kernel 6.11 or newer\n\
+             Intel GPU (Battlemage, 8086:e20b): xe kernel driver, Linux kernel 6.11 or newer\n  \
+             note: compute runtime: OpenCL 3.0, Level Zero 1.17\n\
              Intel combined: Linux kernel 6.11 or newer\n",
         )
         .stderr("");
