@@ -138,6 +138,14 @@ impl AmdGpu {
                 if let Ok(c) = range {
                     r = r.with_constraint(c);
                 }
+                if first.is_none()
+                    && let Some(oldest) = tables().rocm.iter().map(|r| r.release).min()
+                {
+                    r = r.with_note(format!(
+                        "ROCm lists {target} from {oldest}, the oldest list in the sources, or \
+                         earlier"
+                    ));
+                }
                 if *deprecated {
                     r = r.with_note(format!("ROCm lists {target} as deprecated"));
                 }

@@ -136,7 +136,14 @@ fn listed_gpus(
     assert_eq!(gpu.name, Some(name));
     assert_eq!(gpu.target.as_deref(), Some(target));
     assert!(gpu.rocm_listed());
-    assert_eq!(gpu.requirement().describe(), describe);
+    let r = gpu.requirement();
+    assert_eq!(r.describe(), describe);
+    if describe == "any ROCm" {
+        assert_eq!(
+            r.notes()[0],
+            format!("ROCm lists {target} from 5.5.1, the oldest list in the sources, or earlier")
+        );
+    }
 }
 
 #[rstest]

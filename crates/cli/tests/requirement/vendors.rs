@@ -25,6 +25,7 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
              combined: open kernel module, driver branch 570 or newer\n\
              AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer\n\
              AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older\n  \
+             note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \
              note: ROCm lists gfx906 as deprecated\n\
              AMD combined: ROCm 6.0.0 to 6.2.2\n\
              Intel GPU (Battlemage, 8086:e20b): xe kernel driver, Linux kernel 6.11 or newer\n  \
