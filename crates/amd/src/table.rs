@@ -1,5 +1,5 @@
-//! The AMD table: PCI device id (and revision) to marketing name, LLVM target and the ROCm
-//! releases that list it, loaded from the data files under `crates/amd/data/`, each of which
+//! The AMD table (docs/requirement.md#amd-table): PCI device id (and revision) to marketing
+//! name, LLVM target and the ROCm releases that list it, loaded from the data files under `crates/amd/data/`, each of which
 //! names the repository, file and commit it was extracted from:
 //!
 //! - `amdgpu-ids.tsv`: libdrm's `amdgpu.ids`, device id and revision to marketing name.

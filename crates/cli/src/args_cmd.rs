@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::unique;
-use gpuctl_core::{Registry, Selection, args, selector};
+use gpuctl_core::{Registry, Selection, args, plain, selector};
 
 use crate::output::write_out;
 use crate::{CliError, Context, EXIT_OK};
@@ -48,6 +48,9 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliEr
         ctx.ui.warn_all(&unique(run.warnings));
         run.args
     };
+    if a.format == ArgsFormat::Plain {
+        plain::check(&result).map_err(|e| CliError::unserved(e.to_string()))?;
+    }
     let text = match a.format {
         ArgsFormat::Plain if result.is_empty() => String::new(),
         ArgsFormat::Plain => format!("{}\n", result.join(" ")),

@@ -1,4 +1,5 @@
-//! The Intel table: PCI device id to platform and the kernel drivers that bind it, loaded from
+//! The Intel table (docs/requirement.md#intel-table): PCI device id to platform and the kernel
+//! drivers that bind it, loaded from
 //! the data files under `crates/intel/data/`, each of which names its origin:
 //!
 //! - `pciids.tsv`: the kernel's `include/drm/intel/pciids.h`, platform macro to device ids.

@@ -1,5 +1,6 @@
 //! The vendor-neutral driver-requirement model: what a GPU needs of the driver stack that runs
-//! it, as constraints on named components of that stack.
+//! it, as constraints on named components of that stack
+//! (docs/requirement.md#the-vendor-neutral-model).
 //!
 //! A [`Component`] is one part of a stack: a kernel module or kernel driver chosen among values
 //! (NVIDIA's `open`/`proprietary`, Intel's `i915`/`xe`), or a versioned piece (NVIDIA's driver

@@ -7,10 +7,10 @@
 //! nouns. What stays here is NVIDIA's vocabulary: the kernel-module enum, branch parsing, driver
 //! sources, the generation table's shape and site-policy rows.
 //!
-//! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement` (reference
-//! `rex-requirement.md` §3), with every sentence it produces kept word for word. The built-in
-//! rows live in `crate::table`; the table's *shape* and lookup live here, in [`table`], so a
-//! site-policy file ([`site`]) can extend it without code.
+//! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement`
+//! (docs/requirement.md#the-model), with every sentence it produces kept word for word. The
+//! built-in rows live in `crate::table`; the table's *shape* and lookup live here, in
+//! [`table`], so a site-policy file ([`site`]) can extend it without code.
 //!
 //! - [`Requirement`]: kernel module, branch bounds, generation, compute flag, device id, name and
 //!   members; [`Requirement::describe`], [`Requirement::who`].
