@@ -150,6 +150,8 @@ fn listed_gpus(
 #[case(0x15bf, "gfx1103", "11.0.0")]
 #[case(0x1681, "gfx1035", "10.3.0")]
 #[case(0x73ff, "gfx1032", "10.3.0")]
+// Navi 33: the LLVM docs name the RX 7600 (XT) gfx1102; every revision of 0x7480 is that chip.
+#[case(0x7480, "gfx1102", "11.0.0")]
 fn integrated_and_unlisted_gpus_carry_the_override(
     #[case] id: u16,
     #[case] target: &str,
