@@ -5,9 +5,11 @@ use std::path::Path;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
+use gpuctl_core::recipe::{cdi_devices, cdi_reason};
 use gpuctl_core::requirement::Requirement;
-use gpuctl_core::{Device, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport};
+use gpuctl_core::{
+    Device, GpuBackend, GpuError, Grant, Need, Notice, Probe, Tier, VendorPlan, VendorReport,
+};
 
 use crate::nodes::{self, NVIDIA_CTL};
 use crate::numbering::{self, Numbering};
@@ -62,16 +64,21 @@ pub struct Nvidia;
 
 gpuctl_core::register_backend!(Nvidia);
 
-fn env_pair(grant: &Grant) -> [String; 4] {
+/// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, which every tier carries.
+fn env_pair(grant: &Grant) -> [Need; 2] {
     let visible = match &grant.indexes {
         None => "all".to_string(),
         Some(ix) => ix.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
     };
     [
-        "-e".to_string(),
-        format!("NVIDIA_VISIBLE_DEVICES={visible}"),
-        "-e".to_string(),
-        "NVIDIA_DRIVER_CAPABILITIES=all".to_string(),
+        Need::Env {
+            name: "NVIDIA_VISIBLE_DEVICES".to_string(),
+            value: visible,
+        },
+        Need::Env {
+            name: "NVIDIA_DRIVER_CAPABILITIES".to_string(),
+            value: "all".to_string(),
+        },
     ]
 }
 
@@ -147,34 +154,43 @@ impl GpuBackend for Nvidia {
         })
     }
 
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        let mut out = RunArgs::default();
-        match probe.tier_of(self)? {
-            Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
-            Some(Tier::Hook) => {}
-            Some(Tier::Raw) => {
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(Self::unserved());
+        };
+        let mut plan = VendorPlan::new(self.vendor(), tier);
+        match tier {
+            Tier::Cdi => cdi_devices(probe, KIND, grant, &mut plan)?,
+            Tier::Hook => {}
+            Tier::Raw => {
                 let found = match &grant.indexes {
                     None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
                         let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
-                        out.warnings.push(best_effort_warning(
-                            self.vendor(),
-                            " (which also lifts the baked-driver requirement)",
-                        ));
+                        plan.notice(Notice::BestEffortOrder {
+                            vendor: self.vendor().to_string(),
+                            extra: " (which also lifts the baked-driver requirement)",
+                        });
                         n
                     }
                 };
-                out.warnings.extend(found.warnings);
-                let devices = found.nodes;
-                out.args = devices
-                    .into_iter()
-                    .flat_map(|d| ["--device".to_string(), d])
-                    .collect();
+                for w in found.warnings {
+                    plan.notice(Notice::Unreadable(w));
+                }
+                for d in found.nodes {
+                    plan.add(Need::DeviceNode(d), None);
+                }
             }
-            None => return Err(Self::unserved()),
         }
-        out.args.extend(env_pair(grant));
-        Ok(out)
+        for need in env_pair(grant) {
+            plan.add(need, None);
+        }
+        Ok(plan)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
@@ -220,9 +236,7 @@ impl GpuBackend for Nvidia {
         for (index, gpu) in numbering.gpus.iter().enumerate() {
             let mut d = Device::new(index, Some(gpu.address.clone()));
             if let Some(dev) = &gpu.pci {
-                let req = self
-                    .driver_requirement(dev)
-                    .unwrap_or_else(|| builtin_requirement(dev.device_id));
+                let req = builtin_requirement(dev.device_id);
                 d = d
                     .with("device_id", dev.device_id_hex())
                     .with("name", names.get(&dev.device_id).cloned())
@@ -251,6 +265,6 @@ impl GpuBackend for Nvidia {
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
 }
