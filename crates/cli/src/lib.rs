@@ -17,6 +17,7 @@ mod doctor_cmd;
 mod explain_cmd;
 pub mod output;
 mod requirement;
+mod requirement_vendors;
 mod run_cmd;
 
 pub use output::{CliError, Ui};

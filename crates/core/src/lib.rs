@@ -11,7 +11,8 @@
 //! - [`launch`]: `gpuctl run`'s command line and launch.
 //! - [`doctor`]: host checks before a container starts.
 //! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
-//! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
+//! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
+//!   live in its own crate).
 
 pub mod args;
 pub mod backend;
@@ -21,6 +22,7 @@ pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod families;
+pub mod goyaml;
 pub mod host;
 pub mod input;
 pub mod launch;
@@ -30,6 +32,7 @@ pub mod plan;
 pub mod recipe;
 pub mod registry;
 pub mod render;
+pub mod render_requirement;
 pub mod render_vendor;
 pub mod report;
 pub mod requirement;

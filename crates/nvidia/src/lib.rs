@@ -4,6 +4,7 @@
 pub mod backend;
 pub mod doctor;
 pub mod families;
+pub mod model;
 pub mod nodes;
 pub mod numbering;
 pub mod requirement;
