@@ -11,8 +11,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod args_check;
+mod bench;
 mod check;
 mod fake;
+mod fuzz;
 mod gpuctl;
 mod podman;
 mod real;
@@ -32,7 +34,12 @@ enum Task {
     /// Start real podman containers with the arguments gpuctl prints and check, inside each
     /// container, that exactly the granted devices are there.
     Integration(IntegrationArgs),
-    // `Bench` (timings of gpuctl's probes against the fixture hosts) will go here.
+    /// Seed and run the fuzz targets (cargo-fuzz, `--sanitizer none`, stable Rust), one after
+    /// another.
+    Fuzz(fuzz::FuzzArgs),
+    /// Time a release gpuctl against /bin/true on generated hosts of 8 to 4096 GPUs, and the
+    /// CDI spec-directory read alone (time and peak memory).
+    Bench(bench::BenchArgs),
 }
 
 /// The OCI runtimes the integration run knows how to judge.
@@ -97,6 +104,8 @@ fn main() -> ExitCode {
     let outcome = match cli.task {
         Task::Integration(args) if args.fake => fake::run(&args),
         Task::Integration(args) => real::run(&args),
+        Task::Fuzz(args) => fuzz::run(&args),
+        Task::Bench(args) => bench::run(&args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
