@@ -1,5 +1,6 @@
-//! The benchmark hosts: N NVIDIA GPUs behind a CDI spec shaped like `nvidia-ctk cdi generate`'s
-//! (an index and a UUID device per GPU, then `all`; the shared edits of a real driver install),
+//! The benchmark hosts: N NVIDIA GPUs behind a CDI spec shaped like `nvidia-ctk cdi generate
+//! --device-name-strategy=index`'s (a device per GPU, then `all`; the shared edits of a real
+//! driver install),
 //! and 2 AMD GPUs on the raw tier (`/dev/kfd` and their render nodes). With 8 GPUs the spec is
 //! about 19 KB, as on the host issue 9 measured.
 
@@ -75,6 +76,26 @@ const BINS: &[&str] = &[
     "nvidia-cuda-mps-control",
     "nvidia-cuda-mps-server",
 ];
+/// Other files a driver install mounts (configuration, firmware, X and Vulkan pieces).
+const FILES: &[&str] = &[
+    "/run/nvidia-persistenced/socket",
+    "/usr/share/vulkan/icd.d/nvidia_icd.json",
+    "/usr/share/vulkan/implicit_layer.d/nvidia_layers.json",
+    "/usr/share/glvnd/egl_vendor.d/10_nvidia.json",
+    "/usr/share/egl/egl_external_platform.d/15_nvidia_gbm.json",
+    "/usr/share/egl/egl_external_platform.d/10_nvidia_wayland.json",
+    "/usr/lib/x86_64-linux-gnu/vdpau/libvdpau_nvidia.so.{DRIVER}",
+    "/usr/lib/x86_64-linux-gnu/nvidia/xorg/libglxserver_nvidia.so.{DRIVER}",
+    "/usr/lib/x86_64-linux-gnu/nvidia/xorg/nvidia_drv.so",
+    "/lib/firmware/nvidia/{DRIVER}/gsp_ga10x.bin",
+    "/lib/firmware/nvidia/{DRIVER}/gsp_tu10x.bin",
+    "/etc/nvidia/nvidia-application-profiles-rc.d",
+    "/usr/share/nvidia/nvidia-application-profiles-{DRIVER}-rc",
+    "/usr/share/nvidia/nvidia-application-profiles-{DRIVER}-key-documentation",
+    "/usr/lib/x86_64-linux-gnu/gbm/nvidia-drm_gbm.so",
+    "/usr/lib/x86_64-linux-gnu/libnvidia-egl-xcb.so.1",
+    "/usr/lib/x86_64-linux-gnu/libnvidia-egl-xlib.so.1",
+];
 const DRIVER: &str = "580.95.05";
 
 /// The PCI address of NVIDIA GPU `i` (unique up to 65,536 GPUs).
@@ -131,10 +152,6 @@ pub fn spec_json(gpus: usize) -> String {
     let mut devices = Vec::with_capacity(2 * gpus + 1);
     for i in 0..gpus {
         devices.push(device(&i.to_string(), i));
-        devices.push(device(
-            &format!("GPU-{i:08x}-3936-1756-34ef-7b5350b37245"),
-            i,
-        ));
     }
     let all_nodes: Vec<String> = (0..gpus)
         .map(|i| format!(r#"{{"path":"/dev/nvidia{i}"}}"#))
@@ -148,6 +165,7 @@ pub fn spec_json(gpus: usize) -> String {
         .map(|l| mount(&format!("/usr/lib/x86_64-linux-gnu/{l}.{DRIVER}")))
         .collect();
     mounts.extend(BINS.iter().map(|b| mount(&format!("/usr/bin/{b}"))));
+    mounts.extend(FILES.iter().map(|f| mount(&f.replace("{DRIVER}", DRIVER))));
     let hooks = [
         symlink_hook(&["libcuda.so.1::/usr/lib/x86_64-linux-gnu/libcuda.so".to_string()]),
         r#"{"hookName":"createContainer","path":"/usr/bin/nvidia-cdi-hook","args":["nvidia-cdi-hook","update-ldcache","--folder","/usr/lib/x86_64-linux-gnu"],"env":["NVIDIA_CTK_DEBUG=false"]}"#.to_string(),

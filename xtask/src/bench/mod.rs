@@ -191,7 +191,7 @@ fn check_output(gpuctl: &Path, root: &Path) -> Result<(), String> {
     let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || !text.contains("nvidia.com/gpu=all") || !text.contains("/dev/kfd") {
         return Err(format!(
-            "gpuctl args all on {} did not grant both vendors: {text} {}",
+            "gpuctl args all on {} did not grant nvidia.com/gpu=all and /dev/kfd: {}",
             root.display(),
             String::from_utf8_lossy(&out.stderr)
         ));
