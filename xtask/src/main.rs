@@ -4,6 +4,8 @@
 //! `integration` proves with real podman containers that the arguments gpuctl prints hand a
 //! container exactly the GPUs that were asked for: with fake device nodes on a CI machine
 //! (`--fake`), or with the host's own GPUs on a GPU runner.
+//!
+//! `man` writes gpuctl's manual pages, generated from its clap definition.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,9 +15,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod args_check;
 mod bench;
 mod check;
+#[cfg(test)]
+mod docs_links;
 mod fake;
 mod fuzz;
 mod gpuctl;
+mod man;
 mod podman;
 mod real;
 mod report;
@@ -40,6 +45,9 @@ enum Task {
     /// Time a release gpuctl against /bin/true on generated hosts of 8 to 4096 GPUs, and the
     /// CDI spec-directory read alone (time and peak memory).
     Bench(bench::BenchArgs),
+    /// Write gpuctl's manual pages (gpuctl.1 and one page per subcommand), generated from its
+    /// command-line definition, to <target dir>/man or --out DIR.
+    Man(man::ManArgs),
 }
 
 /// The OCI runtimes the integration run knows how to judge.
@@ -106,6 +114,7 @@ fn main() -> ExitCode {
         Task::Integration(args) => real::run(&args),
         Task::Fuzz(args) => fuzz::run(&args),
         Task::Bench(args) => bench::run(&args),
+        Task::Man(args) => man::run(&args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

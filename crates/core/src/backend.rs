@@ -11,30 +11,10 @@ use crate::error::GpuError;
 use crate::explain::ErrorPattern;
 use crate::host::Host;
 use crate::pci::PciDevice;
+use crate::plan::VendorPlan;
 use crate::requirement::Requirement;
 
-/// How a vendor's GPUs reach the container.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// A valid CDI spec declares the vendor's kind: `--device <kind>=<name>`.
-    Cdi,
-    /// A runtime OCI hook injects the devices (NVIDIA's legacy hook): environment only.
-    Hook,
-    /// The vendor's documented raw device nodes: `--device /dev/...`.
-    Raw,
-}
-
-impl Tier {
-    /// The lowercase name used in JSON and text output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Cdi => "cdi",
-            Tier::Hook => "hook",
-            Tier::Raw => "raw",
-        }
-    }
-}
+pub use crate::plan::Tier;
 
 /// What is granted of one vendor: everything, or some devices by index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,15 +35,6 @@ impl Grant {
             indexes: Some(indexes),
         }
     }
-}
-
-/// One vendor's share of a `podman run` command line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunArgs {
-    /// The arguments, flags and values as separate items.
-    pub args: Vec<String>,
-    /// Warnings to print once the whole call has succeeded (best-effort index grants).
-    pub warnings: Vec<String>,
 }
 
 /// One device of a vendor, as `detect` lists it.
@@ -186,8 +157,8 @@ impl Probe {
         &self.cdi
     }
 
-    /// `backend.tier(self)`, asked once per vendor and remembered: `args all` decides the tier
-    /// when it plans and again when the backend builds its arguments.
+    /// `backend.tier(self)`, asked once per vendor and remembered: the one place a tier is
+    /// decided, for `args` (which hands it to [`GpuBackend::plan`]) and `detect` alike.
     pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
         let vendor = backend.vendor();
         if let Ok(cache) = self.tiers.lock()
@@ -243,8 +214,15 @@ pub trait GpuBackend: Send + Sync {
     /// The PCI addresses of the vendor's devices in index order.
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError>;
 
-    /// The `podman run` arguments for a grant. Must fail rather than return a partial list.
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError>;
+    /// The plan for a grant on `tier`, the tier [`GpuBackend::tier`] decided (`None`: the
+    /// vendor is unusable; answer with the error that says what is missing). Must fail rather
+    /// than return part of a plan.
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError>;
 
     /// Substrings of podman's stderr that point at this vendor's misconfiguration.
     fn error_patterns(&self) -> &'static [ErrorPattern] {

@@ -78,7 +78,16 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         }
     };
     for entry in entries {
-        let Some(name) = entry.name_str().filter(|n| n.starts_with("renderD")) else {
+        if !entry.name.as_encoded_bytes().starts_with(b"renderD") {
+            continue;
+        }
+        // The kernel names render minors renderD<number>; anything else there is no node, and
+        // its name (a blank, a newline) must never reach a podman argument.
+        let Some(name) = entry.name_str().filter(|n| is_render_node_name(n)) else {
+            out.warnings.push(format!(
+                "{DRM_SYSFS}/{} is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs",
+                entry.name.to_string_lossy().escape_debug()
+            ));
             continue;
         };
         let node_dir = PathBuf::from(DRM_SYSFS).join(name);
@@ -120,25 +129,32 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
     Ok(out)
 }
 
-/// The read-only by-path bind mounts for `nodes`, in order, with a warning for each link that
-/// is broken (an absent link is normal: udev may not create them).
-pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<String>) {
-    let mut args = Vec::new();
+/// True for `renderD` followed by a decimal number, the only render node names the kernel's
+/// DRM core makes.
+pub fn is_render_node_name(name: &str) -> bool {
+    name.strip_prefix("renderD")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The by-path links of `nodes` that exist, in order, to bind read-only, with a warning for
+/// each link that is broken (an absent link is normal: udev may not create them).
+pub fn by_path_links<'n>(
+    host: &Host,
+    nodes: &[&'n RenderNode],
+) -> (Vec<(&'n RenderNode, String)>, Vec<String>) {
+    let mut links = Vec::new();
     let mut warnings = Vec::new();
     for node in nodes {
         let link = node.by_path_link();
         match host.exists(Path::new(&link)) {
-            Ok(true) => {
-                args.push("--mount".to_string());
-                args.push(format!("type=bind,source={link},destination={link},ro=true"));
-            }
+            Ok(true) => links.push((*node, link)),
             Ok(false) => {}
             Err(e) => warnings.push(format!(
                 "{e}, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
             )),
         }
     }
-    (args, warnings)
+    (links, warnings)
 }
 
 #[cfg(test)]

@@ -106,7 +106,7 @@ fn missing_sysfs_is_no_nodes() {
 }
 
 #[test]
-fn by_path_mounts_skip_absent_links_and_warn_on_dangling_ones() {
+fn by_path_links_skip_absent_links_and_warn_on_dangling_ones() {
     let t = Tree::new();
     t.render_node("renderD128", "0x1002", "0000:03:00.0");
     t.render_node("renderD129", "0x1002", "0000:0b:00.0");
@@ -116,13 +116,14 @@ fn by_path_mounts_skip_absent_links_and_warn_on_dangling_ones() {
     let host = Host::at(t.root()).expect("root");
     let s = scan(&host).expect("scan");
     let nodes = s.of_vendor("0x1002");
-    let (args, warnings) = by_path_mounts(&host, &nodes);
+    let (links, warnings) = by_path_links(&host, &nodes);
+    let links: Vec<(&str, &str)> = links
+        .iter()
+        .map(|(n, l)| (n.name.as_str(), l.as_str()))
+        .collect();
     assert_eq!(
-        args,
-        [
-            "--mount",
-            "type=bind,source=/dev/dri/by-path/pci-0000:0b:00.0-render,destination=/dev/dri/by-path/pci-0000:0b:00.0-render,ro=true"
-        ]
+        links,
+        [("renderD129", "/dev/dri/by-path/pci-0000:0b:00.0-render")]
     );
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].starts_with(
@@ -142,4 +143,24 @@ fn a_device_file_instead_of_a_link_skips_the_node_with_a_warning() {
             "/sys/class/drm/renderD128/device is a file where a link to its PCI device is expected; renderD128 is skipped — check that /sys is sysfs"
         ]
     );
+}
+
+#[test]
+fn a_render_node_name_the_kernel_never_makes_is_skipped_with_a_warning() {
+    // Issue 11 item 2: the name would become a podman argument.
+    let t = Tree::new();
+    t.render_node("renderD128 --privileged", "0x1002", "0000:03:00.0");
+    t.render_node("renderD129", "0x1002", "0000:0b:00.0");
+    let s = scan_tree(&t);
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["renderD129"]);
+    assert_eq!(
+        s.warnings,
+        [
+            "/sys/class/drm/renderD128 --privileged is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs"
+        ]
+    );
+    assert!(is_render_node_name("renderD128"));
+    assert!(!is_render_node_name("renderD"));
+    assert!(!is_render_node_name("renderD12\n8"));
 }

@@ -5,7 +5,8 @@
 //! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
 //! - [`cdi`]: CDI spec discovery, parsing and validation, as the CDI library does it.
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
-//! - [`args`]: turning a selection into one `podman run` argument list.
+//! - [`args`] and [`plan`]: turning a selection into one typed plan.
+//! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
 //! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
 
@@ -16,18 +17,23 @@ pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod host;
+pub mod input;
 pub mod pci;
+pub mod plain;
+pub mod plan;
 pub mod recipe;
 pub mod registry;
+pub mod render;
 pub mod render_vendor;
 pub mod report;
 pub mod requirement;
 pub mod selector;
 pub mod text;
 
-pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+pub use backend::{Device, GpuBackend, Grant, Probe, Tier, VendorReport};
 pub use error::GpuError;
 pub use host::{Host, HostError};
+pub use plan::{Item, Need, Notice, Plan, VendorPlan};
 pub use registry::Registry;
 pub use selector::{Selection, SelectorError};
 

@@ -14,11 +14,9 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     kind: KIND,
     pci_vendor_id: 0x8086,
     order: 2,
-    shared_node: None,
     missing_summary: "no Intel render node",
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
-    shared_node_hint: "",
-    error_patterns: &[],
+    ..RenderNodeVendor::DEFAULT
 };
 
 gpuctl_core::register_backend!(INTEL);

@@ -5,11 +5,14 @@ use std::path::Path;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
+use gpuctl_core::recipe::{cdi_devices, cdi_reason};
 use gpuctl_core::requirement::Requirement;
-use gpuctl_core::{Device, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport};
+use gpuctl_core::{
+    Device, GpuBackend, GpuError, Grant, Need, Notice, Probe, Tier, VendorPlan, VendorReport,
+};
 
 use crate::nodes::{self, NVIDIA_CTL};
+use crate::numbering::{self, Numbering};
 use crate::table::builtin_requirement;
 
 /// NVIDIA's CDI kind.
@@ -55,25 +58,27 @@ const PATTERNS: &[ErrorPattern] = &[
     },
 ];
 
-/// PCI GPUs, procfs entries, warnings.
-type Gpus = (Vec<PciDevice>, Vec<String>, Vec<String>);
-
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Nvidia;
 
 gpuctl_core::register_backend!(Nvidia);
 
-fn env_pair(grant: &Grant) -> [String; 4] {
+/// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, which every tier carries.
+fn env_pair(grant: &Grant) -> [Need; 2] {
     let visible = match &grant.indexes {
         None => "all".to_string(),
         Some(ix) => ix.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
     };
     [
-        "-e".to_string(),
-        format!("NVIDIA_VISIBLE_DEVICES={visible}"),
-        "-e".to_string(),
-        "NVIDIA_DRIVER_CAPABILITIES=all".to_string(),
+        Need::Env {
+            name: "NVIDIA_VISIBLE_DEVICES".to_string(),
+            value: visible,
+        },
+        Need::Env {
+            name: "NVIDIA_DRIVER_CAPABILITIES".to_string(),
+            value: "all".to_string(),
+        },
     ]
 }
 
@@ -109,12 +114,10 @@ impl Nvidia {
         }
     }
 
-    /// The GPUs in index order from PCI enumeration (works before the driver is loaded), the
-    /// procfs entries (PCI addresses the driver knows), and warnings.
-    fn gpus(probe: &Probe) -> Result<Gpus, GpuError> {
-        let (pci, warnings) = pci::gpus_of_vendor(probe.host(), PCI_VENDOR);
-        let proc = nodes::proc_entries(probe.host())?;
-        Ok((pci, proc, warnings))
+    /// The GPUs in index order (PCI bus-address order), each with its minor: the one
+    /// numbering `detect`, `args nvidia:N` and `device_addresses` share.
+    fn numbering(probe: &Probe) -> Result<Numbering, GpuError> {
+        numbering::read(probe.host(), PCI_VENDOR)
     }
 }
 
@@ -151,38 +154,51 @@ impl GpuBackend for Nvidia {
         })
     }
 
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        let mut out = RunArgs::default();
-        match probe.tier_of(self)? {
-            Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
-            Some(Tier::Hook) => {}
-            Some(Tier::Raw) => {
-                let devices = match &grant.indexes {
-                    None => nodes::dev_entries(probe.host())?,
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(Self::unserved());
+        };
+        let mut plan = VendorPlan::new(self.vendor(), tier);
+        match tier {
+            Tier::Cdi => cdi_devices(probe, KIND, grant, &mut plan)?,
+            Tier::Hook => {}
+            Tier::Raw => {
+                let found = match &grant.indexes {
+                    None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
-                        let n = nodes::indexed_nodes(probe.host(), ix)?;
-                        out.warnings.push(best_effort_warning(
-                            self.vendor(),
-                            " (which also lifts the baked-driver requirement)",
-                        ));
+                        let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
+                        plan.notice(Notice::BestEffortOrder {
+                            vendor: self.vendor().to_string(),
+                            extra: " (which also lifts the baked-driver requirement)",
+                        });
                         n
                     }
                 };
-                out.args = devices
-                    .into_iter()
-                    .flat_map(|d| ["--device".to_string(), d])
-                    .collect();
+                for w in found.warnings {
+                    plan.notice(Notice::Unreadable(w));
+                }
+                for d in found.nodes {
+                    plan.add(Need::DeviceNode(d), None);
+                }
             }
-            None => return Err(Self::unserved()),
         }
-        out.args.extend(env_pair(grant));
-        Ok(out)
+        for need in env_pair(grant) {
+            plan.add(need, None);
+        }
+        Ok(plan)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
         let tier = probe.tier_of(self)?;
         let hook = hook_file(probe)?;
-        let (pci, proc, mut warnings) = Self::gpus(probe)?;
+        let numbering = Self::numbering(probe)?;
+        let mut warnings = numbering.pci_warnings.clone();
+        let pci_count = numbering.gpus.iter().filter(|g| g.pci.is_some()).count();
         let reason = match tier {
             Some(Tier::Cdi) => {
                 if let Some(h) = &hook {
@@ -199,41 +215,43 @@ impl GpuBackend for Nvidia {
             Some(Tier::Raw) => format!(
                 "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
             ),
-            None if pci.is_empty() => format!(
+            None if pci_count == 0 => format!(
                 "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
             ),
             None => format!(
                 "{} NVIDIA GPU(s) on the PCI bus, but no CDI spec declaring {KIND}, no legacy hook and no {NVIDIA_CTL}: load the NVIDIA driver and run 'nvidia-ctk cdi generate'",
-                pci.len()
+                pci_count
             ),
         };
+        if tier == Some(Tier::Raw) {
+            warnings.extend(numbering.warnings(probe.host()));
+        }
+        let ids: Vec<u16> = numbering
+            .gpus
+            .iter()
+            .filter_map(|g| g.pci.as_ref().map(|d| d.device_id))
+            .collect();
+        let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
         let mut devices = Vec::new();
-        if pci.is_empty() {
-            for (index, entry) in proc.iter().enumerate() {
-                devices.push(minor_details(
-                    probe,
-                    Device::new(index, Some(entry.clone())),
-                    entry,
-                ));
-            }
-        } else {
-            let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
-            let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
-            for (index, gpu) in pci.iter().enumerate() {
+        for (index, gpu) in numbering.gpus.iter().enumerate() {
+            let mut d = Device::new(index, Some(gpu.address.clone()));
+            if let Some(dev) = &gpu.pci {
                 let req = self
-                    .driver_requirement(gpu)
-                    .unwrap_or_else(|| builtin_requirement(gpu.device_id));
-                let mut d = Device::new(index, Some(gpu.address.clone()))
-                    .with("device_id", gpu.device_id_hex())
-                    .with("name", names.get(&gpu.device_id).cloned())
+                    .driver_requirement(dev)
+                    .unwrap_or_else(|| builtin_requirement(dev.device_id));
+                d = d
+                    .with("device_id", dev.device_id_hex())
+                    .with("name", names.get(&dev.device_id).cloned())
                     .with("generation", req.generation().map(str::to_string))
                     .with("compute", req.compute())
                     .with("requirement", req.describe());
-                if proc.contains(&gpu.address) {
-                    d = minor_details(probe, d, &gpu.address);
-                }
-                devices.push(d);
             }
+            if let Some(minor) = numbering.minor(gpu) {
+                d = d
+                    .with("minor", minor)
+                    .with("node", format!("/dev/nvidia{minor}"));
+            }
+            devices.push(d);
         }
         let mut report = VendorReport::new(probe, self.vendor(), KIND, tier, reason, devices);
         report.warnings = warnings;
@@ -241,12 +259,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        let (pci, proc, _) = Self::gpus(probe)?;
-        Ok(if proc.is_empty() {
-            pci.into_iter().map(|d| d.address).collect()
-        } else {
-            proc
-        })
+        Ok(Self::numbering(probe)?.addresses())
     }
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
@@ -255,14 +268,5 @@ impl GpuBackend for Nvidia {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
-    }
-}
-
-fn minor_details(probe: &Probe, d: Device, entry: &str) -> Device {
-    match nodes::minor_of(probe.host(), entry) {
-        Some(minor) => d
-            .with("minor", minor)
-            .with("node", format!("/dev/nvidia{minor}")),
-        None => d,
     }
 }

@@ -19,12 +19,13 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
     display: "Acme",
     kind: KIND,
     pci_vendor_id: 0x1e5a,
-    order: 100, // after the built-in vendors
     shared_node: Some(CTL),
     missing_summary: "no /dev/acme-ctl",
     unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
     shared_node_hint: "load the acme driver, which creates it",
-    error_patterns: &[],
+    // The rest (order 100: after the built-in vendors; no error patterns) is the default, and
+    // a field gpuctl adds later takes its default too.
+    ..RenderNodeVendor::DEFAULT
 };
 
 gpuctl_core::register_backend!(ACME);

@@ -107,3 +107,37 @@ fn detect_lists_acme() {
     assert_eq!(acme["devices"][0]["render_node"], "/dev/dri/renderD129");
     assert_eq!(acme["devices"][1]["pci_address"], "0000:81:00.0");
 }
+
+/// Acme's plan, which its crate only describes as facts, comes out in every format gpuctl has,
+/// and each says what the podman arguments say.
+#[test]
+fn acme_renders_in_every_format_with_no_code_of_its_own() {
+    use gpuctl_testkit::readback::{
+        compose_to_podman, docker_to_podman, grouped, pairs, quadlet_to_podman,
+    };
+    let t = acme_host();
+    let run = |format: &str| {
+        let out = gpuctl_acme(&t)
+            .args(["args", "--format", format, "acme"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: Vec<String> = serde_json::from_str(&run("json")).unwrap();
+    let podman = pairs(&json);
+    assert_eq!(run("plain"), format!("{}\n", json.join(" ")));
+    let quadlet = run("quadlet");
+    assert!(
+        quadlet.starts_with("[Container]\nAddDevice=/dev/acme-ctl\n"),
+        "{quadlet}"
+    );
+    assert_eq!(quadlet_to_podman(&quadlet).unwrap(), podman);
+    assert_eq!(
+        compose_to_podman(&run("compose")).unwrap(),
+        grouped(&podman)
+    );
+    let (docker, gids) = docker_to_podman(&run("docker"));
+    assert_eq!(docker, podman);
+    assert!(!gids.is_empty());
+}

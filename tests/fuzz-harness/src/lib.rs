@@ -107,8 +107,8 @@ pub fn cdi_dir(data: &[u8]) {
         selections.push(Selection::Grants(vec![(name.to_string(), Some(0))]));
     }
     for selection in &selections {
-        if let Ok(out) = gpuctl_core::args::run_args(registry, &probe, selection) {
-            check_cdi_grants(&probe, &out.args);
+        if let Ok(plan) = gpuctl_core::args::plan(registry, &probe, selection) {
+            check_cdi_grants(&probe, &gpuctl_core::render::podman_args(&plan));
         }
     }
 }

@@ -1,13 +1,14 @@
-//! The examples of the Python tool's behaviour (terok-gpu.md §6, examples 1-45), one test each,
-//! through the library with all three vendors linked. Messages keep the reference's facts in
-//! gpuctl's words ("the selection requests" for "run.gpus requests"). The NVIDIA and mixed
-//! examples are in nvidia.rs, the render-node (AMD, Intel) ones in render.rs.
+//! The examples of the Python tool's behaviour (docs/reference-tools.md#examples, 1-45), one test
+//! each, through the library with all three vendors linked. Messages keep the reference's facts in
+//! gpuctl's words ("the selection requests" for "run.gpus requests"). The NVIDIA and mixed examples
+//! are in nvidia.rs, the render-node (AMD, Intel) ones in render.rs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
 use gpuctl_core::backend::Probe;
+use gpuctl_core::render::podman_args;
 use gpuctl_core::{Host, Registry, args, cdi, selector};
 use gpuctl_testkit::Tree;
 
@@ -18,8 +19,11 @@ fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let probe = Probe::new(&host, &dirs, None);
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;
-    args::run_args(reg, &probe, &sel)
-        .map(|r| (r.args.join(" "), r.warnings))
+    args::plan(reg, &probe, &sel)
+        .map(|p| {
+            let notices = p.notices().iter().map(|n| n.to_string()).collect();
+            (podman_args(&p).join(" "), notices)
+        })
         .map_err(|e| e.to_string())
 }
 
