@@ -356,7 +356,6 @@ fn fifos_and_sockets_where_files_belong() {
 }
 
 #[test]
-#[ignore = "issue 11 item 6: a FIFO given to explain or --table blocks (h11 fixes it)"]
 fn fifos_given_as_input_files() {
     let tree = Tree::new();
     let fifo = tree.path("/tmp/in.yaml");
