@@ -122,6 +122,12 @@ fn device_line(vendor: &str, d: &Device) -> String {
             None => line.push(']'),
         }
     }
+    // AMD's LLVM target, Intel's platform: what the vendor's table calls the device.
+    for key in ["target", "platform"] {
+        if let Some(label) = d.detail_str(key) {
+            let _ = write!(line, "  [{label}]");
+        }
+    }
     if let Some(req) = d.detail_str("requirement") {
         let _ = write!(line, "  driver: {req}");
     }

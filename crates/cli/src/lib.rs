@@ -16,6 +16,7 @@ mod detect_cmd;
 mod explain_cmd;
 pub mod output;
 mod requirement;
+mod requirement_vendors;
 
 pub use output::{CliError, Ui};
 

@@ -229,7 +229,7 @@ pub trait GpuBackend: Send + Sync {
         &[]
     }
 
-    /// The driver this device needs, when the vendor knows (NVIDIA).
+    /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
         None
     }

@@ -8,7 +8,8 @@
 //! - [`args`] and [`plan`]: turning a selection into one typed plan.
 //! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
-//! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
+//! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
+//!   live in its own crate).
 
 pub mod args;
 pub mod backend;
@@ -16,6 +17,7 @@ pub mod cdi;
 pub mod drm;
 pub mod error;
 pub mod explain;
+pub mod goyaml;
 pub mod host;
 pub mod input;
 pub mod pci;
@@ -24,6 +26,7 @@ pub mod plan;
 pub mod recipe;
 pub mod registry;
 pub mod render;
+pub mod render_requirement;
 pub mod render_vendor;
 pub mod report;
 pub mod requirement;

@@ -8,10 +8,13 @@ use std::path::Path;
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::error::GpuError;
 use crate::explain::ErrorPattern;
+use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
 use crate::recipe::{
     cdi_devices, cdi_reason, render_node_devices, render_nodes, select_render_nodes,
 };
+use crate::render_requirement::RequirementHook;
+use crate::requirement::Requirement;
 
 /// The facts and words of one render-node vendor.
 ///
@@ -39,6 +42,8 @@ pub struct RenderNodeVendor {
     pub unserved: &'static str,
     /// What to do when render nodes exist but the shared node does not.
     pub shared_node_hint: &'static str,
+    /// The vendor's driver requirement of its PCI devices, when it has a table.
+    pub requirement: Option<RequirementHook>,
 }
 
 impl RenderNodeVendor {
@@ -65,6 +70,7 @@ impl RenderNodeVendor {
             shared_node: None,
             unserved: "",
             shared_node_hint: "",
+            requirement: None,
         }
     }
 
@@ -121,7 +127,8 @@ impl RenderNodeVendor {
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
     fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let devices = render_node_devices(probe, &self.sysfs_vendor())?;
+        let devices =
+            self.with_requirements(probe, render_node_devices(probe, &self.sysfs_vendor())?);
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         let reason = match (tier, shared) {
@@ -219,5 +226,9 @@ impl GpuBackend for RenderNodeVendor {
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         self.error_patterns
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        self.requirement.and_then(|h| (h.requirement)(device))
     }
 }

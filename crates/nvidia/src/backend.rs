@@ -236,9 +236,7 @@ impl GpuBackend for Nvidia {
         for (index, gpu) in numbering.gpus.iter().enumerate() {
             let mut d = Device::new(index, Some(gpu.address.clone()));
             if let Some(dev) = &gpu.pci {
-                let req = self
-                    .driver_requirement(dev)
-                    .unwrap_or_else(|| builtin_requirement(dev.device_id));
+                let req = builtin_requirement(dev.device_id);
                 d = d
                     .with("device_id", dev.device_id_hex())
                     .with("name", names.get(&dev.device_id).cloned())
@@ -267,6 +265,6 @@ impl GpuBackend for Nvidia {
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
 }

@@ -108,6 +108,29 @@ fn detect_lists_acme() {
     assert_eq!(acme["devices"][1]["pci_address"], "0000:81:00.0");
 }
 
+/// The plug-in's own table and stack component work in `requirement` with no core change.
+#[test]
+fn acme_gives_requirements_of_its_own() {
+    let t = acme_host();
+    gpuctl_acme(&t)
+        .args(["requirement", "1e5a:0002", "--driver", "acme-firmware:1.9"])
+        .assert()
+        .code(1)
+        .stdout(
+            "Acme GPU (NPU2, 1e5a:0002): Acme firmware 2.0 or newer\n\
+             Acme combined: Acme firmware 2.0 or newer\n\
+             driver acme-firmware:1.9: does not satisfy — Acme GPU (NPU2, 1e5a:0002): \
+             firmware 1.9 is older than 2.0\n",
+        );
+    gpuctl_acme(&t)
+        .args(["requirement", "1e5a:0002", "--driver", "firmware:2.1+"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with(
+            "driver firmware:2.1+: satisfies\n",
+        ));
+}
+
 /// Acme's plan, which its crate only describes as facts, comes out in every format gpuctl has,
 /// and each says what the podman arguments say.
 #[test]

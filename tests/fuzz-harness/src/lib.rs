@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use gpuctl_core::cdi::spec::{SpecFormat, parse_spec};
 use gpuctl_core::cdi::{CdiRegistry, PodmanCeiling};
-use gpuctl_core::requirement::site::{Format, parse_site_rows};
 use gpuctl_core::{Host, Probe, Registry, Selection};
+use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 
 // The vendor crates register their backends with `inventory`; naming them links them.
 use gpuctl_amd as _;
@@ -154,7 +154,11 @@ pub fn ids(data: &[u8]) {
         let req = gpuctl_nvidia::table::builtin_requirement(0x2901);
         let _ = req.why_not(spec.source());
     }
-    let _ = gpuctl_core::requirement::table::parse_lenient_device_id(text);
+    if let Some(id) = gpuctl_nvidia::model::table::parse_lenient_device_id(text) {
+        let _ = gpuctl_amd::requirement::lookup(id, None);
+        let _ = gpuctl_intel::requirement::lookup(id);
+    }
+    let _ = gpuctl_core::requirement::Version::parse(text);
     let _ = gpuctl_core::pci::parse_hex_attr(text);
     let _ = gpuctl_core::pci::parse_pci_ids(text, 0x10de, &[0x2901, 0x2330]);
     let _ = gpuctl_nvidia::nodes::parse_device_minor(text);

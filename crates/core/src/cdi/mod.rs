@@ -7,9 +7,12 @@ pub mod podman;
 pub mod spec;
 pub mod version;
 
+mod decode;
 mod edits;
+mod model;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -46,8 +49,19 @@ pub struct SpecReport {
     /// What to do about the error.
     #[serde(skip)]
     remedy: &'static str,
+    /// What podman does with the file when gpuctl skips it.
+    #[serde(skip)]
+    podman: PodmanDoes,
     #[serde(skip)]
     priority: usize,
+}
+
+/// What podman does with a spec gpuctl skips; the warning says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PodmanDoes {
+    Skips,
+    Crashes,
+    MayLoad,
 }
 
 /// The CDI devices a host declares.
@@ -115,6 +129,15 @@ impl CdiRegistry {
             };
             match host.metadata(&path) {
                 Ok(Some(m)) if m.is_file() => {}
+                Ok(Some(m)) if !m.is_dir() => {
+                    self.warnings.push(format!(
+                        "{} is not read: it is {}, not a regular file; podman's CDI library would try to read it{}, so remove it from the CDI directory",
+                        path.display(),
+                        special_kind(&m),
+                        if m.file_type().is_fifo() { " and wait for a writer" } else { "" }
+                    ));
+                    continue;
+                }
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
                     self.warnings.push(format!("CDI spec {e}; it is skipped"));
@@ -205,6 +228,20 @@ impl CdiRegistry {
     }
 }
 
+/// What a file that is neither regular nor a directory is, in a few words.
+fn special_kind(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device node"
+    } else {
+        "a special file"
+    }
+}
+
 fn read_spec(
     host: &Host,
     path: &Path,
@@ -220,6 +257,7 @@ fn read_spec(
         error: None,
         host_nodes: Vec::new(),
         remedy: "fix or regenerate it",
+        podman: PodmanDoes::Skips,
         priority,
     };
     let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
@@ -232,12 +270,15 @@ fn read_spec(
             return report;
         }
     };
-    let parsed = parse_spec(&bytes, format).and_then(|spec| {
+    let rules = edits::Rules {
+        root_clos: podman.is_none_or(PodmanCeiling::root_clos),
+    };
+    let parsed = spec::parse_spec_with(&bytes, format, rules).and_then(|spec| {
         let version = version::parse_version(&spec.cdi_version).unwrap_or((0, 0, 0));
         match podman.and_then(|p| p.rejects(version, &spec.device_names)) {
             Some(why) => {
                 report.remedy = "upgrade podman, or regenerate the spec for this podman";
-                Err(SpecError(why))
+                Err(SpecError::Invalid(why))
             }
             None => Ok(spec),
         }
@@ -255,7 +296,17 @@ fn read_spec(
             report.devices = spec.device_names;
             report.host_nodes = spec.host_nodes;
         }
-        Err(e) => report.error = Some(e.0),
+        Err(e) => {
+            report.podman = match e {
+                SpecError::Invalid(_) => PodmanDoes::Skips,
+                SpecError::Crash(_) => PodmanDoes::Crashes,
+                SpecError::Expansion(_) => PodmanDoes::MayLoad,
+            };
+            if report.podman == PodmanDoes::MayLoad {
+                report.remedy = "regenerate it without YAML aliases";
+            }
+            report.error = Some(e.reason().to_string());
+        }
     }
     report
 }
@@ -265,10 +316,12 @@ impl CdiRegistry {
     fn invalid_spec_warnings(&self) -> impl Iterator<Item = String> + '_ {
         self.specs.iter().filter_map(|s| {
             s.error.as_ref().map(|e| {
-                format!(
-                    "CDI spec {} is skipped: {e}; podman skips it too (it reports only 'unresolvable CDI devices'), so {}",
-                    s.path, s.remedy
-                )
+                let podman = match s.podman {
+                    PodmanDoes::Skips => "podman skips it too (it reports only 'unresolvable CDI devices')",
+                    PodmanDoes::Crashes => "podman's CDI library crashes on it",
+                    PodmanDoes::MayLoad => "podman's CDI library may still load it, building gigabytes of text on the way",
+                };
+                format!("CDI spec {} is skipped: {e}; {podman}, so {}", s.path, s.remedy)
             })
         })
     }
