@@ -8,10 +8,10 @@
 //!   that carries a GPU list). A target listed there has no lower bound: it may have been
 //!   supported earlier. A target last listed before the newest covered release gets that
 //!   release as its upper bound.
-//! - The first kernel whose amdgpu drives a GPU is not in the sources used, so no kernel
-//!   constraint is made (the core's `LINUX_KERNEL` component is there for when it is).
+//! - The first kernel whose amdgpu drives a GPU comes from `amdgpu-kernel.tsv`, per chip or
+//!   target; where it has no row, no kernel constraint is made rather than a guessed one.
 
-use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
+use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
 use crate::table::{TargetSource, tables};
 
@@ -68,6 +68,8 @@ pub struct AmdGpu {
     pub target_source: Option<TargetSource>,
     /// What ROCm says.
     pub rocm: RocmSupport,
+    /// The first kernel whose amdgpu drives it, where a source states it.
+    pub first_kernel: Option<Version>,
 }
 
 /// The table's answer for device `id` at `revision`.
@@ -79,10 +81,12 @@ pub fn lookup(device_id: u16, revision: Option<u8>) -> AmdGpu {
         Some((target, _)) => support(target, name),
         None => RocmSupport::Unlisted,
     };
+    let first_kernel = t.first_kernel(device_id, found.as_ref().map(|(t, _)| t.as_str()));
     AmdGpu {
         device_id,
         revision,
         name,
+        first_kernel,
         target: found.as_ref().map(|(t, _)| t.clone()),
         target_source: found.map(|(_, s)| s),
         rocm,
@@ -165,7 +169,16 @@ impl AmdGpu {
                 r = r.with_note(format!("no ROCm release lists {target}"));
             }
         }
-        r
+        // The kernel that drives the chip is needed whatever ROCm says of it.
+        self.with_kernel(r)
+    }
+
+    /// `r` with the GPU's kernel floor, when a source states one.
+    fn with_kernel(&self, r: Requirement) -> Requirement {
+        match Constraint::range(LINUX_KERNEL, self.first_kernel, None) {
+            Ok(c) if self.first_kernel.is_some() => r.with_constraint(c),
+            _ => r,
+        }
     }
 
     /// True when some ROCm release lists the GPU's target.

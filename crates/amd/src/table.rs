@@ -12,6 +12,8 @@
 //!   integrated GPUs of Phoenix and Strix).
 //! - `rocm-unofficial.tsv`: targets no release lists that people run ROCm on, with the
 //!   `HSA_OVERRIDE_GFX_VERSION` they set.
+//! - `amdgpu-kernel.tsv`: the first kernel whose amdgpu drives a chip (or, for chips the thunk
+//!   does not know, a target), each row with its public source.
 //!
 //! The files are compiled in and parsed once, on first use. A line that does not parse is
 //! skipped, never a panic; the tests assert that no line of the shipped files is skipped.
@@ -26,6 +28,7 @@ const THUNK_GFXIP: &str = include_str!("../data/thunk-gfxip.tsv");
 const ROCM_GPUS: &str = include_str!("../data/rocm-gpus.tsv");
 const ROCM_UNOFFICIAL: &str = include_str!("../data/rocm-unofficial.tsv");
 const COMMUNITY_TARGETS: &str = include_str!("../data/community-targets.tsv");
+const AMDGPU_KERNEL: &str = include_str!("../data/amdgpu-kernel.tsv");
 
 /// One marketing name of a device id, from libdrm.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +76,8 @@ pub struct Tables {
     pub unofficial: BTreeMap<&'static str, (&'static str, &'static str)>,
     /// Marketing names to targets that only public threads state.
     pub community: Vec<(&'static str, &'static str)>,
+    /// Chip name (`Polaris10`) or LLVM target to the first kernel whose amdgpu drives it.
+    pub kernels: BTreeMap<&'static str, Version>,
     /// Each ROCm row's product, normalized, in the same order (compared often, made once).
     rocm_products: Vec<String>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
@@ -159,6 +164,14 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("community-targets.tsv", line)),
         }
     }
+    for (line, f) in rows(AMDGPU_KERNEL) {
+        match (f.as_slice(), f.get(1).and_then(|v| Version::parse(v).ok())) {
+            ([key, _, _], Some(first)) => {
+                t.kernels.insert(*key, first);
+            }
+            _ => t.skipped.push(("amdgpu-kernel.tsv", line)),
+        }
+    }
     t
 }
 
@@ -238,6 +251,15 @@ impl Tables {
             .collect();
         out.sort_by_key(|r| r.release);
         out
+    }
+
+    /// The first kernel whose amdgpu drives device `id` of LLVM `target`: its chip's row when
+    /// the thunk's table names the chip, else the target's row.
+    pub fn first_kernel(&self, id: u16, target: Option<&str>) -> Option<Version> {
+        let chip = self.gfxip.get(&id).map(|(_, chip)| *chip);
+        chip.and_then(|c| self.kernels.get(c))
+            .or_else(|| target.and_then(|t| self.kernels.get(t)))
+            .copied()
     }
 
     /// The newest release the data covers.

@@ -91,12 +91,15 @@ impl IntelGpu {
                 {
                     alt.needs.push(c);
                 }
+                let other = if d.driver == "xe" { "i915" } else { "xe" };
+                let flags = format!(
+                    "{}.force_probe={id:04x} and {other}.force_probe=!{id:04x}",
+                    d.driver
+                );
                 if d.force_probe == Some(true) {
-                    let other = if d.driver == "xe" { "i915" } else { "xe" };
-                    alt.note = Some(format!(
-                        "needs {}.force_probe={id:04x} and {other}.force_probe=!{id:04x}",
-                        d.driver
-                    ));
+                    alt.note = Some(format!("needs {flags}"));
+                } else if let Some(from) = d.default_from {
+                    alt.note = Some(format!("before Linux {from} needs {flags}"));
                 }
                 alt
             })

@@ -6,6 +6,8 @@
 //! - `platforms.tsv`: platform macro to the platform's name and whether it is discrete.
 //! - `drivers.tsv`: which driver (i915, xe) lists each platform, whether xe needs
 //!   `force_probe` for it, and the first kernel release where a source states it.
+//! - `force-probe.tsv`: the kernel from which a driver binds a platform without
+//!   `force_probe`, with the commit that dropped it.
 //! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
 //!   gives each platform, or its legacy1 packages.
 //!
@@ -20,6 +22,7 @@ const PCIIDS: &str = include_str!("../data/pciids.tsv");
 const PLATFORMS: &str = include_str!("../data/platforms.tsv");
 const DRIVERS: &str = include_str!("../data/drivers.tsv");
 const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
+const FORCE_PROBE: &str = include_str!("../data/force-probe.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +46,8 @@ pub struct DriverRow {
     pub force_probe: Option<bool>,
     /// The first kernel release listing it, when a source states it.
     pub first_kernel: Option<Version>,
+    /// The first kernel release binding it without `force_probe`, when a source states it.
+    pub default_from: Option<Version>,
 }
 
 /// What Intel's compute runtime says about a platform.
@@ -124,10 +129,25 @@ fn parse_all() -> Tables {
                     driver: d,
                     force_probe,
                     first_kernel,
+                    default_from: None,
                 }),
                 _ => t.skipped.push(("drivers.tsv", line)),
             },
             _ => t.skipped.push(("drivers.tsv", line)),
+        }
+    }
+    for (line, f) in rows(FORCE_PROBE) {
+        let version = f.get(2).and_then(|v| Version::parse(v).ok());
+        let row = match (f.as_slice(), version) {
+            ([m, d, _, _], Some(v)) => t
+                .drivers
+                .iter_mut()
+                .find(|r| r.macro_name == *m && r.driver == *d)
+                .map(|r| r.default_from = Some(v)),
+            _ => None,
+        };
+        if row.is_none() {
+            t.skipped.push(("force-probe.tsv", line));
         }
     }
     for (line, f) in rows(COMPUTE) {

@@ -98,9 +98,14 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0xe20b,
     "Intel GPU (Battlemage, 8086:e20b)",
-    "xe kernel driver, Linux kernel 6.11 or newer"
+    "xe kernel driver (before Linux 6.12 needs xe.force_probe=e20b and i915.force_probe=!e20b), \
+     Linux kernel 6.11 or newer"
 )]
-#[case(0x64a0, "Intel GPU (Lunar Lake, 8086:64a0)", "xe kernel driver")]
+#[case(
+    0x64a0,
+    "Intel GPU (Lunar Lake, 8086:64a0)",
+    "xe kernel driver (before Linux 6.12 needs xe.force_probe=64a0 and i915.force_probe=!64a0)"
+)]
 fn requirements(#[case] id: u16, #[case] who: &str, #[case] describe: &str) {
     let r = lookup(id).requirement();
     assert_eq!(r.who(), who);
@@ -112,4 +117,38 @@ fn an_id_no_list_names_has_no_constraint() {
     let r = lookup(0x0001).requirement();
     assert_eq!(r.who(), "Intel GPU (8086:0001)");
     assert_eq!(r.describe(), "any driver");
+}
+
+// crates/intel/data/force-probe.tsv: the commits that dropped xe's force_probe for Lunar Lake
+// (2024-08-22) and Battlemage (2024-08-28), both in Linux 6.12.
+#[rstest]
+#[case(0x64a0, "LNL")]
+#[case(0xe20b, "BMG")]
+fn xe_binds_without_force_probe_from_the_kernel_the_commit_is_in(
+    #[case] id: u16,
+    #[case] macro_name: &str,
+) {
+    let gpu = lookup(id);
+    assert_eq!(gpu.macro_name, Some(macro_name));
+    let xe = gpu.drivers.iter().find(|d| d.driver == "xe").unwrap();
+    assert_eq!(
+        xe.default_from,
+        Some(gpuctl_core::requirement::Version::parse("6.12").unwrap())
+    );
+    let r = gpu.requirement().describe();
+    assert!(
+        r.contains(&format!("before Linux 6.12 needs xe.force_probe={id:04x}")),
+        "{r}"
+    );
+}
+
+#[test]
+fn no_other_driver_row_has_a_force_probe_kernel() {
+    let with: Vec<_> = tables()
+        .drivers
+        .iter()
+        .filter(|d| d.default_from.is_some())
+        .map(|d| (d.macro_name, d.driver))
+        .collect();
+    assert_eq!(with, [("LNL", "xe"), ("BMG", "xe")]);
 }

@@ -28,11 +28,35 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
              note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \
              note: ROCm lists gfx906 as deprecated\n\
              AMD combined: ROCm 6.0.0 to 6.2.2\n\
-             Intel GPU (Battlemage, 8086:e20b): xe kernel driver, Linux kernel 6.11 or newer\n  \
+             Intel GPU (Battlemage, 8086:e20b): xe kernel driver (before Linux 6.12 needs \
+             xe.force_probe=e20b and i915.force_probe=!e20b), Linux kernel 6.11 or newer\n  \
              note: compute runtime: OpenCL 3.0, Level Zero 1.17\n\
              Intel combined: Linux kernel 6.11 or newer\n",
         )
         .stderr("");
+}
+
+#[test]
+fn an_amd_requirement_line_carries_the_kernel_its_chip_needs() {
+    // crates/amd/data/amdgpu-kernel.tsv: Navi10 since Linux 5.3 (the 5.3 release notes).
+    gpuctl(&["requirement", "1002:731f"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "AMD Radeon RX 5700 XT 50th Anniversary (gfx1010, 1002:731f): Linux kernel 5.3 or newer\n",
+        ))
+        .stdout(predicate::str::contains("AMD combined: Linux kernel 5.3 or newer\n"));
+}
+
+#[test]
+fn intel_xe_says_when_force_probe_stopped_being_needed() {
+    gpuctl(&["requirement", "8086:e20b"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "xe kernel driver (before Linux 6.12 needs xe.force_probe=e20b and \
+             i915.force_probe=!e20b), Linux kernel 6.11 or newer\n",
+        ));
 }
 
 #[test]
@@ -62,6 +86,12 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
 #[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
        "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): unknown kernel driver, the xe one is needed")]
+// crates/amd/data/amdgpu-kernel.tsv: Polaris10 (1002:67df) since 4.15, Navi10 (1002:731f) 5.3.
+#[case(&["--driver", "kernel:6.1", "1002:67df"], 0, "driver kernel:6.1: satisfies")]
+#[case(&["--driver", "kernel:4.9", "1002:67df"], 1,
+       "driver kernel:4.9: does not satisfy — AMD Radeon Pro 580X (gfx803, 1002:67df): kernel 4.9 is older than 4.15")]
+#[case(&["--driver", "xe", "--driver", "kernel:6.1", "8086:e20b"], 1,
+       "driver xe, kernel:6.1: does not satisfy — Intel GPU (Battlemage, 8086:e20b): kernel 6.1 is older than 6.11")]
 fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
     let mut full = vec!["requirement"];
     full.extend_from_slice(args);
