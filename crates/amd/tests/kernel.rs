@@ -41,10 +41,34 @@ fn every_device_of_a_chip_gets_the_kernel_its_source_states(
 fn every_row_of_the_file_is_a_case_above_and_nothing_else_gets_a_kernel() {
     let t = tables();
     assert!(t.skipped.is_empty(), "{:?}", t.skipped);
-    assert_eq!(t.kernels.len(), 8);
-    // Vega20 and gfx942 have no row: no source read settles their first kernel.
+    assert_eq!(t.kernels.len(), 12);
+    // Vega20 (gfx906) and Navi32 (gfx1101) have no row: no source read settles them.
     assert_eq!(lookup(0x66af, None).first_kernel, None);
-    assert_eq!(lookup(0x74a1, None).first_kernel, None);
+    assert_eq!(lookup(0x747e, None).first_kernel, None);
+}
+
+// Targets of GPUs the thunk's table does not know: the kernel comes by LLVM target, from the
+// amdgpu pull requests cited in the file.
+#[rstest]
+#[case(0x74a1, "gfx942", "6.5")] // Instinct MI300X
+#[case(0x744c, "gfx1100", "6.0")] // Radeon RX 7900 XTX
+#[case(0x7550, "gfx1201", "6.11")] // Radeon RX 9070 XT
+fn a_target_row_gives_its_gpus_the_kernel(
+    #[case] id: u16,
+    #[case] target: &str,
+    #[case] kernel: &str,
+) {
+    let gpu = lookup(id, None);
+    assert_eq!(gpu.target.as_deref(), Some(target));
+    assert_eq!(gpu.first_kernel, Some(Version::parse(kernel).unwrap()));
+}
+
+#[test]
+fn every_target_row_names_a_target_some_rocm_release_lists() {
+    let t = tables();
+    for key in t.kernels.keys().filter(|k| k.starts_with("gfx")) {
+        assert!(!t.releases_listing(key).is_empty(), "{key}");
+    }
 }
 
 #[test]

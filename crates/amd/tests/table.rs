@@ -89,14 +89,14 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     Some(0x00),
     "AMD Instinct MI300X",
     "gfx942",
-    "ROCm 6.0.0 or newer"
+    "ROCm 6.0.0 or newer, Linux kernel 6.5 or newer"
 )]
 #[case(
     0x744c,
     Some(0xc8),
     "AMD Radeon RX 7900 XTX",
     "gfx1100",
-    "ROCm 6.0.0 or newer"
+    "ROCm 6.0.0 or newer, Linux kernel 6.0 or newer"
 )]
 // Listed from the oldest covered release (5.5.1): no lower bound.
 #[case(
@@ -115,7 +115,7 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     Some(0xc0),
     "AMD Radeon AI PRO R9700",
     "gfx1201",
-    "ROCm 6.4.1 or newer"
+    "ROCm 6.4.1 or newer, Linux kernel 6.11 or newer"
 )]
 // CDNA4, first in the ROCm 7.0.0 matrix.
 #[case(

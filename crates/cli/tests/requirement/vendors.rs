@@ -23,11 +23,11 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
         .stdout(
             "NVIDIA GPU (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
              combined: open kernel module, driver branch 570 or newer\n\
-             AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer\n\
+             AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer, Linux kernel 6.5 or newer\n\
              AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older\n  \
              note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \
              note: ROCm lists gfx906 as deprecated\n\
-             AMD combined: ROCm 6.0.0 to 6.2.2\n\
+             AMD combined: ROCm 6.0.0 to 6.2.2, Linux kernel 6.5 or newer\n\
              Intel GPU (Battlemage, 8086:e20b): xe kernel driver (before Linux 6.12 needs \
              xe.force_probe=e20b and i915.force_probe=!e20b), Linux kernel 6.11 or newer\n  \
              note: compute runtime: OpenCL 3.0, Level Zero 1.17\n\
@@ -75,9 +75,16 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 }
 
 #[rstest]
-#[case(&["--driver", "rocm:6.2", "1002:74a1"], 0, "driver rocm:6.2: satisfies")]
-#[case(&["--driver", "rocm:5.7", "1002:74a1"], 1,
-       "driver rocm:5.7: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 5.7 is older than 6.0.0")]
+#[case(&["--driver", "rocm:6.2", "--driver", "kernel:6.8", "1002:74a1"], 0,
+       "driver rocm:6.2, kernel:6.8: satisfies")]
+// MI300X needs Linux 6.5 (crates/amd/data/amdgpu-kernel.tsv): a spec that leaves the kernel out
+// cannot say it is served, as with Intel's kernel driver.
+#[case(&["--driver", "rocm:6.2", "1002:74a1"], 1,
+       "driver rocm:6.2: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): Linux kernel not known, 6.5 or newer is needed")]
+#[case(&["--driver", "rocm:6.2", "--driver", "kernel:6.1", "1002:74a1"], 1,
+       "driver rocm:6.2, kernel:6.1: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): kernel 6.1 is older than 6.5")]
+#[case(&["--driver", "rocm:5.7", "--driver", "kernel:6.8", "1002:74a1"], 1,
+       "driver rocm:5.7, kernel:6.8: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 5.7 is older than 6.0.0")]
 #[case(&["--driver", "rocm:6.3.2", "1002:66af"], 1,
        "driver rocm:6.3.2: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): ROCm 6.3.2 is newer than 6.2.2")]
 #[case(&["--driver", "rocm:6.2.2", "1002:66af"], 0, "driver rocm:6.2.2: satisfies")]
@@ -110,6 +117,8 @@ fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
             "json",
             "--driver",
             "rocm:6.2",
+            "--driver",
+            "kernel:6.8",
             "1002:74a1",
         ],
         0,
@@ -118,7 +127,7 @@ fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
     assert_eq!(v["combined"], json!(null));
     let amd = &v["vendors"][0];
     assert_eq!(amd["vendor"], json!("amd"));
-    assert_eq!(amd["specs"], json!(["rocm:6.2"]));
+    assert_eq!(amd["specs"], json!(["rocm:6.2", "kernel:6.8"]));
     assert_eq!(amd["satisfied"], json!(true));
     let gpu = &amd["gpus"][0];
     assert_eq!(gpu["device_id"], json!("74a1"));
@@ -126,7 +135,9 @@ fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
     assert_eq!(
         gpu["constraints"],
         json!([{"component": "rocm", "kind": "range", "scope": "host", "min": "6.0.0",
-                "max": null, "describe": "ROCm 6.0.0 or newer"}])
+                "max": null, "describe": "ROCm 6.0.0 or newer"},
+               {"component": "kernel", "kind": "range", "scope": "host", "min": "6.5",
+                "max": null, "describe": "Linux kernel 6.5 or newer"}])
     );
     assert_eq!(gpu["driver"], json!({"satisfied": true, "why_not": null}));
     assert_eq!(v["host_conflicts"], json!([]));
