@@ -5,41 +5,18 @@
 //! NVIDIA hook before CDI, as the reference orders them; within CDI, podman's precise messages
 //! (unresolvable device, stale host node) before the bare word `CDI`.
 
-use crate::backend::Probe;
 use crate::cdi::grammar::is_qualified_name;
 use crate::cdi::version::{min_podman, parse_version};
+use crate::probe::Probe;
 use crate::registry::Registry;
 use crate::text::py_strip;
 
-/// One thing podman's stderr can say, and what it means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ErrorPattern {
-    /// Substrings that must all occur.
-    pub all_of: &'static [&'static str],
-    /// Lower wins; see the `PRIORITY_*` constants.
-    pub priority: u8,
-    /// What went wrong, in one sentence.
-    pub diagnosis: &'static str,
-    /// What to do, as the `Hint:` block.
-    pub hint: &'static str,
-}
-
-/// `--group-add keep-groups` problems.
-pub const PRIORITY_KEEP_GROUPS: u8 = 10;
-/// Container-side group and permission problems.
-pub const PRIORITY_GROUPS: u8 = 15;
-/// Runtime hooks (NVIDIA's legacy hook).
-pub const PRIORITY_HOOK: u8 = 20;
-/// Precise CDI messages.
-pub const PRIORITY_CDI_SPECIFIC: u8 = 25;
-/// Anything mentioning CDI or a CDI kind.
-pub const PRIORITY_CDI: u8 = 30;
-
-/// The hint for CDI problems (the reference's text, with the generators named).
-pub const CDI_HINT: &str = "Hint: GPU CDI configuration appears to be missing or broken.\nEnsure the vendor's container toolkit is installed and a CDI spec is\ngenerated (nvidia-ctk / amd-ctk / intel-cdi-specs-generator).\nSee: https://podman-desktop.io/docs/podman/gpu";
-
-/// The hint for keep-groups problems.
-pub const KEEP_GROUPS_HINT: &str = "Hint: '--group-add keep-groups' (needed for AMD/Intel GPU render nodes)\nis only supported by the crun OCI runtime.  Install crun and run podman\nwith '--runtime crun' (or make crun podman's default runtime).";
+// The patterns are part of the plug-in interface (backends supply them), so they live in
+// `pattern`; these names stay here for the vendor crates that import them from `explain`.
+pub use crate::pattern::{
+    CDI_HINT, ErrorPattern, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
+    PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
+};
 
 const CDI_DIAGNOSIS: &str = "podman could not set up a CDI device.";
 

@@ -12,11 +12,14 @@
 pub mod args;
 pub mod backend;
 pub mod cdi;
+pub mod device;
 pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod host;
+pub mod pattern;
 pub mod pci;
+pub mod probe;
 pub mod recipe;
 pub mod registry;
 pub mod render_vendor;
@@ -24,6 +27,7 @@ pub mod report;
 pub mod requirement;
 pub mod selector;
 pub mod text;
+pub mod tier;
 
 pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
 pub use error::GpuError;

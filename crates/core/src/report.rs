@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use crate::backend::{Probe, VendorReport};
 use crate::cdi::SpecReport;
+use crate::device::VendorReport;
+use crate::probe::Probe;
 use crate::registry::Registry;
 
 /// What the host offers.

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::spec::RawEdits;
+use super::schema::RawEdits;
 
 const HOOK_NAMES: [&str; 6] = [
     "prestart",

@@ -8,6 +8,7 @@ pub mod spec;
 pub mod version;
 
 mod edits;
+mod schema;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! CDI spec versions: which ones exist, and the oldest one a spec's content needs.
 
-use super::spec::{RawEdits, RawSpec};
+use super::schema::{RawEdits, RawSpec};
 
 /// A version as (major, minor, patch).
 pub type Version = (u32, u32, u32);
