@@ -61,10 +61,10 @@ impl Ui {
         }
     }
 
-    /// Every warning, in order.
-    pub fn warn_all<S: AsRef<str>>(&self, messages: &[S]) {
+    /// Every warning, in order: sentences, or findings printed as their sentences.
+    pub fn warn_all<S: std::fmt::Display>(&self, messages: &[S]) {
         for m in messages {
-            self.warn(m.as_ref());
+            self.warn(&m.to_string());
         }
     }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use gpuctl_cli as _;
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::detect;
-use gpuctl_core::{Host, Registry, cdi};
+use gpuctl_core::{Finding, Host, Registry, cdi};
 use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {
@@ -112,7 +112,8 @@ fn ex51_a_device_directory_gives_the_node_name_as_address() {
         report
             .warnings
             .iter()
-            .any(|w| w.contains("renderD128/device is not a symbolic link")),
+            .any(|w| w.code() == "drm-address-unknown"
+                && w.to_string().contains("renderD128/device is not a symbolic link")),
         "{:?}",
         report.warnings
     );
@@ -152,8 +153,13 @@ fn a_spec_naming_missing_host_nodes_is_reported_stale() {
     let report = detect(Registry::discovered(), &probe(&t));
     assert_eq!(
         report.warnings,
-        [
-            "CDI spec /etc/cdi/nvidia.yaml injects 1 host device node(s) that do not exist here (first: /dev/fake1): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'"
-        ]
+        [Finding::CdiSpecStale {
+            path: "/etc/cdi/nvidia.yaml".into(),
+            missing: vec!["/dev/fake1".into()],
+        }]
+    );
+    assert_eq!(
+        report.warnings[0].to_string(),
+        "CDI spec /etc/cdi/nvidia.yaml injects 1 host device node(s) that do not exist here (first: /dev/fake1): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'"
     );
 }

@@ -39,7 +39,9 @@ fn vendor(
         }
         Ok(RunArgs {
             args: a,
-            warnings: vec![format!("{name} warned")],
+            warnings: vec![crate::finding::Finding::VendorNameTaken {
+                vendor: format!("{name} warned"),
+            }],
         })
     });
     Box::leak(Box::new(m))
@@ -99,7 +101,15 @@ fn all_takes_the_usable_vendors_in_canonical_order_and_merges_keep_groups() {
             "/dev/dri/renderD128"
         ])
     );
-    assert_eq!(out.warnings, s(&["amd warned", "intel warned"]));
+    let vendors: Vec<String> = out
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            crate::finding::Finding::VendorNameTaken { vendor } => Some(vendor.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(vendors, s(&["amd warned", "intel warned"]));
 }
 
 #[test]

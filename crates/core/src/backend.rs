@@ -1,6 +1,7 @@
 //! The vendor plug-in interface: what a vendor crate implements and registers.
 
 use crate::error::GpuError;
+use crate::finding::Finding;
 use crate::pattern::ErrorPattern;
 use crate::pci::PciDevice;
 use crate::requirement::Requirement;
@@ -38,7 +39,7 @@ pub struct RunArgs {
     /// The arguments, flags and values as separate items.
     pub args: Vec<String>,
     /// Warnings to print once the whole call has succeeded (best-effort index grants).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Finding>,
 }
 
 /// A GPU vendor: how to detect its devices and hand them to a container.

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::finding::Finding;
 use crate::probe::Probe;
 use crate::tier::Tier;
 
@@ -55,9 +56,9 @@ pub struct VendorReport {
     /// The device names valid CDI specs declare for the vendor's kind, in the CDI library's
     /// order (on the CDI tier, `vendor:N` must name one of these).
     pub cdi_devices: Vec<String>,
-    /// Sentences about what could not be read while detecting (reported once, host-wide).
+    /// What could not be read while detecting (reported once, host-wide).
     #[serde(skip)]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Finding>,
 }
 
 impl VendorReport {

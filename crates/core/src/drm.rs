@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::GpuError;
+use crate::finding::Finding;
 use crate::host::{Host, Problem};
 use crate::text::py_strip;
 
@@ -45,8 +46,8 @@ impl RenderNode {
 pub struct DrmScan {
     /// The nodes whose vendor could be read, in sysfs name order.
     pub nodes: Vec<RenderNode>,
-    /// Sentences about nodes that could not be read.
-    pub warnings: Vec<String>,
+    /// Nodes that could not be read.
+    pub warnings: Vec<Finding>,
 }
 
 impl DrmScan {
@@ -87,14 +88,17 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
             // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
             Err(e) if e.problem == Problem::NotFound => continue,
             Err(e) if e.problem == Problem::NotADirectory => {
-                out.warnings.push(format!(
-                    "{DRM_SYSFS}/{name}/device is a file where a link to its PCI device is expected; {name} is skipped — check that /sys is sysfs"
-                ));
+                out.warnings.push(Finding::DrmDeviceNotALink {
+                    node: name.to_string(),
+                    path: format!("{DRM_SYSFS}/{name}/device"),
+                });
                 continue;
             }
             Err(e) => {
-                out.warnings
-                    .push(format!("{e}; {name} is skipped — check that /sys is sysfs"));
+                out.warnings.push(Finding::DrmNodeUnreadable {
+                    node: name.to_string(),
+                    error: e,
+                });
                 continue;
             }
         };
@@ -104,9 +108,10 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
                 None => name.to_string(),
             },
             Err(e) => {
-                out.warnings.push(format!(
-                    "{e}, so the PCI address of {name} is unknown and it is ordered by its name after the others — check that /sys is sysfs"
-                ));
+                out.warnings.push(Finding::DrmAddressUnknown {
+                    node: name.to_string(),
+                    error: e,
+                });
                 name.to_string()
             }
         };
@@ -122,7 +127,7 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
 
 /// The read-only by-path bind mounts for `nodes`, in order, with a warning for each link that
 /// is broken (an absent link is normal: udev may not create them).
-pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<String>) {
+pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<Finding>) {
     let mut args = Vec::new();
     let mut warnings = Vec::new();
     for node in nodes {
@@ -133,9 +138,7 @@ pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<S
                 args.push(format!("type=bind,source={link},destination={link},ro=true"));
             }
             Ok(false) => {}
-            Err(e) => warnings.push(format!(
-                "{e}, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
-            )),
+            Err(e) => warnings.push(Finding::ByPathLinkUnreadable { error: e }),
         }
     }
     (args, warnings)

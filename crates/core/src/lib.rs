@@ -16,6 +16,7 @@ pub mod device;
 pub mod drm;
 pub mod error;
 pub mod explain;
+pub mod finding;
 pub mod host;
 pub mod pattern;
 pub mod pci;
@@ -31,6 +32,7 @@ pub mod tier;
 
 pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
 pub use error::GpuError;
+pub use finding::Finding;
 pub use host::{Host, HostError};
 pub use registry::Registry;
 pub use selector::{Selection, SelectorError};

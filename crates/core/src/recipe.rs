@@ -5,6 +5,7 @@
 use crate::backend::{Grant, Probe, RunArgs};
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
+use crate::finding::Finding;
 
 /// `--group-add keep-groups`: keeps the invoking user's groups (render, video) in the
 /// container. Honoured by crun only; runc drops the groups silently.
@@ -71,11 +72,13 @@ pub fn cdi_reason(probe: &Probe, kind: &str) -> String {
     format!("CDI: {} declares {kind}", files.join(" and "))
 }
 
-/// The stderr warning for an index grant without CDI.
-pub fn best_effort_warning(vendor: &str, extra: &str) -> String {
-    format!(
-        "'{vendor}' GPU device selection without CDI is best-effort: gpuctl orders devices by PCI bus address, which may differ from the vendor tools' numbering.  Install the vendor's CDI spec for authoritative device mapping{extra}."
-    )
+/// The stderr warning for an index grant without CDI; `extra` is the vendor's addition to the
+/// sentence, led by a space.
+pub fn best_effort_warning(vendor: &str, extra: &str) -> Finding {
+    Finding::IndexBestEffort {
+        vendor: vendor.to_string(),
+        note: extra.to_string(),
+    }
 }
 
 /// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes

@@ -7,7 +7,9 @@ use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
 use gpuctl_core::requirement::Requirement;
-use gpuctl_core::{Device, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport};
+use gpuctl_core::{
+    Device, Finding, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport,
+};
 
 use crate::nodes::{self, NVIDIA_CTL};
 use crate::table::builtin_requirement;
@@ -56,7 +58,7 @@ const PATTERNS: &[ErrorPattern] = &[
 ];
 
 /// PCI GPUs, procfs entries, warnings.
-type Gpus = (Vec<PciDevice>, Vec<String>, Vec<String>);
+type Gpus = (Vec<PciDevice>, Vec<String>, Vec<Finding>);
 
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -186,8 +188,13 @@ impl GpuBackend for Nvidia {
         let reason = match tier {
             Some(Tier::Cdi) => {
                 if let Some(h) = &hook {
-                    warnings.push(format!(
-                        "{h} (the legacy NVIDIA hook) is installed next to a CDI spec: NVIDIA says the two conflict — delete the hook file"
+                    warnings.push(Finding::vendor(
+                        self.vendor(),
+                        "nvidia-hook-beside-cdi",
+                        vec![("path", h.clone())],
+                        format!(
+                            "{h} (the legacy NVIDIA hook) is installed next to a CDI spec: NVIDIA says the two conflict — delete the hook file"
+                        ),
                     ));
                 }
                 cdi_reason(probe, KIND)

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::finding::Finding;
 use crate::host::{Host, Problem};
 pub use podman::PodmanCeiling;
 pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
@@ -44,9 +45,9 @@ pub struct SpecReport {
     /// Host device nodes the spec injects.
     #[serde(skip)]
     pub host_nodes: Vec<String>,
-    /// What to do about the error.
+    /// True when only the podman named by `--podman-version` cannot load it.
     #[serde(skip)]
-    remedy: &'static str,
+    podman_rejects: bool,
     #[serde(skip)]
     priority: usize,
 }
@@ -57,7 +58,7 @@ pub struct CdiRegistry {
     specs: Vec<SpecReport>,
     /// Resolved devices by fully qualified name, sorted as the library lists them.
     devices: BTreeMap<String, usize>,
-    warnings: Vec<String>,
+    warnings: Vec<Finding>,
 }
 
 impl CdiRegistry {
@@ -90,9 +91,7 @@ impl CdiRegistry {
                 return;
             }
             Err(e) => {
-                self.warnings.push(format!(
-                    "the CDI spec directory {e}, so its specs are not considered; make it readable (podman cannot read it either)"
-                ));
+                self.warnings.push(Finding::CdiDirUnreadable { error: e });
                 return;
             }
         };
@@ -106,10 +105,9 @@ impl CdiRegistry {
                 Some("json") => SpecFormat::Json,
                 Some("yaml") => SpecFormat::Yaml,
                 Some("yml") if !entry.is_dir => {
-                    self.warnings.push(format!(
-                        "{} is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec",
-                        path.display()
-                    ));
+                    self.warnings.push(Finding::CdiSpecWrongExtension {
+                        path: path.display().to_string(),
+                    });
                     continue;
                 }
                 _ => continue,
@@ -118,16 +116,16 @@ impl CdiRegistry {
                 Ok(Some(m)) if m.is_file() => {}
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
-                    self.warnings.push(format!("CDI spec {e}; it is skipped"));
+                    self.warnings.push(Finding::CdiSpecUnreadable { error: e });
                     continue;
                 }
             }
             taken += 1;
             if taken > MAX_SPECS_PER_DIR {
-                self.warnings.push(format!(
-                    "{} holds more than {MAX_SPECS_PER_DIR} spec files; the rest are not read",
-                    dir.display()
-                ));
+                self.warnings.push(Finding::CdiDirTooManySpecs {
+                    dir: dir.display().to_string(),
+                    limit: MAX_SPECS_PER_DIR,
+                });
                 break;
             }
             self.specs
@@ -159,11 +157,11 @@ impl CdiRegistry {
         }
         for (qualified, files) in conflicts {
             self.devices.remove(&qualified);
-            let paths: Vec<&str> = files.iter().map(|&i| self.specs[i].path.as_str()).collect();
-            self.warnings.push(format!(
-                "conflicting CDI device \"{qualified}\" (specs {}): two specs in one directory declare it, so neither is usable; remove the stale spec",
-                paths.join(", ")
-            ));
+            let paths = files.iter().map(|&i| self.specs[i].path.clone()).collect();
+            self.warnings.push(Finding::CdiDeviceConflict {
+                device: qualified,
+                paths,
+            });
         }
     }
 
@@ -220,7 +218,7 @@ fn read_spec(
         devices: Vec::new(),
         error: None,
         host_nodes: Vec::new(),
-        remedy: "fix or regenerate it",
+        podman_rejects: false,
         priority,
     };
     let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
@@ -237,7 +235,7 @@ fn read_spec(
         let version = version::parse_version(&spec.cdi_version).unwrap_or((0, 0, 0));
         match podman.and_then(|p| p.rejects(version, &spec.device_names)) {
             Some(why) => {
-                report.remedy = "upgrade podman, or regenerate the spec for this podman";
+                report.podman_rejects = true;
                 Err(SpecError(why))
             }
             None => Ok(spec),
@@ -262,21 +260,21 @@ fn read_spec(
 }
 
 impl CdiRegistry {
-    /// One sentence per invalid spec.
-    fn invalid_spec_warnings(&self) -> impl Iterator<Item = String> + '_ {
+    /// One finding per invalid spec.
+    fn invalid_spec_warnings(&self) -> impl Iterator<Item = Finding> + '_ {
         self.specs.iter().filter_map(|s| {
-            s.error.as_ref().map(|e| {
-                format!(
-                    "CDI spec {} is skipped: {e}; podman skips it too (it reports only 'unresolvable CDI devices'), so {}",
-                    s.path, s.remedy
-                )
+            let (path, reason) = (s.path.clone(), s.error.clone()?);
+            Some(if s.podman_rejects {
+                Finding::CdiSpecUnloadable { path, reason }
+            } else {
+                Finding::CdiSpecInvalid { path, reason }
             })
         })
     }
 
-    /// Sentences about specs that are skipped, unreadable or in conflict: invalid specs first,
-    /// then directory and conflict problems.
-    pub fn warnings(&self) -> Vec<String> {
+    /// Specs that are skipped, unreadable or in conflict: invalid specs first, then directory
+    /// and conflict problems.
+    pub fn warnings(&self) -> Vec<Finding> {
         self.invalid_spec_warnings()
             .chain(self.warnings.iter().cloned())
             .collect()
