@@ -97,33 +97,10 @@ pub fn render_text(report: &HostReport) -> String {
     s
 }
 
+/// One device: its selector, its address, then what the vendor chose to show, in its order.
 fn device_line(vendor: &str, d: &Device) -> String {
     let mut parts = vec![format!("{vendor}:{}", d.index)];
-    if let Some(a) = &d.pci_address {
-        parts.push(a.clone());
-    }
-    if let Some(id) = d.detail_str("device_id") {
-        parts.push(format!("device {id}"));
-    }
-    if let Some(name) = d.detail_str("name") {
-        parts.push(name.to_string());
-    }
-    for key in ["render_node", "node"] {
-        if let Some(n) = d.detail_str(key) {
-            parts.push(n.to_string());
-        }
-    }
-    let mut line = parts.join("  ");
-    if let Some(generation) = d.detail_str("generation") {
-        let _ = write!(line, "  [{generation}");
-        match d.details.get("compute").and_then(|c| c.as_bool()) {
-            Some(true) => line.push_str(", compute]"),
-            Some(false) => line.push_str(", not compute]"),
-            None => line.push(']'),
-        }
-    }
-    if let Some(req) = d.detail_str("requirement") {
-        let _ = write!(line, "  driver: {req}");
-    }
-    line
+    parts.extend(d.pci_address.clone());
+    parts.extend(d.shown_facts().map(str::to_string));
+    parts.join("  ")
 }

@@ -113,7 +113,8 @@ fn ex51_a_device_directory_gives_the_node_name_as_address() {
             .warnings
             .iter()
             .any(|w| w.code() == "drm-address-unknown"
-                && w.to_string().contains("renderD128/device is not a symbolic link")),
+                && w.to_string()
+                    .contains("renderD128/device is not a symbolic link")),
         "{:?}",
         report.warnings
     );

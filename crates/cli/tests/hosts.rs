@@ -162,7 +162,10 @@ fn detect_json_has_the_contracted_shape_on_every_host() {
                 "{w}"
             );
             let message = w["message"].as_str().unwrap();
-            assert!(stderr.contains(&format!("gpuctl: warning: {message}\n")), "{w}");
+            assert!(
+                stderr.contains(&format!("gpuctl: warning: {message}\n")),
+                "{w}"
+            );
         }
     }
 }

@@ -135,7 +135,9 @@ pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<F
         match host.exists(Path::new(&link)) {
             Ok(true) => {
                 args.push("--mount".to_string());
-                args.push(format!("type=bind,source={link},destination={link},ro=true"));
+                args.push(format!(
+                    "type=bind,source={link},destination={link},ro=true"
+                ));
             }
             Ok(false) => {}
             Err(e) => warnings.push(Finding::ByPathLinkUnreadable { error: e }),

@@ -60,7 +60,9 @@ fn a_device_directory_instead_of_a_link_uses_the_node_name_and_warns() {
     assert_eq!(amd, ["0000:03:00.0", "renderD128"]);
     assert_eq!(s.warnings.len(), 1);
     assert!(
-        s.warnings[0].to_string().starts_with("/sys/class/drm/renderD128/device is not a symbolic link"),
+        s.warnings[0]
+            .to_string()
+            .starts_with("/sys/class/drm/renderD128/device is not a symbolic link"),
         "{:?}",
         s.warnings
     );
@@ -84,7 +86,8 @@ fn loops_and_dangling_links_skip_the_node_with_a_warning() {
         )
     );
     assert!(
-        s.warnings[1].to_string()
+        s.warnings[1]
+            .to_string()
             .contains("is a symbolic link whose target does not exist; renderD129 is skipped")
     );
 }
@@ -137,7 +140,10 @@ fn a_device_file_instead_of_a_link_skips_the_node_with_a_warning() {
     let s = scan_tree(&t);
     assert!(s.nodes.is_empty());
     assert_eq!(
-        s.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         [
             "/sys/class/drm/renderD128/device is a file where a link to its PCI device is expected; renderD128 is skipped — check that /sys is sysfs"
         ]

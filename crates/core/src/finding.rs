@@ -184,7 +184,8 @@ impl Finding {
         };
         let text = |s: &str| Value::from(s);
         match self {
-            Finding::CdiSpecInvalid { path, reason } | Finding::CdiSpecUnloadable { path, reason } => {
+            Finding::CdiSpecInvalid { path, reason }
+            | Finding::CdiSpecUnloadable { path, reason } => {
                 vec![("path", text(path)), ("reason", text(reason))]
             }
             Finding::CdiDirUnreadable { error }
@@ -196,10 +197,16 @@ impl Finding {
                 vec![("path", text(dir)), ("limit", Value::from(*limit))]
             }
             Finding::CdiDeviceConflict { device, paths } => {
-                vec![("device", text(device)), ("paths", Value::from(paths.clone()))]
+                vec![
+                    ("device", text(device)),
+                    ("paths", Value::from(paths.clone())),
+                ]
             }
             Finding::CdiSpecStale { path, missing } => {
-                vec![("path", text(path)), ("missing", Value::from(missing.clone()))]
+                vec![
+                    ("path", text(path)),
+                    ("missing", Value::from(missing.clone())),
+                ]
             }
             Finding::VendorNameInvalid { vendor }
             | Finding::VendorNameTaken { vendor }
@@ -207,7 +214,8 @@ impl Finding {
             Finding::DrmDeviceNotALink { node, path } => {
                 vec![("node", text(node)), ("path", text(path))]
             }
-            Finding::DrmNodeUnreadable { node, error } | Finding::DrmAddressUnknown { node, error } => {
+            Finding::DrmNodeUnreadable { node, error }
+            | Finding::DrmAddressUnknown { node, error } => {
                 let mut facts = vec![("node", text(node))];
                 facts.extend(host(error));
                 facts

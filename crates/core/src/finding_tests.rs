@@ -137,8 +137,5 @@ fn json_carries_the_facts_between_code_and_message() {
 fn unique_keeps_the_first_of_each() {
     let a = Finding::VendorNameTaken { vendor: "a".into() };
     let b = Finding::VendorNameTaken { vendor: "b".into() };
-    assert_eq!(
-        unique(vec![a.clone(), b.clone(), a.clone()]),
-        vec![a, b]
-    );
+    assert_eq!(unique(vec![a.clone(), b.clone(), a.clone()]), vec![a, b]);
 }

@@ -31,6 +31,7 @@ pub mod text;
 pub mod tier;
 
 pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+pub use device::{Fact, FactValue};
 pub use error::GpuError;
 pub use finding::Finding;
 pub use host::{Host, HostError};

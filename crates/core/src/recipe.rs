@@ -3,6 +3,7 @@
 //! PCI vendor id; nothing here knows a particular vendor.
 
 use crate::backend::{Grant, Probe, RunArgs};
+use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
@@ -158,7 +159,8 @@ pub fn render_node_devices(
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            crate::Device::new(i, Some(n.address.clone())).with("render_node", n.dev_path())
+            crate::Device::new(i, Some(n.address.clone()))
+                .with(Fact::shown("render_node", n.dev_path()))
         })
         .collect())
 }

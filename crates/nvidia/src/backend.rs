@@ -8,7 +8,7 @@ use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
 use gpuctl_core::requirement::Requirement;
 use gpuctl_core::{
-    Device, Finding, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport,
+    Device, Fact, Finding, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport,
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
@@ -217,11 +217,8 @@ impl GpuBackend for Nvidia {
         let mut devices = Vec::new();
         if pci.is_empty() {
             for (index, entry) in proc.iter().enumerate() {
-                devices.push(minor_details(
-                    probe,
-                    Device::new(index, Some(entry.clone())),
-                    entry,
-                ));
+                let d = Device::new(index, Some(entry.clone()));
+                devices.push(d.with_all(node_facts(probe, entry)));
             }
         } else {
             let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
@@ -230,16 +227,30 @@ impl GpuBackend for Nvidia {
                 let req = self
                     .driver_requirement(gpu)
                     .unwrap_or_else(|| builtin_requirement(gpu.device_id));
+                let id = gpu.device_id_hex();
+                // In the order detect text shows them: id, name, node, generation, driver.
                 let mut d = Device::new(index, Some(gpu.address.clone()))
-                    .with("device_id", gpu.device_id_hex())
-                    .with("name", names.get(&gpu.device_id).cloned())
-                    .with("generation", req.generation().map(str::to_string))
-                    .with("compute", req.compute())
-                    .with("requirement", req.describe());
+                    .with(Fact::new("device_id", id.as_str()).shown_as(format!("device {id}")))
+                    .with(Fact::shown("name", names.get(&gpu.device_id).cloned()));
                 if proc.contains(&gpu.address) {
-                    d = minor_details(probe, d, &gpu.address);
+                    d = d.with_all(node_facts(probe, &gpu.address));
                 }
-                devices.push(d);
+                let compute = req.compute();
+                let mut generation = Fact::new("generation", req.generation());
+                if let Some(g) = req.generation() {
+                    generation = generation.shown_as(match compute {
+                        Some(true) => format!("[{g}, compute]"),
+                        Some(false) => format!("[{g}, not compute]"),
+                        None => format!("[{g}]"),
+                    });
+                }
+                let describe = req.describe();
+                devices.push(
+                    d.with(generation).with(Fact::new("compute", compute)).with(
+                        Fact::new("requirement", describe.as_str())
+                            .shown_as(format!("driver: {describe}")),
+                    ),
+                );
             }
         }
         let mut report = VendorReport::new(probe, self.vendor(), KIND, tier, reason, devices);
@@ -265,11 +276,13 @@ impl GpuBackend for Nvidia {
     }
 }
 
-fn minor_details(probe: &Probe, d: Device, entry: &str) -> Device {
+/// The device node of a GPU the driver knows: its minor (JSON only) and `/dev/nvidiaN`.
+fn node_facts(probe: &Probe, entry: &str) -> Vec<Fact> {
     match nodes::minor_of(probe.host(), entry) {
-        Some(minor) => d
-            .with("minor", minor)
-            .with("node", format!("/dev/nvidia{minor}")),
-        None => d,
+        Some(minor) => vec![
+            Fact::new("minor", minor),
+            Fact::shown("node", format!("/dev/nvidia{minor}")),
+        ],
+        None => Vec::new(),
     }
 }

@@ -19,7 +19,12 @@ fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;
     args::run_args(reg, &probe, &sel)
-        .map(|r| (r.args.join(" "), r.warnings.iter().map(ToString::to_string).collect()))
+        .map(|r| {
+            (
+                r.args.join(" "),
+                r.warnings.iter().map(ToString::to_string).collect(),
+            )
+        })
         .map_err(|e| e.to_string())
 }
 
