@@ -7,7 +7,7 @@ use gpuctl_core::report::unique;
 use gpuctl_core::{Registry, Selection, args, selector};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl args`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -32,19 +32,18 @@ pub struct ArgsArgs {
 }
 
 /// Runs `gpuctl args`.
-pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     ctx.ui.warn_all(registry.rejected());
-    let selection = selector::normalize(&a.selectors, &registry.names())
-        .map_err(|e| CliError::invalid(e.to_string()))?;
+    let selection =
+        selector::normalize(&a.selectors, &registry.names()).map_err(CliError::Selector)?;
     let result = if selection == Selection::None {
         // Nothing asked, nothing probed.
         Vec::new()
     } else {
         let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
         ctx.ui.warn_all(&probe.cdi().warnings());
-        let run = args::run_args(registry, &probe, &selection)
-            .map_err(|e| CliError::unserved(e.to_string()))?;
+        let run = args::run_args(registry, &probe, &selection).map_err(CliError::Unserved)?;
         ctx.ui.warn_all(&unique(run.warnings));
         run.args
     };
@@ -54,5 +53,5 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliEr
         ArgsFormat::Json => format!("{}\n", serde_json::Value::from(result)),
     };
     write_out(out, &text)?;
-    Ok(EXIT_OK)
+    Ok(Outcome::Served)
 }

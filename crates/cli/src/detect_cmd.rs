@@ -9,7 +9,7 @@ use gpuctl_core::report::{HostReport, detect};
 use gpuctl_core::{Device, Registry};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl detect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,7 +29,7 @@ pub struct DetectArgs {
 }
 
 /// Runs `gpuctl detect`. Always exit 0: a host without GPUs is a fact, not a failure.
-pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     let report = detect(registry, &probe);
@@ -37,8 +37,9 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
         DetectFormat::Json => {
             // Scripts read the JSON; the person running them still sees the warnings.
             ctx.ui.warn_all(&report.warnings);
-            let mut s = serde_json::to_string_pretty(&report).map_err(|e| {
-                CliError::unserved(format!("cannot encode the report as JSON ({e})"))
+            let mut s = serde_json::to_string_pretty(&report).map_err(|e| CliError::Encode {
+                what: "report",
+                reason: e.to_string(),
             })?;
             s.push('\n');
             s
@@ -46,7 +47,7 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
         DetectFormat::Text => render_text(&report),
     };
     write_out(out, &text)?;
-    Ok(EXIT_OK)
+    Ok(Outcome::Served)
 }
 
 /// The report for people: per vendor, usable or not, the tier and why, the devices; then the

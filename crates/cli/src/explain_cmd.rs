@@ -7,7 +7,7 @@ use gpuctl_core::backend::Probe;
 use gpuctl_core::{Registry, explain};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+use crate::{CliError, Context, Outcome};
 
 /// The most of podman's stderr gpuctl reads; a launch error is a few lines.
 const STDERR_LIMIT: u64 = 16 * 1024 * 1024;
@@ -21,20 +21,23 @@ pub struct ExplainArgs {
 }
 
 /// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
-pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut bytes = Vec::new();
     let read = match &a.file {
         Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
             .and_then(|f| f.take(STDERR_LIMIT).read_to_end(&mut bytes))
-            .map_err(|e| {
-                CliError::invalid(format!(
-                    "cannot read {} ({e}); pass a file holding podman's stderr, or pipe it on standard input",
-                    path.display()
-                ))
+            .map_err(|e| CliError::ExplainInput {
+                file: Some(path.clone()),
+                reason: e.to_string(),
             }),
-        _ => std::io::stdin().lock().take(STDERR_LIMIT).read_to_end(&mut bytes).map_err(|e| {
-            CliError::invalid(format!("cannot read standard input ({e}); pass podman's stderr as a FILE instead"))
-        }),
+        _ => std::io::stdin()
+            .lock()
+            .take(STDERR_LIMIT)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::ExplainInput {
+                file: None,
+                reason: e.to_string(),
+            }),
     };
     read?;
     let stderr = String::from_utf8_lossy(&bytes);
@@ -43,14 +46,14 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, Cl
     match explain::explain(&stderr, registry, Some(&probe)) {
         Some(e) => {
             write_out(out, &e.render())?;
-            Ok(EXIT_OK)
+            Ok(Outcome::Served)
         }
         None => {
             write_out(
                 out,
                 "No GPU misconfiguration found in this text; if the container still lacks its GPU, run 'gpuctl detect'.\n",
             )?;
-            Ok(EXIT_UNSERVED)
+            Ok(Outcome::NothingFound)
         }
     }
 }

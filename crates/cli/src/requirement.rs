@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::requirement::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
+use gpuctl_core::requirement::site::load_site_rows;
 use gpuctl_nvidia::requirement::{
-    DeviceIdError, Report, host_report, ids_report, parse_device_ids, parse_driver_spec,
+    Report, host_report, ids_report, parse_device_ids, parse_driver_spec,
 };
 use gpuctl_nvidia::table::builtin_table;
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl requirement`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -50,23 +50,19 @@ pub struct RequirementArgs {
 
 /// Runs `gpuctl requirement`: exit 0 when one driver fits (and `--driver` is it), 1 when the
 /// GPUs conflict or the driver does not satisfy them, 2 for invalid input.
-pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result<u8, CliError> {
-    let ids = parse_device_ids(&args.device_ids).map_err(|e| match e {
-        DeviceIdError::Malformed { .. } => CliError::invalid(e.to_string()),
-        DeviceIdError::TooMany { .. } => CliError::invalid(format!("{e}; pass one id per GPU")),
-    })?;
+pub fn run(
+    ctx: &Context,
+    args: &RequirementArgs,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let ids = parse_device_ids(&args.device_ids).map_err(CliError::DeviceId)?;
     let driver = match &args.driver {
         None => None,
-        Some(spec) => Some(parse_driver_spec(spec).map_err(|e| {
-            CliError::invalid(format!(
-                "--driver {e}; write open:580 (exactly 580), open:580+ (580 or newer), open \
-                 (branch unknown) or 580 (module unknown)"
-            ))
-        })?),
+        Some(spec) => Some(parse_driver_spec(spec).map_err(CliError::DriverSpec)?),
     };
     let mut table = builtin_table();
     if let Some(path) = &args.table {
-        let rows = load_site_rows(path).map_err(|e| CliError::invalid(site_sentence(&e)))?;
+        let rows = load_site_rows(path).map_err(CliError::SiteTable)?;
         table = table.with_prepended(rows);
     }
     let answer = if ids.is_empty() {
@@ -77,8 +73,9 @@ pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result
     ctx.ui.warn_all(&answer.warnings);
     let text = match args.format {
         RequirementFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&answer).map_err(|e| {
-                CliError::unserved(format!("cannot encode the answer as JSON ({e})"))
+            let mut s = serde_json::to_string_pretty(&answer).map_err(|e| CliError::Encode {
+                what: "answer",
+                reason: e.to_string(),
             })?;
             s.push('\n');
             s
@@ -87,28 +84,10 @@ pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result
     };
     write_out(out, &text)?;
     Ok(if answer.unserved() {
-        EXIT_UNSERVED
+        Outcome::NotSatisfied
     } else {
-        EXIT_OK
+        Outcome::Served
     })
-}
-
-/// A site-table problem as one sentence that names the file and the remedy.
-fn site_sentence(e: &SiteError) -> String {
-    let remedy = match e {
-        SiteError::Unreadable { .. } => "pass --table a readable file".to_string(),
-        SiteError::UnknownFormat { .. } => "name it .json, .yaml or .yml".to_string(),
-        SiteError::TooLarge { .. } | SiteError::TooManyRows { .. } => {
-            format!("a site table holds at most {MAX_ROWS} rows in at most {MAX_FILE_BYTES} bytes")
-        }
-        SiteError::NotText { .. } | SiteError::Syntax { .. } => {
-            "write a list of rows with first and last (hex device ids), kernel_module, \
-             min_branch, max_branch, generation, compute"
-                .to_string()
-        }
-        SiteError::BadRow { .. } => "fix or remove that row".to_string(),
-    };
-    format!("site table {e}; {remedy}")
 }
 
 /// The answer for people.

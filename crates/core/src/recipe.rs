@@ -93,12 +93,9 @@ pub fn select_render_nodes<'p>(
 ) -> Result<Vec<&'p RenderNode>, GpuError> {
     let nodes = probe.drm()?.of_vendor(pci_vendor);
     if nodes.is_empty() {
-        return Err(GpuError::Unserved {
+        return Err(GpuError::NoRenderNode {
             vendor: vendor.to_string(),
-            message: format!(
-                "the selection requests '{vendor}' but no {vendor} render node was found under {} — the kernel driver looks loaded, yet exposes no DRM render device; check the kernel log (dmesg) for the driver's errors",
-                drm::DRM_SYSFS
-            ),
+            dir: drm::DRM_SYSFS.to_string(),
         });
     }
     let Some(indexes) = &grant.indexes else {

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::finding::Finding;
 use crate::host::{Host, Problem};
-pub use podman::PodmanCeiling;
+pub use podman::{PodmanCeiling, PodmanVersionError};
 pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
 
 /// The spec directories podman reads unless told otherwise, lowest priority first.

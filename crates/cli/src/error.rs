@@ -1,0 +1,152 @@
+//! How a command ends, as values with their facts, and the one mapping from each to its exit code
+//! (README's table): commands say what happened, never which number to exit with.
+
+use std::path::PathBuf;
+
+use gpuctl_core::cdi::PodmanVersionError;
+use gpuctl_core::host::HostError;
+use gpuctl_core::requirement::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
+use gpuctl_core::{GpuError, SelectorError};
+use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
+
+/// Exit code: the request was served.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the host cannot serve the request, the driver does not satisfy the requirement,
+/// the GPUs need conflicting drivers, or `explain` found no GPU problem.
+pub const EXIT_UNSERVED: u8 = 1;
+/// Exit code: invalid input (selector, device id, driver spec, table file, flags).
+pub const EXIT_INVALID: u8 = 2;
+
+/// How a command that did not fail ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The answer is printed and it is "yes" (or there is no yes or no to it).
+    Served,
+    /// The answer is printed and it is "no": the driver does not satisfy the GPUs, or the GPUs
+    /// need conflicting drivers.
+    NotSatisfied,
+    /// `explain` found no GPU problem in the text.
+    NothingFound,
+    /// `--help` or `--version` was printed.
+    Help,
+}
+
+/// Why a command failed: the facts, printed as one sentence with its remedy.
+#[derive(Debug)]
+pub enum CliError {
+    /// clap rejected the command line (and has printed why).
+    Flags,
+    /// `--root` names no directory.
+    Root(HostError),
+    /// `--podman-version` is not a podman version.
+    PodmanVersion(PodmanVersionError),
+    /// A selector word is not one gpuctl knows.
+    Selector(SelectorError),
+    /// The host cannot serve the selection.
+    Unserved(GpuError),
+    /// A device id argument of `requirement`.
+    DeviceId(DeviceIdError),
+    /// `requirement --driver`.
+    DriverSpec(DriverSpecError),
+    /// `requirement --table`.
+    SiteTable(SiteError),
+    /// `explain`'s input could not be read: the file, or standard input when `None`.
+    ExplainInput {
+        /// The file named on the command line.
+        file: Option<PathBuf>,
+        /// The operating system's words.
+        reason: String,
+    },
+    /// The result could not be encoded as JSON.
+    Encode {
+        /// What was being encoded (`report`, `answer`).
+        what: &'static str,
+        /// serde's words.
+        reason: String,
+    },
+    /// The result could not be written to stdout.
+    Write {
+        /// The operating system's words.
+        reason: String,
+    },
+}
+
+/// The exit code of a command's end: the one place the numbers are chosen.
+pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
+    match end {
+        Ok(Outcome::Served | Outcome::Help) => EXIT_OK,
+        Ok(Outcome::NotSatisfied | Outcome::NothingFound) => EXIT_UNSERVED,
+        Err(e) => match e {
+            CliError::Flags
+            | CliError::Root(_)
+            | CliError::PodmanVersion(_)
+            | CliError::Selector(_)
+            | CliError::DeviceId(_)
+            | CliError::DriverSpec(_)
+            | CliError::SiteTable(_)
+            | CliError::ExplainInput { .. } => EXIT_INVALID,
+            CliError::Unserved(_) | CliError::Encode { .. } | CliError::Write { .. } => {
+                EXIT_UNSERVED
+            }
+        },
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Flags => f.write_str("the command line is not valid; see 'gpuctl --help'"),
+            CliError::Root(e) => write!(
+                f,
+                "the root directory {e}; pass --root (or GPUCTL_ROOT) an existing directory"
+            ),
+            CliError::PodmanVersion(e) => write!(f, "{e}"),
+            CliError::Selector(e) => write!(f, "{e}"),
+            CliError::Unserved(e) => write!(f, "{e}"),
+            CliError::DeviceId(e @ DeviceIdError::Malformed { .. }) => write!(f, "{e}"),
+            CliError::DeviceId(e @ DeviceIdError::TooMany { .. }) => {
+                write!(f, "{e}; pass one id per GPU")
+            }
+            CliError::DriverSpec(e) => write!(
+                f,
+                "--driver {e}; write open:580 (exactly 580), open:580+ (580 or newer), open \
+                 (branch unknown) or 580 (module unknown)"
+            ),
+            CliError::SiteTable(e) => write!(f, "site table {e}; {}", site_remedy(e)),
+            CliError::ExplainInput {
+                file: Some(path),
+                reason,
+            } => write!(
+                f,
+                "cannot read {} ({reason}); pass a file holding podman's stderr, or pipe it on standard input",
+                path.display()
+            ),
+            CliError::ExplainInput { file: None, reason } => write!(
+                f,
+                "cannot read standard input ({reason}); pass podman's stderr as a FILE instead"
+            ),
+            CliError::Encode { what, reason } => {
+                write!(f, "cannot encode the {what} as JSON ({reason})")
+            }
+            CliError::Write { reason } => {
+                write!(f, "cannot write the result to stdout ({reason})")
+            }
+        }
+    }
+}
+
+fn site_remedy(e: &SiteError) -> String {
+    match e {
+        SiteError::Unreadable { .. } => "pass --table a readable file".to_string(),
+        SiteError::UnknownFormat { .. } => "name it .json, .yaml or .yml".to_string(),
+        SiteError::TooLarge { .. } | SiteError::TooManyRows { .. } => {
+            format!("a site table holds at most {MAX_ROWS} rows in at most {MAX_FILE_BYTES} bytes")
+        }
+        SiteError::NotText { .. } | SiteError::Syntax { .. } => {
+            "write a list of rows with first and last (hex device ids), kernel_module, \
+             min_branch, max_branch, generation, compute"
+                .to_string()
+        }
+        SiteError::BadRow { .. } => "fix or remove that row".to_string(),
+    }
+}
