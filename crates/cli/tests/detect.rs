@@ -131,7 +131,10 @@ fn nvidia_devices_come_from_pci_even_without_a_driver() {
     let nvidia = &report.vendors[0];
     assert!(!nvidia.usable);
     assert!(
-        nvidia.reason.starts_with("2 NVIDIA GPU(s) on the PCI bus"),
+        nvidia
+            .reason
+            .to_string()
+            .starts_with("2 NVIDIA GPU(s) on the PCI bus"),
         "{}",
         nvidia.reason
     );

@@ -5,6 +5,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use crate::finding::Finding;
 use crate::probe::Probe;
+use crate::reason::Reason;
 use crate::tier::Tier;
 
 /// One device of a vendor, as `detect` lists it.
@@ -175,7 +176,7 @@ pub struct VendorReport {
     /// The tier a grant would use.
     pub tier: Option<Tier>,
     /// Why: which spec file, hook file or node decided it, or what is missing.
-    pub reason: String,
+    pub reason: Reason,
     /// The devices, in index order.
     pub devices: Vec<Device>,
     /// The device names valid CDI specs declare for the vendor's kind, in the CDI library's
@@ -193,7 +194,7 @@ impl VendorReport {
         vendor: &str,
         kind: &str,
         tier: Option<Tier>,
-        reason: String,
+        reason: impl Into<Reason>,
         devices: Vec<Device>,
     ) -> Self {
         let cdi_devices = probe
@@ -206,7 +207,7 @@ impl VendorReport {
             vendor: vendor.to_string(),
             usable: tier.is_some(),
             tier,
-            reason,
+            reason: reason.into(),
             devices,
             cdi_devices,
             warnings: Vec::new(),

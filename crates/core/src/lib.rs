@@ -21,6 +21,7 @@ pub mod host;
 pub mod pattern;
 pub mod pci;
 pub mod probe;
+pub mod reason;
 pub mod recipe;
 pub mod registry;
 pub mod render_vendor;
@@ -35,6 +36,7 @@ pub use device::{Fact, FactValue};
 pub use error::GpuError;
 pub use finding::Finding;
 pub use host::{Host, HostError};
+pub use reason::Reason;
 pub use registry::Registry;
 pub use selector::{Selection, SelectorError};
 

@@ -7,6 +7,7 @@ use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::reason::Reason;
 
 /// `--group-add keep-groups`: keeps the invoking user's groups (render, video) in the
 /// container. Honoured by crun only; runc drops the groups silently.
@@ -57,20 +58,9 @@ pub fn cdi_device_args(
         .collect())
 }
 
-/// One sentence saying which spec files make `kind` available.
+/// One sentence saying which spec files make `kind` available ([`Reason::cdi`] as text).
 pub fn cdi_reason(probe: &Probe, kind: &str) -> String {
-    let specs = probe.cdi().specs_for(kind);
-    let files: Vec<String> = specs
-        .iter()
-        .map(|s| {
-            format!(
-                "{} (cdiVersion {})",
-                s.path,
-                s.cdi_version.as_deref().unwrap_or("?")
-            )
-        })
-        .collect();
-    format!("CDI: {} declares {kind}", files.join(" and "))
+    Reason::cdi(probe, kind).to_string()
 }
 
 /// The stderr warning for an index grant without CDI; `extra` is the vendor's addition to the

@@ -9,6 +9,7 @@ use crate::finding::Finding;
 /// Kept under this path for callers that de-duplicate warnings.
 pub use crate::finding::unique;
 use crate::probe::Probe;
+use crate::reason::Reason;
 use crate::registry::Registry;
 
 /// What the host offers.
@@ -34,7 +35,14 @@ pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
             Ok(r) => r,
             Err(e) => {
                 let (vendor, kind) = (backend.vendor(), backend.cdi_kind());
-                VendorReport::new(probe, vendor, kind, None, e.to_string(), Vec::new())
+                VendorReport::new(
+                    probe,
+                    vendor,
+                    kind,
+                    None,
+                    Reason::ProbeFailed(e),
+                    Vec::new(),
+                )
             }
         };
         warnings.extend(report.warnings.iter().cloned());

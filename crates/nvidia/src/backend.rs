@@ -5,10 +5,10 @@ use std::path::Path;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{best_effort_warning, cdi_device_args, cdi_reason};
+use gpuctl_core::recipe::{best_effort_warning, cdi_device_args};
 use gpuctl_core::requirement::Requirement;
 use gpuctl_core::{
-    Device, Fact, Finding, GpuBackend, GpuError, Grant, Probe, RunArgs, Tier, VendorReport,
+    Device, Fact, Finding, GpuBackend, GpuError, Grant, Probe, Reason, RunArgs, Tier, VendorReport,
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
@@ -185,7 +185,7 @@ impl GpuBackend for Nvidia {
         let tier = probe.tier_of(self)?;
         let hook = hook_file(probe)?;
         let (pci, proc, mut warnings) = Self::gpus(probe)?;
-        let reason = match tier {
+        let reason: Reason = match tier {
             Some(Tier::Cdi) => {
                 if let Some(h) = &hook {
                     warnings.push(Finding::vendor(
@@ -197,22 +197,22 @@ impl GpuBackend for Nvidia {
                         ),
                     ));
                 }
-                cdi_reason(probe, KIND)
+                Reason::cdi(probe, KIND)
             }
-            Some(Tier::Hook) => format!(
+            Some(Tier::Hook) => Reason::Vendor(format!(
                 "legacy OCI hook: {} is installed and no valid CDI spec declares {KIND}; the hook injects the GPUs named in NVIDIA_VISIBLE_DEVICES",
                 hook.as_deref().unwrap_or(HOOK_FILE)
-            ),
-            Some(Tier::Raw) => format!(
+            )),
+            Some(Tier::Raw) => Reason::Vendor(format!(
                 "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
-            ),
-            None if pci.is_empty() => format!(
+            )),
+            None if pci.is_empty() => Reason::Vendor(format!(
                 "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
-            ),
-            None => format!(
+            )),
+            None => Reason::Vendor(format!(
                 "{} NVIDIA GPU(s) on the PCI bus, but no CDI spec declaring {KIND}, no legacy hook and no {NVIDIA_CTL}: load the NVIDIA driver and run 'nvidia-ctk cdi generate'",
                 pci.len()
-            ),
+            )),
         };
         let mut devices = Vec::new();
         if pci.is_empty() {
