@@ -179,7 +179,7 @@ impl Finding {
         let host = |e: &HostError| {
             vec![
                 ("path", Value::from(e.path.display().to_string())),
-                ("problem", Value::from(e.problem.to_string())),
+                ("problem", Value::from(e.problem.code())),
             ]
         };
         let text = |s: &str| Value::from(s);

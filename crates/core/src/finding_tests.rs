@@ -139,3 +139,18 @@ fn unique_keeps_the_first_of_each() {
     let b = Finding::VendorNameTaken { vendor: "b".into() };
     assert_eq!(unique(vec![a.clone(), b.clone(), a.clone()]), vec![a, b]);
 }
+
+#[test]
+fn a_host_problem_is_a_path_and_a_stable_problem_code() {
+    let f = Finding::DrmNodeUnreadable {
+        node: "renderD128".into(),
+        error: host_error(
+            "/sys/class/drm/renderD128/device/vendor",
+            Problem::PermissionDenied,
+        ),
+    };
+    let json = serde_json::to_value(&f).unwrap();
+    assert_eq!(json["node"], "renderD128");
+    assert_eq!(json["path"], "/sys/class/drm/renderD128/device/vendor");
+    assert_eq!(json["problem"], "permission-denied");
+}

@@ -42,6 +42,22 @@ pub enum Problem {
     Io(String),
 }
 
+impl Problem {
+    /// A stable name for the problem, for JSON (`permission-denied`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Problem::NotFound => "not-found",
+            Problem::DanglingLink => "dangling-link",
+            Problem::Loop => "link-loop",
+            Problem::NotADirectory => "not-a-directory",
+            Problem::NotALink => "not-a-link",
+            Problem::TooLarge { .. } => "too-large",
+            Problem::PermissionDenied => "permission-denied",
+            Problem::Io(_) => "io-error",
+        }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
