@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::host::HostError;
 
 /// Something gpuctl noticed that did not stop it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Finding {
     /// A CDI spec does not parse or validate, so it declares nothing.
     CdiSpecInvalid {
@@ -122,7 +122,7 @@ pub enum Finding {
 }
 
 /// A finding only one vendor knows about. Its code should start with the vendor's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct VendorFinding {
     /// The vendor.
     pub vendor: String,

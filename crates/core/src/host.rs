@@ -19,7 +19,7 @@ use thiserror::Error;
 const MAX_LINK_HOPS: u32 = 40;
 
 /// Why a host path could not be looked at.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Problem {
     /// Nothing exists at the path.
     NotFound,
@@ -76,7 +76,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// A host path and what went wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Error)]
 #[error("{} {problem}", path.display())]
 pub struct HostError {
     /// The path as the host names it (not prefixed with the root).
