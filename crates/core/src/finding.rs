@@ -26,6 +26,21 @@ pub enum Finding {
         /// Why that podman cannot load it.
         reason: String,
     },
+    /// A CDI spec on which the CDI library crashes instead of refusing it.
+    CdiSpecCrashesLibrary {
+        /// The spec's host path.
+        path: String,
+        /// What in it crashes the library.
+        reason: String,
+    },
+    /// A CDI spec whose YAML aliases expand past gpuctl's bound; the library might still load
+    /// it, building gigabytes of text on the way.
+    CdiSpecAliasExpansion {
+        /// The spec's host path.
+        path: String,
+        /// How far it expands.
+        reason: String,
+    },
     /// A CDI spec directory exists but cannot be listed.
     CdiDirUnreadable {
         /// The directory and the problem.
@@ -155,6 +170,8 @@ impl Finding {
         match self {
             Finding::CdiSpecInvalid { .. } => "cdi-spec-invalid",
             Finding::CdiSpecUnloadable { .. } => "cdi-spec-unloadable",
+            Finding::CdiSpecCrashesLibrary { .. } => "cdi-spec-crashes-library",
+            Finding::CdiSpecAliasExpansion { .. } => "cdi-spec-alias-expansion",
             Finding::CdiDirUnreadable { .. } => "cdi-dir-unreadable",
             Finding::CdiSpecWrongExtension { .. } => "cdi-spec-wrong-extension",
             Finding::CdiSpecUnreadable { .. } => "cdi-spec-unreadable",
@@ -185,7 +202,9 @@ impl Finding {
         let text = |s: &str| Value::from(s);
         match self {
             Finding::CdiSpecInvalid { path, reason }
-            | Finding::CdiSpecUnloadable { path, reason } => {
+            | Finding::CdiSpecUnloadable { path, reason }
+            | Finding::CdiSpecCrashesLibrary { path, reason }
+            | Finding::CdiSpecAliasExpansion { path, reason } => {
                 vec![("path", text(path)), ("reason", text(reason))]
             }
             Finding::CdiDirUnreadable { error }
@@ -247,6 +266,14 @@ impl std::fmt::Display for Finding {
             Finding::CdiSpecUnloadable { path, reason } => write!(
                 f,
                 "CDI spec {path} is skipped: {reason}; {PODMAN_SKIPS}, so upgrade podman, or regenerate the spec for this podman"
+            ),
+            Finding::CdiSpecCrashesLibrary { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; podman's CDI library crashes on it, so fix or regenerate it"
+            ),
+            Finding::CdiSpecAliasExpansion { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; podman's CDI library may still load it, building gigabytes of text on the way, so regenerate it without YAML aliases"
             ),
             Finding::CdiDirUnreadable { error } => write!(
                 f,

@@ -26,6 +26,16 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "cdi-spec-unloadable",
     "CDI spec /etc/cdi/nvidia.yaml is skipped: podman 4.3.1 cannot load cdiVersion 0.6.0; podman skips it too (it reports only 'unresolvable CDI devices'), so upgrade podman, or regenerate the spec for this podman"
 )]
+#[case::crashes_library(
+    Finding::CdiSpecCrashesLibrary { path: "/etc/cdi/x.yaml".into(), reason: "a null device node".into() },
+    "cdi-spec-crashes-library",
+    "CDI spec /etc/cdi/x.yaml is skipped: a null device node; podman's CDI library crashes on it, so fix or regenerate it"
+)]
+#[case::alias_expansion(
+    Finding::CdiSpecAliasExpansion { path: "/etc/cdi/x.yaml".into(), reason: "aliases expand it past 4194304 bytes".into() },
+    "cdi-spec-alias-expansion",
+    "CDI spec /etc/cdi/x.yaml is skipped: aliases expand it past 4194304 bytes; podman's CDI library may still load it, building gigabytes of text on the way, so regenerate it without YAML aliases"
+)]
 #[case::dir_unreadable(
     Finding::CdiDirUnreadable { error: host_error("/etc/cdi", Problem::PermissionDenied) },
     "cdi-dir-unreadable",
