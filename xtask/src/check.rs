@@ -2,11 +2,11 @@
 //! script the container runs prints tagged lines (`@@char`, `@@open`, ...), and everything here
 //! parses and judges them, so that every rule is unit-tested without podman.
 //!
-//! The rule the checks rest on (podman-on-ci.md §3): a fake node that podman passed through
-//! with `--device` (or CDI) is in the container's device cgroup, so opening it reaches the
-//! kernel, which has no driver for it and answers ENXIO ("No such device or address"). A node
-//! that is only visible (bind-mounted, not allowed) fails with EPERM from the device cgroup. A
-//! node that was not granted at all is absent: podman's `/dev` is a fresh tmpfs.
+//! The rule the checks rest on (docs/podman-ci.md#fake-device-nodes): a fake node that podman
+//! passed through with `--device` (or CDI) is in the container's device cgroup, so opening it
+//! reaches the kernel, which has no driver for it and answers ENXIO ("No such device or address").
+//! A node that is only visible (bind-mounted, not allowed) fails with EPERM from the device cgroup.
+//! A node that was not granted at all is absent: podman's `/dev` is a fresh tmpfs.
 
 use std::collections::BTreeMap;
 

@@ -4,6 +4,8 @@
 //! `integration` proves with real podman containers that the arguments gpuctl prints hand a
 //! container exactly the GPUs that were asked for: with fake device nodes on a CI machine
 //! (`--fake`), or with the host's own GPUs on a GPU runner.
+//!
+//! `man` writes gpuctl's manual pages, generated from its clap definition.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,8 +14,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod args_check;
 mod check;
+#[cfg(test)]
+mod docs_links;
 mod fake;
 mod gpuctl;
+mod man;
 mod podman;
 mod real;
 mod report;
@@ -32,6 +37,9 @@ enum Task {
     /// Start real podman containers with the arguments gpuctl prints and check, inside each
     /// container, that exactly the granted devices are there.
     Integration(IntegrationArgs),
+    /// Write gpuctl's manual pages (gpuctl.1 and one page per subcommand), generated from its
+    /// command-line definition, to <target dir>/man or --out DIR.
+    Man(man::ManArgs),
     // `Bench` (timings of gpuctl's probes against the fixture hosts) will go here.
 }
 
@@ -97,6 +105,7 @@ fn main() -> ExitCode {
     let outcome = match cli.task {
         Task::Integration(args) if args.fake => fake::run(&args),
         Task::Integration(args) => real::run(&args),
+        Task::Man(args) => man::run(&args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::unique;
-use gpuctl_core::{Registry, Selection, args, selector};
+use gpuctl_core::{Registry, Selection, args, plain, selector};
 
 use crate::output::write_out;
 use crate::{CliError, Context, Outcome};
@@ -47,6 +47,9 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
         ctx.ui.warn_all(&unique(run.warnings));
         run.args
     };
+    if a.format == ArgsFormat::Plain {
+        plain::check(&result).map_err(CliError::UnsafePlain)?;
+    }
     let text = match a.format {
         ArgsFormat::Plain if result.is_empty() => String::new(),
         ArgsFormat::Plain => format!("{}\n", result.join(" ")),

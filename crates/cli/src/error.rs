@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::HostError;
+use gpuctl_core::plain::UnsafeArgument;
 use gpuctl_core::requirement::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
 use gpuctl_core::{GpuError, SelectorError};
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
@@ -44,6 +45,8 @@ pub enum CliError {
     Selector(SelectorError),
     /// The host cannot serve the selection.
     Unserved(GpuError),
+    /// An argument the shell would split or expand, so plain output refuses the whole list.
+    UnsafePlain(UnsafeArgument),
     /// A device id argument of `requirement`.
     DeviceId(DeviceIdError),
     /// `requirement --driver`.
@@ -85,9 +88,10 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::DriverSpec(_)
             | CliError::SiteTable(_)
             | CliError::ExplainInput { .. } => EXIT_INVALID,
-            CliError::Unserved(_) | CliError::Encode { .. } | CliError::Write { .. } => {
-                EXIT_UNSERVED
-            }
+            CliError::Unserved(_)
+            | CliError::UnsafePlain(_)
+            | CliError::Encode { .. }
+            | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
 }
@@ -103,6 +107,7 @@ impl std::fmt::Display for CliError {
             CliError::PodmanVersion(e) => write!(f, "{e}"),
             CliError::Selector(e) => write!(f, "{e}"),
             CliError::Unserved(e) => write!(f, "{e}"),
+            CliError::UnsafePlain(e) => write!(f, "{e}"),
             CliError::DeviceId(e @ DeviceIdError::Malformed { .. }) => write!(f, "{e}"),
             CliError::DeviceId(e @ DeviceIdError::TooMany { .. }) => {
                 write!(f, "{e}; pass one id per GPU")

@@ -4,13 +4,15 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use gpuctl_core::backend::Probe;
-use gpuctl_core::{Registry, explain};
+use gpuctl_core::{Registry, explain, input};
 
 use crate::output::write_out;
 use crate::{CliError, Context, Outcome};
 
-/// The most of podman's stderr gpuctl reads; a launch error is a few lines.
+/// The most of podman's stderr gpuctl keeps: its end, where podman prints the error.
 const STDERR_LIMIT: u64 = 16 * 1024 * 1024;
+/// The most of a stream gpuctl reads looking for that end (`explain < /dev/zero` stops).
+const STREAM_LIMIT: u64 = 256 * 1024 * 1024;
 
 /// Flags of `gpuctl explain`.
 #[derive(Debug, clap::Args)]
@@ -22,24 +24,42 @@ pub struct ExplainArgs {
 
 /// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
 pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let mut bytes = Vec::new();
-    let read = match &a.file {
-        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
-            .and_then(|f| f.take(STDERR_LIMIT).read_to_end(&mut bytes))
-            .map_err(|e| CliError::ExplainInput {
-                file: Some(path.clone()),
-                reason: e.to_string(),
-            }),
-        _ => std::io::stdin()
-            .lock()
-            .take(STDERR_LIMIT)
-            .read_to_end(&mut bytes)
+    let (tail, what, stream) = match &a.file {
+        Some(path) if path.as_os_str() != "-" => (
+            input::open_regular(path)
+                .and_then(|mut f| input::read_file_tail(&mut f, STDERR_LIMIT))
+                .map_err(|e| CliError::ExplainInput {
+                    file: Some(path.clone()),
+                    reason: e.to_string(),
+                })?,
+            path.display().to_string(),
+            false,
+        ),
+        _ => (
+            input::read_stream_tail(
+                &mut std::io::stdin().lock().take(STREAM_LIMIT),
+                STDERR_LIMIT,
+            )
             .map_err(|e| CliError::ExplainInput {
                 file: None,
                 reason: e.to_string(),
-            }),
+            })?,
+            "standard input".to_string(),
+            true,
+        ),
     };
-    read?;
+    let mib = STDERR_LIMIT >> 20;
+    if stream && tail.dropped + tail.bytes.len() as u64 >= STREAM_LIMIT {
+        ctx.ui.warn(&format!(
+            "{what} went on for {} MiB or more: gpuctl stopped reading there, so only the {mib} MiB before that were read; pass podman's stderr as a FILE to have its end read",
+            STREAM_LIMIT >> 20
+        ));
+    } else if tail.dropped > 0 {
+        ctx.ui.warn(&format!(
+            "{what} is longer than {mib} MiB: only its last {mib} MiB were read, where podman prints its error"
+        ));
+    }
+    let bytes = tail.bytes;
     let stderr = String::from_utf8_lossy(&bytes);
     let registry = Registry::discovered();
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());

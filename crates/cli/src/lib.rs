@@ -11,6 +11,7 @@ use gpuctl_core::Host;
 
 mod args_cmd;
 mod backends;
+mod completions_cmd;
 mod detect_cmd;
 pub mod error;
 mod explain_cmd;
@@ -70,6 +71,8 @@ pub enum Command {
     Requirement(requirement::RequirementArgs),
     /// Read podman's stderr and explain a GPU misconfiguration.
     Explain(explain_cmd::ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish) on stdout.
+    Completions(completions_cmd::CompletionsArgs),
 }
 
 /// What every command gets: the host to look at and where to print.
@@ -122,6 +125,10 @@ where
 }
 
 fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    // Completions describe the command line, not a host: no --root is needed or checked.
+    if let Command::Completions(a) = &cli.command {
+        return completions_cmd::run(a, out);
+    }
     let host = match &cli.root {
         None => Host::system(),
         Some(dir) => Host::at(dir).map_err(CliError::Root)?,
@@ -151,5 +158,6 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Detect(a) => detect_cmd::run(&ctx, a, out),
         Command::Requirement(a) => requirement::run(&ctx, a, out),
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
+        Command::Completions(a) => completions_cmd::run(a, out),
     }
 }

@@ -1,4 +1,4 @@
-//! Which vendors a host offers and their device order (terok-gpu.md §6, examples 46-51).
+//! Which vendors a host offers and their device order (docs/reference-tools.md#examples, 46-51).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;

@@ -79,7 +79,18 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         }
     };
     for entry in entries {
-        let Some(name) = entry.name_str().filter(|n| n.starts_with("renderD")) else {
+        if !entry.name.as_encoded_bytes().starts_with(b"renderD") {
+            continue;
+        }
+        // The kernel names render minors renderD<number>; anything else there is no node, and
+        // its name (a blank, a newline) must never reach a podman argument.
+        let Some(name) = entry.name_str().filter(|n| is_render_node_name(n)) else {
+            out.warnings.push(Finding::DrmNodeNameInvalid {
+                path: format!(
+                    "{DRM_SYSFS}/{}",
+                    entry.name.to_string_lossy().escape_debug()
+                ),
+            });
             continue;
         };
         let node_dir = PathBuf::from(DRM_SYSFS).join(name);
@@ -123,6 +134,13 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         });
     }
     Ok(out)
+}
+
+/// True for `renderD` followed by a decimal number, the only render node names the kernel's
+/// DRM core makes.
+pub fn is_render_node_name(name: &str) -> bool {
+    name.strip_prefix("renderD")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The read-only by-path bind mounts for `nodes`, in order, with a warning for each link that

@@ -149,3 +149,26 @@ fn a_device_file_instead_of_a_link_skips_the_node_with_a_warning() {
         ]
     );
 }
+
+#[test]
+fn a_render_node_name_the_kernel_never_makes_is_skipped_with_a_warning() {
+    // Issue 11 item 2: the name would become a podman argument.
+    let t = Tree::new();
+    t.render_node("renderD128 --privileged", "0x1002", "0000:03:00.0");
+    t.render_node("renderD129", "0x1002", "0000:0b:00.0");
+    let s = scan_tree(&t);
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["renderD129"]);
+    assert_eq!(
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        [
+            "/sys/class/drm/renderD128 --privileged is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs"
+        ]
+    );
+    assert!(is_render_node_name("renderD128"));
+    assert!(!is_render_node_name("renderD"));
+    assert!(!is_render_node_name("renderD12\n8"));
+}

@@ -1,5 +1,5 @@
-//! The reference's `check_gpu_error` cases (terok-gpu.md §6, 57-64) and podman's real CDI
-//! messages (cdi-and-vendors.md §6.3).
+//! The reference's `check_gpu_error` cases (docs/reference-tools.md#examples, 57-64) and
+//! podman's real CDI messages (docs/explain.md#cdi).
 
 use super::*;
 use crate::backend::MockGpuBackend;

@@ -87,6 +87,12 @@ pub enum Finding {
         /// The name both register.
         vendor: String,
     },
+    /// An entry under `/sys/class/drm` that starts like a render node but is not a name the
+    /// kernel makes (`renderD<number>`).
+    DrmNodeNameInvalid {
+        /// The entry's host path, with unprintable characters escaped.
+        path: String,
+    },
     /// A render node's `device` is a file where sysfs has a link to the PCI device.
     DrmDeviceNotALink {
         /// The render node (`renderD128`).
@@ -180,6 +186,7 @@ impl Finding {
             Finding::CdiSpecStale { .. } => "cdi-spec-stale",
             Finding::VendorNameInvalid { .. } => "vendor-name-invalid",
             Finding::VendorNameTaken { .. } => "vendor-name-taken",
+            Finding::DrmNodeNameInvalid { .. } => "drm-node-name-invalid",
             Finding::DrmDeviceNotALink { .. } => "drm-device-not-a-link",
             Finding::DrmNodeUnreadable { .. } => "drm-node-unreadable",
             Finding::DrmAddressUnknown { .. } => "drm-address-unknown",
@@ -211,7 +218,9 @@ impl Finding {
             | Finding::CdiSpecUnreadable { error }
             | Finding::ByPathLinkUnreadable { error }
             | Finding::PciUnlistable { error } => host(error),
-            Finding::CdiSpecWrongExtension { path } => vec![("path", text(path))],
+            Finding::CdiSpecWrongExtension { path } | Finding::DrmNodeNameInvalid { path } => {
+                vec![("path", text(path))]
+            }
             Finding::CdiDirTooManySpecs { dir, limit } => {
                 vec![("path", text(dir)), ("limit", Value::from(*limit))]
             }
@@ -306,6 +315,10 @@ impl std::fmt::Display for Finding {
             Finding::VendorNameTaken { vendor } => write!(
                 f,
                 "a second vendor backend named '{vendor}' is ignored: two linked crates register that name"
+            ),
+            Finding::DrmNodeNameInvalid { path } => write!(
+                f,
+                "{path} is not a render node name the kernel makes (renderD<number>); it is skipped — {SYSFS}"
             ),
             Finding::DrmDeviceNotALink { node, path } => write!(
                 f,

@@ -76,6 +76,11 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "vendor-name-taken",
     "a second vendor backend named 'amd' is ignored: two linked crates register that name"
 )]
+#[case::drm_name(
+    Finding::DrmNodeNameInvalid { path: "/sys/class/drm/renderD1 2".into() },
+    "drm-node-name-invalid",
+    "/sys/class/drm/renderD1 2 is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs"
+)]
 #[case::drm_not_a_link(
     Finding::DrmDeviceNotALink { node: "renderD128".into(), path: "/sys/class/drm/renderD128/device".into() },
     "drm-device-not-a-link",

@@ -224,6 +224,19 @@ impl Host {
         Ok(self.join(&stack))
     }
 
+    /// The host path `host_path` leads to once every symbolic link in it is followed inside
+    /// the root (`/dev/nvidia-bmc` → `/dev/dri/renderD130`): what podman would hand a container
+    /// for it. Its target must exist.
+    pub fn canonical(&self, host_path: &Path) -> Result<PathBuf, HostError> {
+        if self.direct {
+            return fs::canonicalize(host_path).map_err(|e| self.classify(host_path, &e));
+        }
+        let real = self.resolve(host_path, true)?;
+        // resolve() builds every path from the root, so the prefix is always there.
+        let inside = real.strip_prefix(&self.root).unwrap_or(Path::new(""));
+        Ok(Path::new("/").join(inside))
+    }
+
     fn join(&self, stack: &[OsString]) -> PathBuf {
         let mut p = self.root.clone();
         p.extend(stack);

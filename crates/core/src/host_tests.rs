@@ -159,3 +159,25 @@ fn a_missing_root_is_an_error() {
     let e = Host::at("/definitely/not/here").expect_err("missing");
     assert_eq!(e.problem, Problem::NotFound);
 }
+
+#[test]
+fn canonical_names_the_host_path_a_link_leads_to() {
+    let t = Tree::new();
+    t.file("/dev/dri/renderD130", "");
+    t.link("/dev/nvidia-bmc", "dri/renderD130");
+    t.link("/dev/abs", "/dev/dri/../dri/renderD130");
+    t.link("/dev/dangling", "dri/renderD999");
+    t.file("/dev/nvidiactl", "");
+    let h = host(&t);
+    let canon = |p: &str| h.canonical(Path::new(p));
+    assert_eq!(
+        canon("/dev/nvidia-bmc"),
+        Ok(PathBuf::from("/dev/dri/renderD130"))
+    );
+    assert_eq!(canon("/dev/abs"), Ok(PathBuf::from("/dev/dri/renderD130")));
+    assert_eq!(canon("/dev/nvidiactl"), Ok(PathBuf::from("/dev/nvidiactl")));
+    assert_eq!(
+        canon("/dev/dangling").map_err(|e| e.problem),
+        Err(Problem::DanglingLink)
+    );
+}

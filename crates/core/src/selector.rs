@@ -5,6 +5,8 @@
 //! every token even beside `all` (the first bad one is reported), drop duplicates, let a whole
 //! vendor absorb its indexes, and sort in canonical vendor order with indexes ascending.
 
+use std::collections::HashSet;
+
 use thiserror::Error;
 
 use crate::text::{is_ascii_digits, py_repr, py_str_list, py_strip};
@@ -91,13 +93,16 @@ pub fn normalize<S: AsRef<str>>(
     }
     let is_all = |t: &str| t == "all" || t == "true";
     let is_none = |t: &str| t == "none" || t == "false";
+    // Found once, not per `none`: a command line of many tokens must stay linear.
+    let first_other = tokens.iter().find(|t| !is_none(t));
     let mut grants: Vec<(String, Option<u32>)> = Vec::new();
+    let mut seen: HashSet<(String, Option<u32>)> = HashSet::new();
     for token in &tokens {
         if is_all(token) {
             continue;
         }
         if is_none(token) {
-            if let Some(other) = tokens.iter().find(|t| !is_none(t)) {
+            if let Some(other) = first_other {
                 return Err(SelectorError::NoneCombined {
                     word: token.clone(),
                     other: other.clone(),
@@ -106,7 +111,7 @@ pub fn normalize<S: AsRef<str>>(
             continue;
         }
         let grant = parse_token(token, vendors)?;
-        if !grants.contains(&grant) {
+        if seen.insert(grant.clone()) {
             grants.push(grant);
         }
     }
@@ -116,7 +121,7 @@ pub fn normalize<S: AsRef<str>>(
     if grants.is_empty() {
         return Ok(Selection::None);
     }
-    let whole: Vec<String> = grants
+    let whole: HashSet<String> = grants
         .iter()
         .filter(|(_, i)| i.is_none())
         .map(|(v, _)| v.clone())

@@ -12,6 +12,7 @@ use gpuctl_core::{
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
+use crate::numbering::{self, Numbering};
 use crate::table::builtin_requirement;
 
 /// NVIDIA's CDI kind.
@@ -56,9 +57,6 @@ const PATTERNS: &[ErrorPattern] = &[
         hint: "Hint: on SELinux hosts run 'setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
     },
 ];
-
-/// PCI GPUs, procfs entries, warnings.
-type Gpus = (Vec<PciDevice>, Vec<String>, Vec<Finding>);
 
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -111,12 +109,10 @@ impl Nvidia {
         }
     }
 
-    /// The GPUs in index order from PCI enumeration (works before the driver is loaded), the
-    /// procfs entries (PCI addresses the driver knows), and warnings.
-    fn gpus(probe: &Probe) -> Result<Gpus, GpuError> {
-        let (pci, warnings) = pci::gpus_of_vendor(probe.host(), PCI_VENDOR);
-        let proc = nodes::proc_entries(probe.host())?;
-        Ok((pci, proc, warnings))
+    /// The GPUs in index order (PCI bus-address order), each with its minor: the one
+    /// numbering `detect`, `args nvidia:N` and `device_addresses` share.
+    fn numbering(probe: &Probe) -> Result<Numbering, GpuError> {
+        numbering::read(probe.host(), PCI_VENDOR)
     }
 }
 
@@ -159,10 +155,10 @@ impl GpuBackend for Nvidia {
             Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
             Some(Tier::Hook) => {}
             Some(Tier::Raw) => {
-                let devices = match &grant.indexes {
-                    None => nodes::dev_entries(probe.host())?,
+                let found = match &grant.indexes {
+                    None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
-                        let n = nodes::indexed_nodes(probe.host(), ix)?;
+                        let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
                         out.warnings.push(best_effort_warning(
                             self.vendor(),
                             " (which also lifts the baked-driver requirement)",
@@ -170,6 +166,8 @@ impl GpuBackend for Nvidia {
                         n
                     }
                 };
+                out.warnings.extend(found.warnings);
+                let devices = found.nodes;
                 out.args = devices
                     .into_iter()
                     .flat_map(|d| ["--device".to_string(), d])
@@ -184,7 +182,9 @@ impl GpuBackend for Nvidia {
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
         let tier = probe.tier_of(self)?;
         let hook = hook_file(probe)?;
-        let (pci, proc, mut warnings) = Self::gpus(probe)?;
+        let numbering = Self::numbering(probe)?;
+        let mut warnings = numbering.pci_warnings.clone();
+        let pci_count = numbering.gpus.iter().filter(|g| g.pci.is_some()).count();
         let reason: Reason = match tier {
             Some(Tier::Cdi) => {
                 if let Some(h) = &hook {
@@ -206,35 +206,43 @@ impl GpuBackend for Nvidia {
             Some(Tier::Raw) => Reason::Vendor(format!(
                 "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
             )),
-            None if pci.is_empty() => Reason::Vendor(format!(
+            None if pci_count == 0 => Reason::Vendor(format!(
                 "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
             )),
             None => Reason::Vendor(format!(
                 "{} NVIDIA GPU(s) on the PCI bus, but no CDI spec declaring {KIND}, no legacy hook and no {NVIDIA_CTL}: load the NVIDIA driver and run 'nvidia-ctk cdi generate'",
-                pci.len()
+                pci_count
             )),
         };
+        if tier == Some(Tier::Raw) {
+            warnings.extend(numbering.warnings(probe.host()));
+        }
+        let ids: Vec<u16> = numbering
+            .gpus
+            .iter()
+            .filter_map(|g| g.pci.as_ref().map(|d| d.device_id))
+            .collect();
+        let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
         let mut devices = Vec::new();
-        if pci.is_empty() {
-            for (index, entry) in proc.iter().enumerate() {
-                let d = Device::new(index, Some(entry.clone()));
-                devices.push(d.with_all(node_facts(probe, entry)));
-            }
-        } else {
-            let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
-            let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
-            for (index, gpu) in pci.iter().enumerate() {
-                let req = self
-                    .driver_requirement(gpu)
-                    .unwrap_or_else(|| builtin_requirement(gpu.device_id));
-                let id = gpu.device_id_hex();
-                // In the order detect text shows them: id, name, node, generation, driver.
-                let mut d = Device::new(index, Some(gpu.address.clone()))
+        for (index, gpu) in numbering.gpus.iter().enumerate() {
+            // In the order detect text shows them: id, name, node, generation, driver.
+            let mut d = Device::new(index, Some(gpu.address.clone()));
+            let req = gpu.pci.as_ref().map(|dev| {
+                self.driver_requirement(dev)
+                    .unwrap_or_else(|| builtin_requirement(dev.device_id))
+            });
+            if let Some(dev) = &gpu.pci {
+                let id = dev.device_id_hex();
+                d = d
                     .with(Fact::new("device_id", id.as_str()).shown_as(format!("device {id}")))
-                    .with(Fact::shown("name", names.get(&gpu.device_id).cloned()));
-                if proc.contains(&gpu.address) {
-                    d = d.with_all(node_facts(probe, &gpu.address));
-                }
+                    .with(Fact::shown("name", names.get(&dev.device_id).cloned()));
+            }
+            if let Some(minor) = numbering.minor(gpu) {
+                d = d
+                    .with(Fact::new("minor", minor))
+                    .with(Fact::shown("node", format!("/dev/nvidia{minor}")));
+            }
+            if let Some(req) = req {
                 let compute = req.compute();
                 let mut generation = Fact::new("generation", req.generation());
                 if let Some(g) = req.generation() {
@@ -245,13 +253,12 @@ impl GpuBackend for Nvidia {
                     });
                 }
                 let describe = req.describe();
-                devices.push(
-                    d.with(generation).with(Fact::new("compute", compute)).with(
-                        Fact::new("requirement", describe.as_str())
-                            .shown_as(format!("driver: {describe}")),
-                    ),
+                d = d.with(generation).with(Fact::new("compute", compute)).with(
+                    Fact::new("requirement", describe.as_str())
+                        .shown_as(format!("driver: {describe}")),
                 );
             }
+            devices.push(d);
         }
         let mut report = VendorReport::new(probe, self.vendor(), KIND, tier, reason, devices);
         report.warnings = warnings;
@@ -259,12 +266,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        let (pci, proc, _) = Self::gpus(probe)?;
-        Ok(if proc.is_empty() {
-            pci.into_iter().map(|d| d.address).collect()
-        } else {
-            proc
-        })
+        Ok(Self::numbering(probe)?.addresses())
     }
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
@@ -273,16 +275,5 @@ impl GpuBackend for Nvidia {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
-    }
-}
-
-/// The device node of a GPU the driver knows: its minor (JSON only) and `/dev/nvidiaN`.
-fn node_facts(probe: &Probe, entry: &str) -> Vec<Fact> {
-    match nodes::minor_of(probe.host(), entry) {
-        Some(minor) => vec![
-            Fact::new("minor", minor),
-            Fact::shown("node", format!("/dev/nvidia{minor}")),
-        ],
-        None => Vec::new(),
     }
 }

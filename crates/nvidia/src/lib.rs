@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod nodes;
+pub mod numbering;
 pub mod requirement;
 pub mod table;
 

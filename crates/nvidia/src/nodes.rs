@@ -1,37 +1,152 @@
-//! NVIDIA's raw tier: the `/dev/nvidia*` nodes and the device-minor map in procfs.
+//! NVIDIA's raw tier: the `/dev` nodes its driver makes (and no link that leads elsewhere), and the
+//! device minors in procfs; which GPU has which minor is numbering.rs's business.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use gpuctl_core::GpuError;
 use gpuctl_core::host::Host;
 use gpuctl_core::text::{is_ascii_digits, py_splitlines, py_strip};
+use gpuctl_core::{Finding, GpuError};
+
+use crate::numbering::{GPU_MINOR_MAX, Numbering};
 
 /// Marks the raw tier: the driver's control node.
 pub const NVIDIA_CTL: &str = "/dev/nvidiactl";
 /// Per-GPU procfs directories, named by PCI address.
 pub const PROC_GPUS: &str = "/proc/driver/nvidia/gpus";
 
+/// The most NVSwitch nodes the driver makes: `NVSWITCH_DEVICE_INSTANCE_MAX` is 64.
+const NVSWITCH_MAX: u32 = 63;
 /// procfs `information` files are a dozen short lines.
 const INFO_LIMIT: u64 = 64 * 1024;
 
-fn host_error(e: gpuctl_core::HostError) -> GpuError {
+pub(crate) fn host_error(e: gpuctl_core::HostError) -> GpuError {
     GpuError::host(e, "check that /dev and /proc are the host's".to_string())
 }
 
-/// Every `/dev` entry whose name starts with `nvidia` (nodes, the `nvidia-caps` directory,
-/// dangling links alike), sorted by name: `nvidia10` before `nvidia2`, as the reference sorts.
-pub fn dev_entries(host: &Host) -> Result<Vec<String>, GpuError> {
+/// True for the names NVIDIA's driver stack gives its nodes directly under `/dev`, as
+/// NVIDIA's open-gpu-kernel-modules (tag 595.45.04) registers them: `nvidiactl` and
+/// `nvidia<minor>` for minors 0 to 247 (`nv.c`, `nv-chardev-numbers.h`), `nvidia-modeset`
+/// (`nvidia-modeset-linux.c`), `nvidia-uvm` and `nvidia-uvm-tools` (`uvm.c`, `uvm_tools.c`),
+/// `nvidia-nvlink` (`nvlink_linux.h`), `nvidia-nvswitchctl` and `nvidia-nvswitch<N>` for N
+/// below 64 (`linux_nvswitch.c`, `export_nvswitch.h`), and the directories `nvidia-caps`
+/// (`nv-caps.c`) and `nvidia-caps-imex-channels` (`nv-caps-imex.c`).
+pub fn is_driver_node_name(name: &str) -> bool {
+    let numbered = |prefix: &str, max: u32| {
+        name.strip_prefix(prefix).is_some_and(|n| {
+            is_ascii_digits(n)
+                && (n == "0" || !n.starts_with('0'))
+                && n.parse::<u32>().is_ok_and(|v| v <= max)
+        })
+    };
+    matches!(
+        name,
+        "nvidiactl"
+            | "nvidia-modeset"
+            | "nvidia-uvm"
+            | "nvidia-uvm-tools"
+            | "nvidia-nvlink"
+            | "nvidia-nvswitchctl"
+            | "nvidia-caps"
+            | "nvidia-caps-imex-channels"
+    ) || numbered("nvidia", GPU_MINOR_MAX)
+        || numbered("nvidia-nvswitch", NVSWITCH_MAX)
+}
+
+/// The driver's directories of per-capability nodes; every other node is a file.
+fn is_driver_dir_name(name: &str) -> bool {
+    matches!(name, "nvidia-caps" | "nvidia-caps-imex-channels")
+}
+
+/// The NVIDIA nodes of `/dev` a raw grant passes, and why others were left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DevNodes {
+    /// Host paths, sorted by name: `nvidia10` before `nvidia2`, as the reference sorts.
+    pub nodes: Vec<String>,
+    /// At most one finding naming the `nvidia*` entries that are not granted.
+    pub warnings: Vec<Finding>,
+}
+
+/// The `/dev` entries NVIDIA's driver makes (nodes and the `nvidia-caps` directories). Any
+/// other `nvidia*` entry is left out with a warning: a name the driver does not make, a
+/// directory where the driver makes a node, or a symbolic link that leads anywhere but to
+/// another of the driver's nodes (podman would hand the container the link's target:
+/// `/dev/nvidia-bmc -> dri/renderD130` is a BMC's render node).
+pub fn dev_nodes(host: &Host) -> Result<DevNodes, GpuError> {
     let entries = match host.list_dir(Path::new("/dev")) {
         Ok(e) => e,
-        Err(e) if e.is_absent() => return Ok(Vec::new()),
+        Err(e) if e.is_absent() => return Ok(DevNodes::default()),
         Err(e) => return Err(host_error(e)),
     };
-    Ok(entries
-        .iter()
-        .filter_map(|e| e.name_str())
-        .filter(|n| n.starts_with("nvidia"))
-        .map(|n| format!("/dev/{n}"))
-        .collect())
+    let mut out = DevNodes::default();
+    let mut left_out = Vec::new();
+    for entry in &entries {
+        if !entry.name.as_encoded_bytes().starts_with(b"nvidia") {
+            continue;
+        }
+        let shown = format!("/dev/{}", entry.name.to_string_lossy().escape_debug());
+        let Some(name) = entry.name_str().filter(|n| is_driver_node_name(n)) else {
+            left_out.push(format!("{shown} (not a node NVIDIA's GPU driver makes)"));
+            continue;
+        };
+        let path = format!("/dev/{name}");
+        if entry.is_symlink {
+            match host.canonical(Path::new(&path)) {
+                Ok(target) if leads_to_driver_node(&target) => {}
+                Ok(target) => {
+                    left_out.push(format!(
+                        "{shown} (a link to {}, not one of the driver's nodes)",
+                        target.display().to_string().escape_debug()
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    left_out.push(format!("{shown} ({})", e.problem));
+                    continue;
+                }
+            }
+        } else if entry.is_dir != is_driver_dir_name(name) {
+            let what = if entry.is_dir {
+                "a directory"
+            } else {
+                "not a directory"
+            };
+            left_out.push(format!("{shown} ({what}, unlike the driver's)"));
+            continue;
+        }
+        out.nodes.push(path);
+    }
+    if !left_out.is_empty() {
+        let entries = left_out.join(", ");
+        out.warnings.push(Finding::vendor(
+            "nvidia",
+            "nvidia-nodes-not-granted",
+            vec![("entries", entries.clone())],
+            format!(
+                "not granted: {entries} — only the nodes NVIDIA's driver makes are passed; add any other with --device yourself if the container needs it"
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// True when a link's target is itself one of the driver's nodes in `/dev`.
+fn leads_to_driver_node(target: &Path) -> bool {
+    target.parent() == Some(Path::new("/dev"))
+        && target
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_driver_node_name)
+}
+
+/// A per-GPU node must be the node itself: a link there could lead to any other device.
+fn check_gpu_node(host: &Host, path: &str) -> Result<(), GpuError> {
+    match host.read_link(Path::new(path)) {
+        Ok(target) => Err(unserved(format!(
+            "{path} is a symbolic link (to {}), not the GPU's device node — refusing to grant what it leads to; check the host's /dev",
+            target.display().to_string().escape_debug()
+        ))),
+        Err(_) => Ok(()),
+    }
 }
 
 /// The shared nodes: `/dev/nvidia*` whose suffix is not all digits (`nvidiactl`,
@@ -54,22 +169,10 @@ pub fn parse_device_minor(information: &str) -> Option<u32> {
     })
 }
 
-/// The procfs entries (PCI addresses), sorted by name, or an empty list when there are none.
-pub fn proc_entries(host: &Host) -> Result<Vec<String>, GpuError> {
-    match host.list_dir(Path::new(PROC_GPUS)) {
-        Ok(e) => Ok(e
-            .iter()
-            .filter_map(|e| e.name_str().map(str::to_string))
-            .collect()),
-        Err(e) if e.is_absent() => Ok(Vec::new()),
-        Err(e) => Err(host_error(e)),
-    }
-}
-
-/// One procfs entry's minor, or `None` when its information cannot be read or names none.
-pub fn minor_of(host: &Host, entry: &str) -> Option<u32> {
-    let path = PathBuf::from(PROC_GPUS).join(entry).join("information");
-    match host.read_to_string(&path, INFO_LIMIT) {
+/// The minor in the `information` file of one procfs entry (`dir`, a host path), or `None`
+/// when it cannot be read or names none.
+pub fn minor_of(host: &Host, dir: &Path) -> Option<u32> {
+    match host.read_to_string(&dir.join("information"), INFO_LIMIT) {
         Ok(text) => parse_device_minor(&text),
         Err(e) => {
             tracing::debug!("{e}");
@@ -78,54 +181,44 @@ pub fn minor_of(host: &Host, entry: &str) -> Option<u32> {
     }
 }
 
-/// The minors of every NVIDIA GPU in PCI-address order. One entry without a readable minor
-/// refuses the whole map: skipping it could shift every later index onto the wrong GPU.
-pub fn minors_by_pci_order(host: &Host) -> Result<Vec<u32>, GpuError> {
-    let entries = proc_entries(host)?;
-    if entries.is_empty() {
-        return Err(unserved(format!(
-            "the selection asks for an nvidia device by index, but the device-minor map under {PROC_GPUS} is unavailable — cannot identify the device nodes.  Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec."
-        )));
-    }
-    entries
-        .iter()
-        .map(|entry| {
-            minor_of(host, entry).ok_or_else(|| {
-                unserved(format!(
-                    "the selection asks for an nvidia device by index, but {entry} under {PROC_GPUS} exposes no readable 'Device Minor' — refusing a device map that could grant the wrong GPU.  Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec."
-                ))
-            })
-        })
-        .collect()
-}
-
 /// The raw nodes for an index grant: the shared nodes, then `/dev/nvidia<minor>` of each
-/// selected GPU (built from the minor, not checked: the minor is the driver's word).
-pub fn indexed_nodes(host: &Host, indexes: &[u32]) -> Result<Vec<String>, GpuError> {
-    let minors = minors_by_pci_order(host)?;
+/// selected GPU, the minor looked up by the GPU's PCI address. A per-GPU node is built from the
+/// minor (the driver's word) and need not exist, but a link there is refused. A numbering that
+/// cannot be trusted is refused whichever index is asked for, as the reference refuses a
+/// gappy map.
+pub fn indexed_nodes(
+    host: &Host,
+    numbering: &Numbering,
+    indexes: &[u32],
+) -> Result<DevNodes, GpuError> {
+    if let Some(refusal) = numbering.refusal() {
+        return Err(refusal);
+    }
+    let n = numbering.gpus.len();
     let bad: Vec<u32> = indexes
         .iter()
         .copied()
-        .filter(|&i| i as usize >= minors.len())
+        .filter(|&i| i as usize >= n)
         .collect();
     if !bad.is_empty() {
         return Err(unserved(format!(
-            "the selection asks for nvidia device(s) {} but this host has {} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {}, or run 'gpuctl detect' to list them",
+            "the selection asks for nvidia device(s) {} but this host has {n} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {n}, or run 'gpuctl detect' to list them",
             gpuctl_core::text::py_int_list(&bad),
-            minors.len(),
-            minors.len()
         )));
     }
-    let mut nodes = shared_nodes(&dev_entries(host)?);
-    nodes.extend(
-        indexes
-            .iter()
-            .map(|&i| format!("/dev/nvidia{}", minors[i as usize])),
-    );
-    Ok(nodes)
+    let mut gpu_nodes = Vec::with_capacity(indexes.len());
+    for &i in indexes {
+        let node = format!("/dev/nvidia{}", numbering.minor_at(host, i)?);
+        check_gpu_node(host, &node)?;
+        gpu_nodes.push(node);
+    }
+    let mut out = dev_nodes(host)?;
+    out.nodes = shared_nodes(&out.nodes);
+    out.nodes.extend(gpu_nodes);
+    Ok(out)
 }
 
-fn unserved(message: String) -> GpuError {
+pub(crate) fn unserved(message: String) -> GpuError {
     GpuError::Unserved {
         vendor: "nvidia".to_string(),
         message,
@@ -148,6 +241,28 @@ mod tests {
     #[case("Device Minor:\u{1c}5\u{1f}", None)] // \x1c is a line break to Python
     fn device_minor(#[case] text: &str, #[case] want: Option<u32>) {
         assert_eq!(parse_device_minor(text), want);
+    }
+
+    #[rstest]
+    #[case("nvidiactl", true)]
+    #[case("nvidia0", true)]
+    #[case("nvidia247", true)]
+    #[case("nvidia248", false)]
+    #[case("nvidia01", false)]
+    #[case("nvidia", false)]
+    #[case("nvidia-uvm-tools", true)]
+    #[case("nvidia-nvswitch63", true)]
+    #[case("nvidia-nvswitch64", false)]
+    #[case("nvidia-nvswitchctl", true)]
+    #[case("nvidia-nvlink", true)]
+    #[case("nvidia-caps", true)]
+    #[case("nvidia-caps-imex-channels", true)]
+    #[case("nvidia-bmc", false)]
+    #[case("nvidia-fs0", false)]
+    #[case("nvidia0 --privileged", false)]
+    #[case("nvidia\u{663}", false)]
+    fn driver_node_names(#[case] name: &str, #[case] want: bool) {
+        assert_eq!(is_driver_node_name(name), want);
     }
 
     #[test]

@@ -380,8 +380,8 @@ pub fn report(
     }
 }
 
-/// The reference's Kepler warning (§4.3), ending in what gpuctl does instead of skipping the
-/// install: the GPU is left out of the combination.
+/// Rex-GPU's Kepler warning (docs/requirement.md#compute), ending in what gpuctl does instead of
+/// skipping the install: the GPU is left out of the combination.
 fn not_compute_warning(gpu: &Gpu, builtin: &Requirement) -> String {
     let shown = match &gpu.name {
         Some(name) => format!("NVIDIA GPU {name} (10de:{:04x})", gpu.device_id),

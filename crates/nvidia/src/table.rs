@@ -1,5 +1,5 @@
 //! The built-in NVIDIA generation table: which kernel module and driver branches each PCI device
-//! id needs, exactly the rows of Rex-GPU 0.003+ (reference `rex-requirement.md` §2), in order,
+//! id needs, exactly the rows of Rex-GPU 0.003+ (docs/requirement.md#nvidia-rows), in order,
 //! first match wins. Every id 0000-2fff has a row; above that only the three Blackwell Ultra ids
 //! do, and anything else gets any module, no bounds and no compute opinion.
 
@@ -71,7 +71,8 @@ const BUILTIN_ROWS: [BuiltinRow; 9] = [
         true,
     ),
     // Blackwell Ultra GB300 31C2, 31C3: open only, 580 or newer. Same README (615.71.09); 31C3
-    // appears in no README up to 595.45.04 (reference §7). Checked 2026-09-23.
+    // appears in no README up to 595.45.04
+    // (docs/requirement.md#where-each-nvidia-row-comes-from). Checked 2026-09-23.
     row(
         (0x31c2, 0x31c3),
         "Blackwell Ultra",
@@ -142,7 +143,8 @@ const _: () = {
     }
 };
 
-/// The built-in table (reference §2), for looking up or extending with site-policy rows.
+/// The built-in table (docs/requirement.md#nvidia-rows), for looking up or extending with
+/// site-policy rows.
 pub fn builtin_table() -> GenerationTable {
     GenerationTable::new(BUILTIN_ROWS.iter().filter_map(|r| r.to_row()).collect())
 }
@@ -179,7 +181,7 @@ mod tests {
     const MPV: &str = "Maxwell/Pascal/Volta";
     const KEP: &str = "Kepler or older";
 
-    /// Reference §2 written as a `match`, independently of the rows above.
+    /// docs/requirement.md#nvidia-rows written as a `match`, independently of the rows above.
     fn expected(id: u16) -> Shape {
         match id {
             0x2e12 => (Some(BW), Open, Some(580), None, Some(true)),
@@ -228,7 +230,8 @@ mod tests {
         }
     }
 
-    // Reference §5.1 boundaries, through the lenient text lookup (any case, device_id lowered).
+    // Rex-GPU's t/98-requirement.t boundaries (docs/requirement.md#rex-gpus-test-cases), through
+    // the lenient text lookup (any case, device_id lowered).
     #[rstest]
     #[case(&["0000", "0020", "102d", "133f"], (Some(KEP), Proprietary, None, Some(470)))]
     #[case(&["1340", "1db4", "1DB4", "1df6"], (Some(MPV), Proprietary, None, Some(580)))]
@@ -286,7 +289,8 @@ mod tests {
         assert_eq!(builtin_table().for_device_id(id), Requirement::default());
     }
 
-    // Reference §5.1 compute lists and §5.2 (open_kernel_module_required, 2342 changed in 0.003).
+    // Rex-GPU's compute lists (t/98) and t/80 (open_kernel_module_required, 2342 changed in 0.003);
+    // docs/requirement.md#rex-gpus-test-cases.
     #[rstest]
     #[case(
         "1340 1380 13c0 174d 1d01 1db4 1df6 1df7 1e02 1f97 2330 28ff 2900 2901 2c18 2c77 2bb9 2e12 2fff 3182 31c2 31c3",
@@ -320,7 +324,8 @@ mod tests {
         }
     }
 
-    // Reference §5.3 (legacy_driver_requirement): the max branch below 0x1df7 only.
+    // Rex-GPU's t/95 (legacy_driver_requirement, docs/requirement.md#rex-gpus-test-cases): the max
+    // branch below 0x1df7 only.
     #[rstest]
     #[case(
         "1340 13f2 17fd 15f7 15F8 1b38 1bb3 1d81 1db1 1db4 1db5 1db6 1df6",

@@ -14,7 +14,7 @@ use crate::check::{OpenError, Probe, container_script, join, verify};
 use crate::podman::{self, PROBE_GROUPS, RunSpec};
 use crate::report::{Tally, Verdict};
 
-/// What podman prints when a CDI device cannot be resolved (podman-on-ci.md §3).
+/// What podman prints when a CDI device cannot be resolved (docs/podman-ci.md#cdi).
 const UNRESOLVABLE: &str = "unresolvable CDI devices";
 
 /// Runs one scenario under every runtime; `Err` only when the host could not be prepared.

@@ -157,7 +157,7 @@ fn print_header(opts: &IntegrationArgs, machine: &preflight::Machine) {
     );
     let versions = match (machine.ceiling, machine.above) {
         (Some(c), Some(a)) => format!(
-            "CDI ceiling {} (the newest cdiVersion podman {} loads, cdi-and-vendors.md §1.9): fake specs use {}, the above-ceiling scenario {}",
+            "CDI ceiling {} (the newest cdiVersion podman {} loads, docs/cdi.md#podman-ceilings): fake specs use {}, the above-ceiling scenario {}",
             version_text(c),
             machine.podman_version,
             version_text(c),

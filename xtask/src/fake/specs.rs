@@ -98,7 +98,7 @@ fn nvidia_with(name: &str, version: &str, stale: bool) -> SpecFile {
 }
 
 /// Specs podman's CDI library and gpuctl both reject, each for another reason
-/// (podman-on-ci.md §3 lists the library's words for each).
+/// (docs/podman-ci.md#cdi lists the library's words for each).
 pub fn rejected(version: &str) -> Vec<SpecFile> {
     vec![
         SpecFile {

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use super::universe::{DRM_GPUS, DRM_MAJOR, KFD, NVIDIA_GPUS, NVIDIA_SHARED, Vendor};
 
-/// The legacy NVIDIA hook's file, as nvidia-container-toolkit installed it (cdi-and-vendors.md
-/// §2.4).
+/// The legacy NVIDIA hook's file, as nvidia-container-toolkit installed it
+/// (docs/vendors.md#nvidia-hook-tier).
 pub const NVIDIA_HOOK: &str = "/usr/share/containers/oci/hooks.d/oci-nvidia-hook.json";
 const NVIDIA_HOOK_JSON: &str = r#"{
     "version": "1.0.0",

@@ -1,7 +1,7 @@
-//! The examples of the Python tool's behaviour (terok-gpu.md §6, examples 1-45), one test each,
-//! through the library with all three vendors linked. Messages keep the reference's facts in
-//! gpuctl's words ("the selection requests" for "run.gpus requests"). The NVIDIA and mixed
-//! examples are in nvidia.rs, the render-node (AMD, Intel) ones in render.rs.
+//! The examples of the Python tool's behaviour (docs/reference-tools.md#examples, 1-45), one test
+//! each, through the library with all three vendors linked. Messages keep the reference's facts in
+//! gpuctl's words ("the selection requests" for "run.gpus requests"). The NVIDIA and mixed examples
+//! are in nvidia.rs, the render-node (AMD, Intel) ones in render.rs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;

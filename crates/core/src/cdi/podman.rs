@@ -1,5 +1,5 @@
 //! What a given podman release can load: each release vendors a fixed CDI library that rejects
-//! newer `cdiVersion`s (cdi-and-vendors.md §1.9). Told the podman version, gpuctl treats a spec
+//! newer `cdiVersion`s (docs/cdi.md#podman-ceilings). Told the podman version, gpuctl treats a spec
 //! that podman would drop as invalid, instead of granting a device podman cannot resolve.
 
 use super::version::{Version, format_version};

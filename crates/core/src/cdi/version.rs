@@ -49,7 +49,7 @@ pub fn format_version(v: Version) -> String {
 }
 
 /// The oldest podman release whose vendored CDI library loads a spec of version `v`
-/// (cdi-and-vendors.md §1.9).
+/// (docs/cdi.md#podman-ceilings).
 pub fn min_podman(v: Version) -> &'static str {
     match v {
         (0, 0..=4, _) => "4.1",

@@ -1,4 +1,5 @@
-//! One driver for several GPUs: `intersect` and `conflicts` (reference §3.6-3.7).
+//! One driver for several GPUs: `intersect` and `conflicts`
+//! (docs/requirement.md#intersect-and-conflicts).
 
 use thiserror::Error;
 

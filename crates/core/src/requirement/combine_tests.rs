@@ -1,4 +1,5 @@
-//! Reference §3.6-3.7 and §5.1: intersect and conflicts, and the table's lookup rules.
+//! docs/requirement.md#intersect-and-conflicts and Rex-GPU's t/98: intersect and conflicts, and the
+//! table's lookup rules.
 
 #![allow(
     clippy::expect_used,

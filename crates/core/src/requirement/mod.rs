@@ -1,10 +1,10 @@
 //! The NVIDIA driver-requirement model: which kernel module and which driver branches can drive
 //! a GPU, whether a driver source fits, and what one driver for several GPUs must be.
 //!
-//! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement` (reference
-//! `rex-requirement.md` §3), with every sentence it produces kept word for word. The generation
-//! table's *data* lives in the NVIDIA crate; the table's *shape* and lookup live here, in
-//! [`table`], so a site-policy file ([`site`]) can extend it without code.
+//! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement`
+//! (docs/requirement.md#the-model), with every sentence it produces kept word for word. The
+//! generation table's *data* lives in the NVIDIA crate; the table's *shape* and lookup live
+//! here, in [`table`], so a site-policy file ([`site`]) can extend it without code.
 //!
 //! - [`Requirement`]: kernel module, branch bounds, generation, compute flag, device id, name and
 //!   members; [`Requirement::describe`], [`Requirement::who`].

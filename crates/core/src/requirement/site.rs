@@ -134,18 +134,13 @@ pub fn load_site_rows(path: &Path) -> Result<Vec<GenerationRow>, SiteError> {
         path: path.to_path_buf(),
         limit: MAX_FILE_BYTES,
     };
-    let file = std::fs::File::open(path).map_err(unreadable)?;
+    // A FIFO would block open() forever; only a regular file is opened.
+    let file = crate::input::open_regular(path).map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
-    if meta.is_dir() {
-        return Err(SiteError::Unreadable {
-            path: path.to_path_buf(),
-            reason: "it is a directory".to_string(),
-        });
-    }
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    // The metadata length is 0 for pipes and character devices: the take() is the real bound.
+    // procfs and sysfs files report a length of 0 or 4096: the take() is the real bound.
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -197,7 +192,7 @@ pub fn parse_site_rows(
         Err(message) => {
             return Err(SiteError::Syntax {
                 path: path.to_path_buf(),
-                message,
+                message: crate::input::shorten_quotes(&message),
             });
         }
     };
@@ -207,7 +202,7 @@ pub fn parse_site_rows(
             row.check().map_err(|reason| SiteError::BadRow {
                 path: path.to_path_buf(),
                 row: i + 1,
-                reason,
+                reason: crate::input::shorten_quotes(&reason),
             })
         })
         .collect()

@@ -1,4 +1,5 @@
-//! Driver sources and whether one satisfies a requirement (reference §3.5).
+//! Driver sources and whether one satisfies a requirement
+//! (docs/requirement.md#satisfied-by-a-driver-source).
 
 use super::{KernelModule, Requirement};
 

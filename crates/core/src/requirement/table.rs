@@ -1,5 +1,6 @@
 //! The generation table's shape: inclusive device-id ranges mapped to requirements, searched in
-//! order, first match wins (reference §2 and §3.2). The NVIDIA crate holds the built-in rows.
+//! order, first match wins (docs/requirement.md#device-id-lookup). The NVIDIA crate holds the
+//! built-in rows.
 
 use std::borrow::Cow;
 

@@ -1,6 +1,7 @@
-//! The model's cases from reference §5.1 (t/98-requirement.t), on requirements built by hand with
-//! the shapes the NVIDIA table gives those GPUs (the table itself is tested in its crate):
-//! construction, describe, who, satisfied_by and why_not. The fixtures serve `combine_tests` too.
+//! The model's cases from Rex-GPU's t/98-requirement.t (docs/requirement.md#rex-gpus-test-cases),
+//! on requirements built by hand with the shapes the NVIDIA table gives those GPUs (the table
+//! itself is tested in its crate): construction, describe, who, satisfied_by and why_not. The
+//! fixtures serve `combine_tests` too.
 
 #![allow(
     clippy::expect_used,

@@ -1,0 +1,127 @@
+//! `cargo xtask man`: gpuctl's manual pages, generated from its clap definition (so a new
+//! subcommand or flag appears with no change here): `gpuctl.1` and one `gpuctl-<command>.1` per
+//! subcommand, written to `<target dir>/man` unless `--out DIR` says otherwise.
+
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+use gpuctl_cli::{Cli, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED};
+
+/// Flags of `cargo xtask man`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ManArgs {
+    /// Write the pages here instead of `<target dir>/man`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// One rendered page: its file name (`gpuctl-args.1`) and its roff text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The file name, section suffix included.
+    pub file_name: String,
+    /// The roff source.
+    pub roff: String,
+}
+
+/// Renders every page, the top-level one first, then each visible subcommand's in definition
+/// order. Pure: the same definition gives the same bytes (no date, no path, no clock).
+pub fn pages() -> Result<Vec<Page>, String> {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let subs: Vec<clap::Command> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .cloned()
+        .collect();
+    let mut top = render(cmd)?;
+    top.roff.push_str(&exit_status());
+    top.roff.push_str(&see_also(&subs));
+    let mut all = vec![top];
+    for sub in subs {
+        let mut page = render(sub)?;
+        page.roff.push_str(".SH \"SEE ALSO\"\n\\fBgpuctl\\fR(1)\n");
+        all.push(page);
+    }
+    Ok(all)
+}
+
+fn render(cmd: clap::Command) -> Result<Page, String> {
+    // Subcommands carry no version of their own; every page names the gpuctl it documents.
+    let man = clap_mangen::Man::new(cmd)
+        .manual("gpuctl manual")
+        .source(format!(
+            "gpuctl {}",
+            Cli::command().get_version().unwrap_or_default()
+        ));
+    let mut roff = Vec::new();
+    man.render(&mut roff)
+        .map_err(|e| format!("cannot render {} ({e})", man.get_filename()))?;
+    let roff = String::from_utf8(roff)
+        .map_err(|e| format!("{} is not UTF-8 ({e})", man.get_filename()))?;
+    Ok(Page {
+        file_name: man.get_filename(),
+        roff,
+    })
+}
+
+/// The exit codes, from the constants the CLI returns, so the page cannot drift from them.
+fn exit_status() -> String {
+    format!(
+        ".SH \"EXIT STATUS\"\n\
+         .TP\n\\fB{EXIT_OK}\\fR\nSuccess (\\fBexplain\\fR: a GPU problem was found and explained).\n\
+         .TP\n\\fB{EXIT_UNSERVED}\\fR\nThe host cannot serve the request, the driver does not satisfy \
+         the requirement, the GPUs need conflicting drivers, or \\fBexplain\\fR found no GPU problem.\n\
+         .TP\n\\fB{EXIT_INVALID}\\fR\nInvalid input: selector, device id, driver spec, table file, \
+         flags, a missing \\fB\\-\\-root\\fR.\n"
+    )
+}
+
+fn see_also(subs: &[clap::Command]) -> String {
+    let refs: Vec<String> = subs
+        .iter()
+        .map(|s| format!("\\fBgpuctl\\-{}\\fR(1)", s.get_name()))
+        .collect();
+    format!(
+        ".SH \"SEE ALSO\"\n{}, \\fBpodman\\-run\\fR(1)\n",
+        refs.join(", ")
+    )
+}
+
+/// Writes the pages into `dir` (created if missing) and returns their paths.
+pub fn write(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {} ({e})", dir.display()))?;
+    let mut written = Vec::new();
+    for page in pages()? {
+        let path = dir.join(&page.file_name);
+        std::fs::write(&path, page.roff)
+            .map_err(|e| format!("cannot write {} ({e})", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Runs `cargo xtask man`: writes the pages and prints where they went.
+pub fn run(args: &ManArgs) -> Result<bool, String> {
+    let dir = match &args.out {
+        Some(dir) => dir.clone(),
+        None => target_dir().join("man"),
+    };
+    for path in write(&dir)? {
+        println!("{}", path.display());
+    }
+    println!("read one with: man -l {}", dir.join("gpuctl.1").display());
+    Ok(true)
+}
+
+/// The workspace's target directory: `CARGO_TARGET_DIR` when set, else `<workspace>/target`
+/// (a `build.target-dir` in a cargo config is not read: pass `--out` then).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::gpuctl::workspace_root().join("target"))
+}
+
+#[cfg(test)]
+#[path = "man_tests.rs"]
+mod tests;
