@@ -173,6 +173,18 @@ impl Gpuctl {
         Ok(ArgsResult { raw, args })
     }
 
+    /// `gpuctl --root R args --format FORMAT SELECTOR...`, as it ran.
+    pub fn args_as(
+        &self,
+        root: &Path,
+        format: &str,
+        selectors: &[&str],
+    ) -> Result<Captured, String> {
+        let mut c = self.command(Some(root));
+        c.args(["args", "--format", format]).args(selectors);
+        run_with_timeout(&mut c, GPUCTL_TIMEOUT)
+    }
+
     /// `gpuctl [--root R] detect --format json`, parsed.
     pub fn detect(&self, root: Option<&Path>) -> Result<(serde_json::Value, Captured), String> {
         let mut c = self.command(root);

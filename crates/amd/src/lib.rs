@@ -1,8 +1,15 @@
 //! gpuctl's AMD backend: CDI (`amd.com/gpu`, written by amd-ctk), otherwise ROCm's documented
-//! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`.
+//! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`;
+//! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
+
+pub mod requirement;
+pub mod table;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_GROUPS};
+use gpuctl_core::pci::PciDevice;
+use gpuctl_core::render_requirement::RequirementHook;
 use gpuctl_core::render_vendor::RenderNodeVendor;
+use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
 /// AMD's CDI kind.
 pub const KIND: &str = "amd.com/gpu";
@@ -21,9 +28,20 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     unserved: "the selection requests 'amd' but this host has neither an 'amd.com/gpu' CDI spec nor /dev/kfd — is the amdgpu kernel driver loaded?  For CDI, install the AMD Container Toolkit ('amd-ctk cdi generate').",
     shared_node_hint: "load amdgpu with KFD (ROCm needs it), or generate a CDI spec with 'amd-ctk cdi generate'",
     error_patterns: PATTERNS,
+    requirement: Some(RequirementHook {
+        label_key: "target",
+        requirement: device_requirement,
+    }),
 };
 
 gpuctl_core::register_backend!(AMD);
+gpuctl_core::register_components!("amd", &[requirement::ROCM, LINUX_KERNEL]);
+
+/// The requirement of an AMD PCI device, from the AMD table (any other vendor's: none).
+pub fn device_requirement(device: &PciDevice) -> Option<Requirement> {
+    (device.vendor_id == requirement::AMD_VENDOR_ID)
+        .then(|| requirement::lookup(device.device_id, device.revision).requirement())
+}
 
 const PATTERNS: &[ErrorPattern] = &[ErrorPattern {
     all_of: &["Unable to open /dev/kfd"],

@@ -1,10 +1,10 @@
-//! `gpuctl args`: the podman run arguments for a selection.
+//! `gpuctl args`: the GPU arguments for a selection, for podman, Quadlet, compose or docker.
 
 use std::io::Write;
 
 use gpuctl_core::backend::Probe;
-use gpuctl_core::report::unique;
-use gpuctl_core::{Registry, Selection, args, plain, selector};
+use gpuctl_core::render::{self, Format};
+use gpuctl_core::{Notice, Plan, Registry, Selection, args, selector};
 
 use crate::output::write_out;
 use crate::{CliError, Context, Outcome};
@@ -16,6 +16,24 @@ pub enum ArgsFormat {
     Plain,
     /// One JSON array of strings.
     Json,
+    /// The [Container] lines of a Quadlet .container unit.
+    Quadlet,
+    /// The GPU keys of a compose service (podman-compose and docker compose).
+    Compose,
+    /// Arguments for `docker run` (numeric groups instead of keep-groups).
+    Docker,
+}
+
+impl From<ArgsFormat> for Format {
+    fn from(f: ArgsFormat) -> Format {
+        match f {
+            ArgsFormat::Plain => Format::Plain,
+            ArgsFormat::Json => Format::Json,
+            ArgsFormat::Quadlet => Format::Quadlet,
+            ArgsFormat::Compose => Format::Compose,
+            ArgsFormat::Docker => Format::Docker,
+        }
+    }
 }
 
 /// Flags of `gpuctl args`.
@@ -37,24 +55,20 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
     ctx.ui.warn_all(registry.rejected());
     let selection =
         selector::normalize(&a.selectors, &registry.names()).map_err(CliError::Selector)?;
-    let result = if selection == Selection::None {
+    let plan = if selection == Selection::None {
         // Nothing asked, nothing probed.
-        Vec::new()
+        Plan::default()
     } else {
         let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
         ctx.ui.warn_all(&probe.cdi().warnings());
-        let run = args::run_args(registry, &probe, &selection).map_err(CliError::Unserved)?;
-        ctx.ui.warn_all(&unique(run.warnings));
-        run.args
+        let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
+        let notices: Vec<&Notice> = plan.notices();
+        ctx.ui.warn_all(&notices);
+        plan
     };
-    if a.format == ArgsFormat::Plain {
-        plain::check(&result).map_err(CliError::UnsafePlain)?;
-    }
-    let text = match a.format {
-        ArgsFormat::Plain if result.is_empty() => String::new(),
-        ArgsFormat::Plain => format!("{}\n", result.join(" ")),
-        ArgsFormat::Json => format!("{}\n", serde_json::Value::from(result)),
-    };
-    write_out(out, &text)?;
+    let rendering =
+        render::render(&plan, a.format.into(), &ctx.host).map_err(CliError::UnsafePlain)?;
+    ctx.ui.warn_all(&rendering.notes);
+    write_out(out, &rendering.text)?;
     Ok(Outcome::Served)
 }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::HostError;
 use gpuctl_core::plain::UnsafeArgument;
-use gpuctl_core::requirement::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
 use gpuctl_core::{GpuError, SelectorError};
+use gpuctl_nvidia::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
 
 /// Exit code: the request was served.
@@ -51,6 +51,8 @@ pub enum CliError {
     DeviceId(DeviceIdError),
     /// `requirement --driver`.
     DriverSpec(DriverSpecError),
+    /// Another input problem of `requirement`.
+    Requirement(RequirementInput),
     /// `requirement --table`.
     SiteTable(SiteError),
     /// `explain`'s input could not be read: the file, or standard input when `None`.
@@ -87,6 +89,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::DeviceId(_)
             | CliError::DriverSpec(_)
             | CliError::SiteTable(_)
+            | CliError::Requirement(_)
             | CliError::ExplainInput { .. } => EXIT_INVALID,
             CliError::Unserved(_)
             | CliError::UnsafePlain(_)
@@ -118,6 +121,7 @@ impl std::fmt::Display for CliError {
                  (branch unknown) or 580 (module unknown)"
             ),
             CliError::SiteTable(e) => write!(f, "site table {e}; {}", site_remedy(e)),
+            CliError::Requirement(e) => write!(f, "{e}"),
             CliError::ExplainInput {
                 file: Some(path),
                 reason,
@@ -136,6 +140,109 @@ impl std::fmt::Display for CliError {
             CliError::Write { reason } => {
                 write!(f, "cannot write the result to stdout ({reason})")
             }
+        }
+    }
+}
+
+/// What `requirement` cannot take among its device ids and `--driver` specs (exit 2).
+#[derive(Debug)]
+pub enum RequirementInput {
+    /// `VVVV:DDDD` with a part that is not four hex digits.
+    BadPciId {
+        /// The argument as given.
+        token: String,
+    },
+    /// `VVVV:DDDD` whose vendor id no registered backend has.
+    UnknownVendorId {
+        /// The argument as given.
+        token: String,
+        /// Its vendor id.
+        vendor_id: u16,
+        /// The known vendor ids, as `1002 (amd)`.
+        known: Vec<String>,
+    },
+    /// A `--driver` spec of a known component whose version does not parse.
+    BadStackSpec {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with the version.
+        reason: String,
+    },
+    /// A second NVIDIA `--driver` spec.
+    SecondNvidiaSpec {
+        /// The spec as given.
+        spec: String,
+    },
+    /// A `--driver` spec that is neither a stack spec nor an NVIDIA one.
+    BadDriverSpec {
+        /// Why it is no NVIDIA spec.
+        error: DriverSpecError,
+        /// The stack forms that would be understood.
+        known: String,
+    },
+    /// A stack spec none of whose vendors has a GPU in the request.
+    SpecWithoutGpu {
+        /// The spec as given.
+        spec: String,
+        /// The vendors whose requirements use its component.
+        vendors: Vec<String>,
+    },
+    /// An NVIDIA spec with only other vendors' ids in the request.
+    NvidiaSpecWithoutGpu {
+        /// The spec as given.
+        spec: String,
+    },
+}
+
+impl std::fmt::Display for RequirementInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequirementInput::BadPciId { token } => write!(
+                f,
+                "'{}' is not a PCI device id; give VVVV:DDDD, four hex digits each (e.g. \
+                 1002:74a1), or an NVIDIA id as DDDD",
+                token.escape_debug()
+            ),
+            RequirementInput::UnknownVendorId {
+                token,
+                vendor_id,
+                known,
+            } => write!(
+                f,
+                "'{}': no vendor gpuctl knows has PCI vendor id {vendor_id:04x}; known: {}",
+                token.escape_debug(),
+                known.join(", ")
+            ),
+            RequirementInput::BadStackSpec { spec, reason } => write!(
+                f,
+                "--driver '{}' is not a driver spec: {reason}",
+                spec.escape_debug()
+            ),
+            RequirementInput::SecondNvidiaSpec { spec } => write!(
+                f,
+                "--driver '{}' is a second NVIDIA driver spec; give one NVIDIA driver \
+                 source at a time",
+                spec.escape_debug()
+            ),
+            RequirementInput::BadDriverSpec { error, known } => write!(
+                f,
+                "--driver {error}; write {known} for the other vendors' stacks, or open:580 \
+                 (exactly 580), open:580+ (580 or newer), open (branch unknown) or 580 \
+                 (module unknown)"
+            ),
+            RequirementInput::SpecWithoutGpu { spec, vendors } => write!(
+                f,
+                "--driver '{}' is for {} GPUs, and none is in the request; name such a GPU \
+                 (VVVV:DDDD) or drop the spec",
+                spec.escape_debug(),
+                vendors.join(" or ")
+            ),
+            RequirementInput::NvidiaSpecWithoutGpu { spec } => write!(
+                f,
+                "--driver '{}' is for NVIDIA GPUs, and none is in the request; name one (e.g. 2901) \
+                 or drop the spec",
+                spec.escape_debug()
+            ),
         }
     }
 }

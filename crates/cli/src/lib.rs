@@ -17,8 +17,11 @@ pub mod error;
 mod explain_cmd;
 pub mod output;
 mod requirement;
+mod requirement_vendors;
 
-pub use error::{CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, exit_code};
+pub use error::{
+    CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, RequirementInput, exit_code,
+};
 pub use output::Ui;
 
 /// Which `podman run` arguments give a container this host's GPUs, and which NVIDIA driver can

@@ -1,18 +1,21 @@
-//! `gpuctl requirement`: which NVIDIA driver (kernel module, branch) can drive the given GPUs or
-//! the host's. Parses flags, calls `gpuctl_nvidia::requirement`, prints, picks the exit code.
+//! `gpuctl requirement`: which driver stack can drive the given GPUs or the host's. NVIDIA's
+//! answer (kernel module, branch) comes from `gpuctl_nvidia::requirement`, as it always has;
+//! other vendors' (ROCm, kernel driver, kernel) from their tables through core's neutral report,
+//! appended after it ([`crate::requirement_vendors`]). Prints and picks the exit code.
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::requirement::site::load_site_rows;
-use gpuctl_nvidia::requirement::{
-    Report, host_report, ids_report, parse_device_ids, parse_driver_spec,
-};
+use gpuctl_core::registry::Registry;
+use gpuctl_core::requirement::report::{self as neutral};
+use gpuctl_nvidia::model::site::load_site_rows;
+use gpuctl_nvidia::requirement::{Report, host_report, ids_report, parse_device_ids};
 use gpuctl_nvidia::table::builtin_table;
 
 use crate::output::write_out;
-use crate::{CliError, Context, Outcome};
+use crate::requirement_vendors as vendors;
+use crate::{CliError, Context, Outcome, RequirementInput};
 
 /// Output formats of `gpuctl requirement`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -30,11 +33,12 @@ pub struct RequirementArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: RequirementFormat,
 
-    /// Check one driver source: open:580 (exactly branch 580), open:580+ (the newest branch a
-    /// repository carries, at least 580), open (branch unknown), 580 (module unknown). Exit 1
-    /// when it cannot drive the GPUs.
+    /// Check a driver stack, one spec per flag: NVIDIA's open:580 (exactly branch 580),
+    /// open:580+ (the newest branch a repository carries, at least 580), open (branch
+    /// unknown), 580 (module unknown); rocm:6.2, kernel:6.8 (add + for "at least"), xe or i915
+    /// for the other vendors. Exit 1 when the stack cannot drive the GPUs.
     #[arg(long, value_name = "SPEC")]
-    pub driver: Option<String>,
+    pub driver: Vec<String>,
 
     /// Site-policy rows (a .yaml, .yml or .json list of {first, last, generation,
     /// kernel_module, min_branch, max_branch, compute}) put in front of the built-in table. Read
@@ -42,8 +46,8 @@ pub struct RequirementArgs {
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
 
-    /// NVIDIA PCI device ids (XXXX, 0xXXXX or 10de:XXXX, any case); none: the host's NVIDIA
-    /// GPUs, from /sys/bus/pci/devices.
+    /// PCI device ids: VVVV:DDDD for any vendor (1002:74a1, 8086:56a5), and NVIDIA's as XXXX,
+    /// 0xXXXX or 10de:XXXX, any case; none: the host's GPUs, from /sys/bus/pci/devices.
     #[arg(value_name = "DEVICE_ID")]
     pub device_ids: Vec<String>,
 }
@@ -55,39 +59,98 @@ pub fn run(
     args: &RequirementArgs,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
-    let ids = parse_device_ids(&args.device_ids).map_err(CliError::DeviceId)?;
-    let driver = match &args.driver {
-        None => None,
-        Some(spec) => Some(parse_driver_spec(spec).map_err(CliError::DriverSpec)?),
-    };
+    let registry = Registry::discovered();
+    let split = vendors::split_ids(&args.device_ids, registry)?;
+    let ids = parse_device_ids(&split.nvidia).map_err(CliError::DeviceId)?;
+    let (driver, specs) = vendors::split_specs(&args.driver)?;
     let mut table = builtin_table();
     if let Some(path) = &args.table {
         let rows = load_site_rows(path).map_err(CliError::SiteTable)?;
         table = table.with_prepended(rows);
     }
-    let answer = if ids.is_empty() {
-        host_report(&ctx.host, &table, driver.as_ref())
+    let host_mode = args.device_ids.is_empty();
+    let (others, mut other_warnings) = if host_mode {
+        vendors::host_gpus(&ctx.host, registry)
     } else {
-        ids_report(&table, &ids, driver.as_ref())
+        (vendors::id_gpus(&split.others), Vec::new())
     };
-    ctx.ui.warn_all(&answer.warnings);
+    vendors::check_specs_have_gpus(&specs, &others)?;
+    if !host_mode
+        && ids.is_empty()
+        && !others.is_empty()
+        && let Some(d) = &driver
+    {
+        return Err(CliError::Requirement(
+            RequirementInput::NvidiaSpecWithoutGpu {
+                spec: d.spec().to_string(),
+            },
+        ));
+    }
+    // Ids of other vendors only: NVIDIA has nothing to say, not even "no NVIDIA GPU found".
+    let nvidia = if host_mode {
+        Some(host_report(&ctx.host, &table, driver.as_ref()))
+    } else if !ids.is_empty() || others.is_empty() {
+        Some(ids_report(&table, &ids, driver.as_ref()))
+    } else {
+        None
+    };
+    let rest = neutral::report(&others, &specs);
+    let mut warnings = nvidia
+        .as_ref()
+        .map(|n| n.warnings.clone())
+        .unwrap_or_default();
+    other_warnings.retain(|w| !warnings.contains(w));
+    warnings.extend(other_warnings);
+    ctx.ui.warn_all(&warnings);
     let text = match args.format {
         RequirementFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&answer).map_err(|e| CliError::Encode {
-                what: "answer",
-                reason: e.to_string(),
-            })?;
+            let mut n = match &nvidia {
+                Some(n) => n.clone(),
+                None => ids_report(&table, &[], None),
+            };
+            let encoded = if rest.is_empty() {
+                serde_json::to_string_pretty(&n)
+            } else {
+                n.warnings = warnings.clone();
+                serde_json::to_string_pretty(&WithVendors {
+                    nvidia: &n,
+                    vendors: &rest.vendors,
+                    host_conflicts: &rest.host_conflicts,
+                })
+            };
+            let mut s = encoded.map_err(json_error)?;
             s.push('\n');
             s
         }
-        RequirementFormat::Text => render_text(&answer),
+        RequirementFormat::Text => {
+            let mut s = nvidia.as_ref().map(render_text).unwrap_or_default();
+            s.push_str(&vendors::render_text(&rest));
+            s
+        }
     };
     write_out(out, &text)?;
-    Ok(if answer.unserved() {
+    let unserved = nvidia.as_ref().is_some_and(Report::unserved) || rest.unserved();
+    Ok(if unserved {
         Outcome::NotSatisfied
     } else {
         Outcome::Served
     })
+}
+
+/// NVIDIA's answer in its JSON shape, with the other vendors' stacks added after its keys.
+#[derive(serde::Serialize)]
+struct WithVendors<'a> {
+    #[serde(flatten)]
+    nvidia: &'a Report,
+    vendors: &'a [neutral::VendorStack],
+    host_conflicts: &'a [String],
+}
+
+fn json_error(e: serde_json::Error) -> CliError {
+    CliError::Encode {
+        what: "answer",
+        reason: e.to_string(),
+    }
 }
 
 /// The answer for people.

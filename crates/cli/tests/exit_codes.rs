@@ -9,8 +9,8 @@ use gpuctl_core::GpuError;
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::{HostError, Problem};
 use gpuctl_core::plain::UnsafeArgument;
-use gpuctl_core::requirement::site::SiteError;
 use gpuctl_core::selector::SelectorError;
+use gpuctl_nvidia::model::site::SiteError;
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
 use rstest::rstest;
 

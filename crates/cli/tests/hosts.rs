@@ -169,3 +169,40 @@ fn detect_json_has_the_contracted_shape_on_every_host() {
         }
     }
 }
+
+/// The other renderings of `args`, recorded per host next to args.txt: `all` and the host's
+/// selections in quadlet, compose and docker form. docker's `--group-add` values are the groups
+/// that own the fixture's nodes: group 0 where the checkout belongs to root (CI, the
+/// development machines); elsewhere the docker recording is not compared.
+#[test]
+fn every_fixture_host_gives_its_recorded_renderings() {
+    use std::os::unix::fs::MetadataExt;
+    let ws = workspace();
+    let root_owned = fs::metadata(ws.join("tests/hosts")).unwrap().gid() == 0;
+    let mut failures = Vec::new();
+    let mut hosts: Vec<PathBuf> = fs::read_dir(ws.join("tests/hosts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    hosts.sort();
+    for root in &hosts {
+        let name = root.file_name().unwrap().to_str().unwrap();
+        for format in ["quadlet", "compose", "docker"] {
+            if format == "docker" && !root_owned {
+                eprintln!("{name}: docker recording skipped (the checkout is not group 0)");
+                continue;
+            }
+            let mut text = String::new();
+            for sel in std::iter::once(&"all").chain(selections(name)) {
+                text.push_str(&record(root, &["args", "--format", format, sel]));
+            }
+            let file = format!("args-{format}.txt");
+            failures.extend(check(
+                &ws.join("tests/expected").join(name).join(file),
+                &text,
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,16 +1,15 @@
-//! From a selection to one `podman run` argument list: each granted vendor's block in canonical
-//! order, then repeated (flag, value) pairs dropped. Any vendor's failure fails the call.
+//! From a selection to one [`Plan`]: each granted vendor's plan in canonical order, on the tier
+//! decided once per vendor ([`Probe::tier_of`]). Any vendor's failure fails the call.
 
-use std::collections::HashSet;
-
-use crate::backend::{GpuBackend, Grant, Probe, RunArgs};
+use crate::backend::{GpuBackend, Grant, Probe};
 use crate::error::GpuError;
+use crate::plan::Plan;
 use crate::registry::Registry;
 use crate::selector::Selection;
 
 /// The vendors a selection grants, with what is granted of each, in canonical order. `All`
 /// resolves to every vendor usable now and fails when there is none.
-pub fn plan(
+pub fn grants(
     registry: &Registry,
     probe: &Probe,
     selection: &Selection,
@@ -59,35 +58,17 @@ pub fn plan(
     }
 }
 
-/// The `podman run` arguments for a selection, with the warnings to print on success.
-pub fn run_args(
-    registry: &Registry,
-    probe: &Probe,
-    selection: &Selection,
-) -> Result<RunArgs, GpuError> {
-    let mut out = RunArgs::default();
-    for (backend, grant) in plan(registry, probe, selection)? {
-        let block = backend.run_args(probe, &grant)?;
-        tracing::debug!("{}: {:?}", backend.vendor(), block.args);
-        out.args.extend(block.args);
-        out.warnings.extend(block.warnings);
+/// The plan for a selection: every granted vendor's plan, in canonical order. The tier each
+/// vendor is served on is decided here, once, and handed to its backend.
+pub fn plan(registry: &Registry, probe: &Probe, selection: &Selection) -> Result<Plan, GpuError> {
+    let mut vendors = Vec::new();
+    for (backend, grant) in grants(registry, probe, selection)? {
+        let tier = probe.tier_of(backend)?;
+        let block = backend.plan(probe, tier, &grant)?;
+        tracing::debug!("{}: {:?}", backend.vendor(), block.items());
+        vendors.push(block);
     }
-    out.args = dedup_pairs(out.args);
-    Ok(out)
-}
-
-/// Cuts the list into consecutive pairs (an odd last item is a pair of one) and keeps only the
-/// first of each identical pair. In practice this drops the second `--group-add keep-groups`
-/// when two vendors each need it.
-pub fn dedup_pairs(args: Vec<String>) -> Vec<String> {
-    let mut seen: HashSet<&[String]> = HashSet::new();
-    let mut out = Vec::with_capacity(args.len());
-    for pair in args.chunks(2) {
-        if seen.insert(pair) {
-            out.extend_from_slice(pair);
-        }
-    }
-    out
+    Ok(Plan::new(vendors))
 }
 
 #[cfg(test)]

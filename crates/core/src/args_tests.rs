@@ -1,23 +1,63 @@
-//! Merging vendors' blocks: canonical order, pair de-duplication, all-or-nothing.
+//! Merging vendors' plans: canonical order, a repeated need kept once, all-or-nothing.
 
 use super::*;
 use crate::backend::{MockGpuBackend, Tier};
 use crate::cdi::CdiRegistry;
 use crate::host::Host;
+use crate::plan::{Need, VendorPlan};
+use crate::render::podman_args;
 use rstest::rstest;
 
 fn s(items: &[&str]) -> Vec<String> {
     items.iter().map(|i| i.to_string()).collect()
 }
 
+/// podman pairs as needs: the inverse of `render::podman_pair`.
+fn needs(args: &[&str]) -> Vec<Need> {
+    args.chunks(2)
+        .map(|pair| match pair {
+            ["--device", d] if d.contains('=') => Need::CdiDevice(d.to_string()),
+            ["--device", d] => Need::DeviceNode(d.to_string()),
+            ["--group-add", "keep-groups"] => Need::KeepGroups,
+            ["-e", kv] => {
+                let (name, value) = kv.split_once('=').unwrap_or((kv, ""));
+                Need::Env {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                }
+            }
+            other => panic!("not a test pair: {other:?}"),
+        })
+        .collect()
+}
+
+fn block(vendor: &'static str, tier: Tier, args: &[&str]) -> VendorPlan {
+    let mut plan = VendorPlan::new(vendor, tier);
+    for n in needs(args) {
+        plan.add(n, None);
+    }
+    plan
+}
+
 #[rstest]
-#[case(&["a", "b", "c", "d", "a", "b", "x"], &["a", "b", "c", "d", "x"])]
-#[case(&["a", "b", "a", "c", "a", "b"], &["a", "b", "a", "c"])]
-#[case(&["--group-add", "keep-groups", "--device", "x", "--group-add", "keep-groups"], &["--group-add", "keep-groups", "--device", "x"])]
-#[case(&["-e", "V=0,0"], &["-e", "V=0,0"])]
-#[case(&[], &[])]
-fn dedup_pairs_keeps_the_first_of_each_pair(#[case] input: &[&str], #[case] want: &[&str]) {
-    assert_eq!(dedup_pairs(s(input)), s(want));
+#[case(vec![vec!["-e", "A=1", "-e", "B=2"], vec!["-e", "A=1", "-e", "X=1"]], &["-e", "A=1", "-e", "B=2", "-e", "X=1"])]
+#[case(vec![vec!["--group-add", "keep-groups", "--device", "/x"], vec!["--group-add", "keep-groups"]], &["--group-add", "keep-groups", "--device", "/x"])]
+#[case(vec![vec!["--device", "/dev/kfd"], vec!["--device", "/dev/kfd", "--device", "/y"]], &["--device", "/dev/kfd", "--device", "/y"])]
+#[case(vec![vec!["-e", "V=0,0"]], &["-e", "V=0,0"])]
+#[case(vec![], &[])]
+fn a_repeated_need_is_kept_once_where_it_first_appears(
+    #[case] blocks: Vec<Vec<&str>>,
+    #[case] want: &[&str],
+) {
+    let names = ["a", "b", "c"];
+    let plan = Plan::new(
+        blocks
+            .iter()
+            .zip(names)
+            .map(|(b, n)| block(n, Tier::Raw, b))
+            .collect(),
+    );
+    assert_eq!(podman_args(&plan), s(want));
 }
 
 /// A mock vendor that is usable (or not) and answers with `args`.
@@ -32,17 +72,25 @@ fn vendor(
     m.expect_order().return_const(order);
     m.expect_tier().returning(move |_| Ok(tier));
     m.expect_missing_summary().return_const("no thing");
-    m.expect_run_args().returning(move |_, grant| {
-        let mut a = s(args);
+    m.expect_plan().returning(move |_, tier, grant| {
+        // The tier is the one `args::plan` decided through `Probe::tier_of`.
+        let mut plan = block(name, tier.expect("a usable vendor's tier"), args);
         if let Some(ix) = &grant.indexes {
-            a.push(format!("{name}={ix:?}"));
+            plan.add(
+                Need::Env {
+                    name: name.to_string(),
+                    value: format!("{ix:?}"),
+                },
+                None,
+            );
         }
-        Ok(RunArgs {
-            args: a,
-            warnings: vec![crate::finding::Finding::VendorNameTaken {
-                vendor: format!("{name} warned"),
-            }],
-        })
+        plan.notice(crate::finding::Finding::vendor(
+            name,
+            "test-warned",
+            Vec::new(),
+            format!("{name} warned"),
+        ));
+        Ok(plan)
     });
     Box::leak(Box::new(m))
 }
@@ -52,7 +100,7 @@ fn failing(name: &'static str, order: u32) -> &'static dyn GpuBackend {
     m.expect_vendor().return_const(name);
     m.expect_order().return_const(order);
     m.expect_tier().returning(|_| Ok(Some(Tier::Raw)));
-    m.expect_run_args().returning(move |_, _| {
+    m.expect_plan().returning(move |_, _, _| {
         Err(GpuError::Unserved {
             vendor: name.to_string(),
             message: "nope".to_string(),
@@ -89,9 +137,9 @@ fn all_takes_the_usable_vendors_in_canonical_order_and_merges_keep_groups() {
             &["--device", "/dev/kfd", "--group-add", "keep-groups"],
         ),
     ]);
-    let out = with_probe(|p| run_args(&reg, p, &Selection::All)).expect("args");
+    let out = with_probe(|p| plan(&reg, p, &Selection::All)).expect("args");
     assert_eq!(
-        out.args,
+        podman_args(&out),
         s(&[
             "--device",
             "/dev/kfd",
@@ -101,22 +149,15 @@ fn all_takes_the_usable_vendors_in_canonical_order_and_merges_keep_groups() {
             "/dev/dri/renderD128"
         ])
     );
-    let vendors: Vec<String> = out
-        .warnings
-        .iter()
-        .filter_map(|w| match w {
-            crate::finding::Finding::VendorNameTaken { vendor } => Some(vendor.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(vendors, s(&["amd warned", "intel warned"]));
+    let notices: Vec<String> = out.notices().iter().map(|n| n.to_string()).collect();
+    assert_eq!(notices, s(&["amd warned", "intel warned"]));
 }
 
 #[test]
 fn all_with_nothing_usable_names_what_each_vendor_lacks() {
     let reg =
         Registry::from_backends([vendor("nvidia", 0, None, &[]), vendor("amd", 1, None, &[])]);
-    let err = with_probe(|p| run_args(&reg, p, &Selection::All)).expect_err("nothing usable");
+    let err = with_probe(|p| plan(&reg, p, &Selection::All)).expect_err("nothing usable");
     assert_eq!(
         err.to_string(),
         "the selection is 'all' but no usable GPU support was detected on this host (no vendor CDI spec, no thing, no thing); run 'gpuctl detect' to see what each vendor lacks"
@@ -137,22 +178,22 @@ fn grants_group_by_vendor_and_one_failure_fails_the_whole_call() {
         ("nvidia".into(), Some(2)),
         ("amd".into(), None),
     ]);
-    let err = with_probe(|p| run_args(&reg, p, &sel)).expect_err("amd fails");
+    let err = with_probe(|p| plan(&reg, p, &sel)).expect_err("amd fails");
     assert_eq!(err.to_string(), "nope");
     let only_nvidia =
         Selection::Grants(vec![("nvidia".into(), Some(0)), ("nvidia".into(), Some(2))]);
-    let out = with_probe(|p| run_args(&reg, p, &only_nvidia)).expect("args");
+    let out = with_probe(|p| plan(&reg, p, &only_nvidia)).expect("args");
     assert_eq!(
-        out.args,
-        s(&["--device", "nvidia.com/gpu=all", "nvidia=[0, 2]"])
+        podman_args(&out),
+        s(&["--device", "nvidia.com/gpu=all", "-e", "nvidia=[0, 2]"])
     );
 }
 
 #[test]
 fn nothing_selected_asks_no_vendor() {
     let reg = Registry::from_backends([failing("nvidia", 0)]);
-    let out = with_probe(|p| run_args(&reg, p, &Selection::None)).expect("empty");
-    assert!(out.args.is_empty());
+    let out = with_probe(|p| plan(&reg, p, &Selection::None)).expect("empty");
+    assert!(out.is_empty());
 }
 
 #[test]
@@ -165,4 +206,19 @@ fn the_registry_rejects_bad_and_duplicate_names() {
     ]);
     assert_eq!(reg.names(), ["acme"]);
     assert_eq!(reg.rejected().len(), 3);
+}
+
+#[test]
+fn the_render_node_vendor_base_is_no_vendor_until_named() {
+    use crate::render_vendor::RenderNodeVendor;
+    static BASE: RenderNodeVendor = RenderNodeVendor::DEFAULT;
+    static NAMED: RenderNodeVendor = RenderNodeVendor {
+        order: 7,
+        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+    };
+    let reg = Registry::from_backends([&BASE as &dyn GpuBackend, &NAMED]);
+    assert_eq!(reg.names(), ["acme"]);
+    assert_eq!(reg.rejected().len(), 1);
+    assert_eq!(NAMED.order(), 7);
+    assert_eq!(BASE.order(), 100);
 }

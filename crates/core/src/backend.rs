@@ -1,16 +1,16 @@
 //! The vendor plug-in interface: what a vendor crate implements and registers.
 
 use crate::error::GpuError;
-use crate::finding::Finding;
 use crate::pattern::ErrorPattern;
 use crate::pci::PciDevice;
+use crate::plan::VendorPlan;
 use crate::requirement::Requirement;
 
 // The types a backend works with live in the modules that own them; these names stay here so
 // `gpuctl_core::backend::Probe` and friends keep working for plug-ins.
 pub use crate::device::{Device, VendorReport};
+pub use crate::plan::Tier;
 pub use crate::probe::Probe;
-pub use crate::tier::Tier;
 
 /// What is granted of one vendor: everything, or some devices by index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,15 +31,6 @@ impl Grant {
             indexes: Some(indexes),
         }
     }
-}
-
-/// One vendor's share of a `podman run` command line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunArgs {
-    /// The arguments, flags and values as separate items.
-    pub args: Vec<String>,
-    /// Warnings to print once the whole call has succeeded (best-effort index grants).
-    pub warnings: Vec<Finding>,
 }
 
 /// A GPU vendor: how to detect its devices and hand them to a container.
@@ -74,15 +65,22 @@ pub trait GpuBackend: Send + Sync {
     /// The PCI addresses of the vendor's devices in index order.
     fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError>;
 
-    /// The `podman run` arguments for a grant. Must fail rather than return a partial list.
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError>;
+    /// The plan for a grant on `tier`, the tier [`GpuBackend::tier`] decided (`None`: the
+    /// vendor is unusable; answer with the error that says what is missing). Must fail rather
+    /// than return part of a plan.
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError>;
 
     /// Substrings of podman's stderr that point at this vendor's misconfiguration.
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         &[]
     }
 
-    /// The driver this device needs, when the vendor knows (NVIDIA).
+    /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
         None
     }
@@ -90,8 +88,8 @@ pub trait GpuBackend: Send + Sync {
 
 // Beside the trait rather than in `probe`, so that the probe need not know the trait.
 impl Probe {
-    /// `backend.tier(self)`, asked once per vendor and remembered: `args all` decides the tier
-    /// when it plans and again when the backend builds its arguments.
+    /// `backend.tier(self)`, asked once per vendor and remembered: the one place a tier is
+    /// decided, for `args` (which hands it to [`GpuBackend::plan`]) and `detect` alike.
     pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
         self.cached_tier(backend.vendor(), || backend.tier(self))
     }

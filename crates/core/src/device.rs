@@ -4,9 +4,9 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::finding::Finding;
+use crate::plan::Tier;
 use crate::probe::Probe;
 use crate::reason::Reason;
-use crate::tier::Tier;
 
 /// One device of a vendor, as `detect` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]

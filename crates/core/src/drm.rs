@@ -143,25 +143,23 @@ pub fn is_render_node_name(name: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The read-only by-path bind mounts for `nodes`, in order, with a warning for each link that
-/// is broken (an absent link is normal: udev may not create them).
-pub fn by_path_mounts(host: &Host, nodes: &[&RenderNode]) -> (Vec<String>, Vec<Finding>) {
-    let mut args = Vec::new();
+/// The by-path links of `nodes` that exist, in order, to bind read-only, with a warning for
+/// each link that is broken (an absent link is normal: udev may not create them).
+pub fn by_path_links<'n>(
+    host: &Host,
+    nodes: &[&'n RenderNode],
+) -> (Vec<(&'n RenderNode, String)>, Vec<Finding>) {
+    let mut links = Vec::new();
     let mut warnings = Vec::new();
     for node in nodes {
         let link = node.by_path_link();
         match host.exists(Path::new(&link)) {
-            Ok(true) => {
-                args.push("--mount".to_string());
-                args.push(format!(
-                    "type=bind,source={link},destination={link},ro=true"
-                ));
-            }
+            Ok(true) => links.push((*node, link)),
             Ok(false) => {}
             Err(e) => warnings.push(Finding::ByPathLinkUnreadable { error: e }),
         }
     }
-    (args, warnings)
+    (links, warnings)
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ fn missing_sysfs_is_no_nodes() {
 }
 
 #[test]
-fn by_path_mounts_skip_absent_links_and_warn_on_dangling_ones() {
+fn by_path_links_skip_absent_links_and_warn_on_dangling_ones() {
     let t = Tree::new();
     t.render_node("renderD128", "0x1002", "0000:03:00.0");
     t.render_node("renderD129", "0x1002", "0000:0b:00.0");
@@ -119,13 +119,14 @@ fn by_path_mounts_skip_absent_links_and_warn_on_dangling_ones() {
     let host = Host::at(t.root()).expect("root");
     let s = scan(&host).expect("scan");
     let nodes = s.of_vendor("0x1002");
-    let (args, warnings) = by_path_mounts(&host, &nodes);
+    let (links, warnings) = by_path_links(&host, &nodes);
+    let links: Vec<(&str, &str)> = links
+        .iter()
+        .map(|(n, l)| (n.name.as_str(), l.as_str()))
+        .collect();
     assert_eq!(
-        args,
-        [
-            "--mount",
-            "type=bind,source=/dev/dri/by-path/pci-0000:0b:00.0-render,destination=/dev/dri/by-path/pci-0000:0b:00.0-render,ro=true"
-        ]
+        links,
+        [("renderD129", "/dev/dri/by-path/pci-0000:0b:00.0-render")]
     );
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].to_string().starts_with(

@@ -51,6 +51,16 @@ pub enum Finding {
         /// The file's host path.
         path: String,
     },
+    /// A file named like a spec that is a FIFO, socket or device node: the CDI library would try
+    /// to read it (and wait on a FIFO), so gpuctl does not.
+    CdiSpecNotRegular {
+        /// The file's host path.
+        path: String,
+        /// What it is, in a few words (`a FIFO`).
+        kind: &'static str,
+        /// True for a FIFO, which the library would wait on for a writer.
+        fifo: bool,
+    },
     /// A spec file that cannot be looked at.
     CdiSpecUnreadable {
         /// The file and the problem.
@@ -180,6 +190,7 @@ impl Finding {
             Finding::CdiSpecAliasExpansion { .. } => "cdi-spec-alias-expansion",
             Finding::CdiDirUnreadable { .. } => "cdi-dir-unreadable",
             Finding::CdiSpecWrongExtension { .. } => "cdi-spec-wrong-extension",
+            Finding::CdiSpecNotRegular { .. } => "cdi-spec-not-regular-file",
             Finding::CdiSpecUnreadable { .. } => "cdi-spec-unreadable",
             Finding::CdiDirTooManySpecs { .. } => "cdi-dir-too-many-specs",
             Finding::CdiDeviceConflict { .. } => "cdi-device-conflict",
@@ -220,6 +231,9 @@ impl Finding {
             | Finding::PciUnlistable { error } => host(error),
             Finding::CdiSpecWrongExtension { path } | Finding::DrmNodeNameInvalid { path } => {
                 vec![("path", text(path))]
+            }
+            Finding::CdiSpecNotRegular { path, kind, .. } => {
+                vec![("path", text(path)), ("kind", text(kind))]
             }
             Finding::CdiDirTooManySpecs { dir, limit } => {
                 vec![("path", text(dir)), ("limit", Value::from(*limit))]
@@ -291,6 +305,11 @@ impl std::fmt::Display for Finding {
             Finding::CdiSpecWrongExtension { path } => write!(
                 f,
                 "{path} is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec"
+            ),
+            Finding::CdiSpecNotRegular { path, kind, fifo } => write!(
+                f,
+                "{path} is not read: it is {kind}, not a regular file; podman's CDI library would try to read it{}, so remove it from the CDI directory",
+                if *fifo { " and wait for a writer" } else { "" }
             ),
             Finding::CdiSpecUnreadable { error } => write!(f, "CDI spec {error}; it is skipped"),
             Finding::CdiDirTooManySpecs { dir, limit } => write!(

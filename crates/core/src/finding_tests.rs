@@ -46,6 +46,11 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "cdi-spec-wrong-extension",
     "/etc/cdi/nvidia.yml is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec"
 )]
+#[case::not_regular(
+    Finding::CdiSpecNotRegular { path: "/etc/cdi/pipe.yaml".into(), kind: "a FIFO", fifo: true },
+    "cdi-spec-not-regular-file",
+    "/etc/cdi/pipe.yaml is not read: it is a FIFO, not a regular file; podman's CDI library would try to read it and wait for a writer, so remove it from the CDI directory"
+)]
 #[case::spec_unreadable(
     Finding::CdiSpecUnreadable { error: host_error("/etc/cdi/a.yaml", Problem::Loop) },
     "cdi-spec-unreadable",

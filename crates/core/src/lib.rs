@@ -5,9 +5,11 @@
 //! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
 //! - [`cdi`]: CDI spec discovery, parsing and validation, as the CDI library does it.
 //! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
-//! - [`args`]: turning a selection into one `podman run` argument list.
+//! - [`args`] and [`plan`]: turning a selection into one typed plan.
+//! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
-//! - [`requirement`]: the NVIDIA driver-requirement model (the table lives in the NVIDIA crate).
+//! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
+//!   live in its own crate).
 
 pub mod args;
 pub mod backend;
@@ -17,27 +19,31 @@ pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod finding;
+pub mod goyaml;
 pub mod host;
 pub mod input;
 pub mod pattern;
 pub mod pci;
 pub mod plain;
+pub mod plan;
 pub mod probe;
 pub mod reason;
 pub mod recipe;
 pub mod registry;
+pub mod render;
+pub mod render_requirement;
 pub mod render_vendor;
 pub mod report;
 pub mod requirement;
 pub mod selector;
 pub mod text;
-pub mod tier;
 
-pub use backend::{Device, GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+pub use backend::{Device, GpuBackend, Grant, Probe, Tier, VendorReport};
 pub use device::{Fact, FactValue};
 pub use error::GpuError;
 pub use finding::Finding;
 pub use host::{Host, HostError};
+pub use plan::{Item, Need, Notice, Plan, VendorPlan};
 pub use reason::Reason;
 pub use registry::Registry;
 pub use selector::{Selection, SelectorError};

@@ -36,6 +36,8 @@ pub struct PciDevice {
     pub device_id: u16,
     /// The 24-bit class code (`0x030200`: 3D controller).
     pub class: u32,
+    /// The PCI revision, when sysfs gives it (libdrm names some AMD GPUs by revision).
+    pub revision: Option<u8>,
 }
 
 impl PciDevice {
@@ -90,12 +92,18 @@ pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Findi
             }
             let class = read_attr(host, &dir, "class")?;
             let device = read_attr(host, &dir, "device")?;
+            // A revision that cannot be read only costs a name, never the device.
+            let revision = read_attr(host, &dir, "revision")
+                .ok()
+                .flatten()
+                .and_then(|r| u8::try_from(r).ok());
             Ok(match (class, device) {
                 (Some(class), Some(device)) if device <= 0xffff => Some(PciDevice {
                     address: name.to_string(),
                     vendor_id,
                     device_id: device as u16,
                     class,
+                    revision,
                 }),
                 _ => None,
             })
@@ -197,6 +205,7 @@ mod tests {
             vendor_id: 1,
             device_id: 2,
             class,
+            revision: None,
         };
         assert!(mk(0x030000).is_gpu_class());
         assert!(mk(0x030200).is_gpu_class());

@@ -8,7 +8,7 @@ use crate::cdi::{CdiRegistry, PodmanCeiling};
 use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
 use crate::host::Host;
-use crate::tier::Tier;
+use crate::plan::Tier;
 
 /// Everything a backend may look at while answering one call: the host and what was already
 /// read from it, so two vendors never read the same files twice.

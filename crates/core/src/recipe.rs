@@ -1,28 +1,27 @@
-//! Argument recipes several vendors share: the CDI tier, and the raw render-node tier that AMD,
-//! Intel and render-node plug-ins use. Each is parameterized by the vendor's name, CDI kind and
-//! PCI vendor id; nothing here knows a particular vendor.
+//! Plan recipes several vendors share: the CDI tier, and the raw render-node tier that AMD,
+//! Intel and render-node plug-ins use. Each adds typed needs to a [`VendorPlan`] and is
+//! parameterized by the vendor's CDI kind and PCI vendor id; nothing here knows a particular
+//! vendor, and nothing here spells a podman flag.
 
-use crate::backend::{Grant, Probe, RunArgs};
+use crate::backend::{Grant, Probe};
 use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::plan::{Need, VendorPlan};
 use crate::reason::Reason;
 
-/// `--group-add keep-groups`: keeps the invoking user's groups (render, video) in the
-/// container. Honoured by crun only; runc drops the groups silently.
-pub const KEEP_GROUPS: [&str; 2] = ["--group-add", "keep-groups"];
-
-/// `--device <kind>=<name>` for a grant on the CDI tier.
+/// The CDI devices of a grant on the CDI tier, added to `plan`.
 ///
 /// A whole-vendor grant is `<kind>=all` when a spec declares `all`, otherwise every declared
 /// name (Intel's generator declares no `all`). An index must be a declared device name.
-pub fn cdi_device_args(
+pub fn cdi_devices(
     probe: &Probe,
-    vendor: &str,
     kind: &str,
     grant: &Grant,
-) -> Result<Vec<String>, GpuError> {
+    plan: &mut VendorPlan,
+) -> Result<(), GpuError> {
+    let vendor = plan.vendor();
     let cdi = probe.cdi();
     let names: Vec<String> = match &grant.indexes {
         None if cdi.has_device(kind, "all") => vec!["all".to_string()],
@@ -52,10 +51,11 @@ pub fn cdi_device_args(
             indexes.iter().map(u32::to_string).collect()
         }
     };
-    Ok(names
-        .into_iter()
-        .flat_map(|n| ["--device".to_string(), format!("{kind}={n}")])
-        .collect())
+    for n in names {
+        let device = (n != "all").then_some(n.as_str());
+        plan.add(Need::CdiDevice(format!("{kind}={n}")), device);
+    }
+    Ok(())
 }
 
 /// One sentence saying which spec files make `kind` available ([`Reason::cdi`] as text).
@@ -106,33 +106,38 @@ pub fn select_render_nodes<'p>(
     Ok(indexes.iter().map(|&i| nodes[i as usize]).collect())
 }
 
-/// The raw render-node recipe: `--device` for each `leading` node (AMD's `/dev/kfd`), then the
-/// selected render nodes, their by-path links read-only, and `--group-add keep-groups`.
-pub fn render_node_args(
+/// The raw render-node recipe, added to `plan`: each `leading` node (AMD's `/dev/kfd`), then
+/// the selected render nodes, their by-path links read-only, and the user's groups kept.
+pub fn render_nodes(
     probe: &Probe,
-    vendor: &str,
     pci_vendor: &str,
     grant: &Grant,
     leading: &[&str],
-) -> Result<RunArgs, GpuError> {
+    plan: &mut VendorPlan,
+) -> Result<(), GpuError> {
+    let vendor = plan.vendor();
     let nodes = select_render_nodes(probe, vendor, pci_vendor, grant)?;
-    let mut out = RunArgs::default();
-    out.warnings.extend(probe.drm()?.warnings.iter().cloned());
+    for w in &probe.drm()?.warnings {
+        plan.notice(w.clone());
+    }
     if grant.indexes.is_some() {
-        out.warnings.push(best_effort_warning(vendor, ""));
+        plan.notice(best_effort_warning(vendor, ""));
     }
     for node in leading {
-        out.args
-            .extend(["--device".to_string(), (*node).to_string()]);
+        plan.add(Need::DeviceNode((*node).to_string()), None);
     }
     for node in &nodes {
-        out.args.extend(["--device".to_string(), node.dev_path()]);
+        plan.add(Need::DeviceNode(node.dev_path()), Some(&node.address));
     }
-    let (mounts, warnings) = drm::by_path_mounts(probe.host(), &nodes);
-    out.args.extend(mounts);
-    out.warnings.extend(warnings);
-    out.args.extend(KEEP_GROUPS.map(str::to_string));
-    Ok(out)
+    let (links, warnings) = drm::by_path_links(probe.host(), &nodes);
+    for (node, link) in links {
+        plan.add(Need::BindReadOnly(link), Some(&node.address));
+    }
+    for w in warnings {
+        plan.notice(w);
+    }
+    plan.add(Need::KeepGroups, None);
+    Ok(())
 }
 
 /// The devices of a render-node vendor for `detect`: its render nodes in index order.

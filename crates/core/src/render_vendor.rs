@@ -5,14 +5,21 @@
 
 use std::path::Path;
 
-use crate::backend::{GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::error::GpuError;
 use crate::explain::ErrorPattern;
+use crate::pci::PciDevice;
+use crate::plan::{Need, VendorPlan};
 use crate::recipe::{
-    KEEP_GROUPS, cdi_device_args, cdi_reason, render_node_args, render_node_devices,
+    cdi_devices, cdi_reason, render_node_devices, render_nodes, select_render_nodes,
 };
+use crate::render_requirement::{self, RequirementHook};
+use crate::requirement::Requirement;
 
 /// The facts and words of one render-node vendor.
+///
+/// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
+/// added later takes its default instead of breaking the literal.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderNodeVendor {
     /// The selector name (`amd`).
@@ -35,9 +42,38 @@ pub struct RenderNodeVendor {
     pub unserved: &'static str,
     /// What to do when render nodes exist but the shared node does not.
     pub shared_node_hint: &'static str,
+    /// The vendor's driver requirement of its PCI devices, when it has a table.
+    pub requirement: Option<RequirementHook>,
 }
 
 impl RenderNodeVendor {
+    /// Every field empty or off, order 100 (after the built-in vendors): the base of a vendor
+    /// literal. The empty name is not a vendor name, so the registry refuses the base itself.
+    pub const DEFAULT: RenderNodeVendor = RenderNodeVendor::new("", "", "", 0);
+
+    /// A vendor with its name, display name, CDI kind and PCI vendor id, and defaults for the
+    /// rest: no shared node, no error patterns, no words of its own.
+    pub const fn new(
+        vendor: &'static str,
+        display: &'static str,
+        kind: &'static str,
+        pci_vendor_id: u16,
+    ) -> Self {
+        RenderNodeVendor {
+            vendor,
+            display,
+            kind,
+            pci_vendor_id,
+            order: 100,
+            missing_summary: "",
+            error_patterns: &[],
+            shared_node: None,
+            unserved: "",
+            shared_node_hint: "",
+            requirement: None,
+        }
+    }
+
     /// The vendor id as the sysfs `vendor` file writes it.
     fn sysfs_vendor(&self) -> String {
         format!("0x{:04x}", self.pci_vendor_id)
@@ -67,34 +103,36 @@ impl RenderNodeVendor {
         })
     }
 
-    /// The arguments: CDI devices and keep-groups, or the render-node recipe. With the shared
-    /// node present but no render node, the recipe's "no render node" error is the answer.
-    fn args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        if probe.cdi().kind_declared(self.kind) {
-            let mut args = cdi_device_args(probe, self.vendor, self.kind, grant)?;
-            args.extend(KEEP_GROUPS.map(str::to_string));
-            return Ok(RunArgs {
-                args,
-                warnings: Vec::new(),
-            });
+    /// Why an unusable vendor cannot be granted: with the shared node present but no render
+    /// node, the recipe's "no render node" error; otherwise the vendor's own sentence.
+    fn unusable(&self, probe: &Probe, grant: &Grant) -> GpuError {
+        if self.shared_node.is_some() {
+            match self.has_shared_node(probe) {
+                Err(e) => return e,
+                Ok(true) => {
+                    if let Err(e) =
+                        select_render_nodes(probe, self.vendor, &self.sysfs_vendor(), grant)
+                    {
+                        return e;
+                    }
+                }
+                Ok(false) => {}
+            }
         }
-        let raw = match self.shared_node {
-            Some(_) => self.has_shared_node(probe)?,
-            None => !probe.drm()?.of_vendor(&self.sysfs_vendor()).is_empty(),
-        };
-        if raw {
-            let leading: Vec<&str> = self.shared_node.into_iter().collect();
-            return render_node_args(probe, self.vendor, &self.sysfs_vendor(), grant, &leading);
-        }
-        Err(GpuError::Unserved {
+        GpuError::Unserved {
             vendor: self.vendor.to_string(),
             message: self.unserved.to_string(),
-        })
+        }
     }
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
     fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let devices = render_node_devices(probe, &self.sysfs_vendor())?;
+        let devices = render_requirement::with_requirements(
+            self.requirement,
+            self.pci_vendor_id,
+            probe,
+            render_node_devices(probe, &self.sysfs_vendor())?,
+        );
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         let reason = match (tier, shared) {
@@ -155,8 +193,25 @@ impl GpuBackend for RenderNodeVendor {
         self.raw_or_cdi_tier(probe)
     }
 
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        self.args(probe, grant)
+    /// CDI devices and kept groups, or the render-node recipe.
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(self.unusable(probe, grant));
+        };
+        let mut plan = VendorPlan::new(self.vendor, tier);
+        if tier == Tier::Cdi {
+            cdi_devices(probe, self.kind, grant, &mut plan)?;
+            plan.add(Need::KeepGroups, None);
+        } else {
+            let leading: Vec<&str> = self.shared_node.into_iter().collect();
+            render_nodes(probe, &self.sysfs_vendor(), grant, &leading, &mut plan)?;
+        }
+        Ok(plan)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
@@ -175,5 +230,9 @@ impl GpuBackend for RenderNodeVendor {
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         self.error_patterns
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        self.requirement.and_then(|h| (h.requirement)(device))
     }
 }

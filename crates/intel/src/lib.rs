@@ -1,8 +1,15 @@
 //! gpuctl's Intel backend: CDI (`intel.com/gpu`, written by intel-cdi-specs-generator),
 //! otherwise the Intel render nodes (PCI vendor 0x8086) — the oneAPI/NEO stack needs nothing
-//! else.
+//! else; and the Intel table behind `gpuctl requirement` (device id to platform and the kernel
+//! drivers that bind it).
 
+pub mod requirement;
+pub mod table;
+
+use gpuctl_core::pci::PciDevice;
+use gpuctl_core::render_requirement::RequirementHook;
 use gpuctl_core::render_vendor::RenderNodeVendor;
+use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).
 pub const KIND: &str = "intel.com/gpu";
@@ -14,11 +21,20 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     kind: KIND,
     pci_vendor_id: 0x8086,
     order: 2,
-    shared_node: None,
     missing_summary: "no Intel render node",
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
-    shared_node_hint: "",
-    error_patterns: &[],
+    requirement: Some(RequirementHook {
+        label_key: "platform",
+        requirement: device_requirement,
+    }),
+    ..RenderNodeVendor::DEFAULT
 };
 
 gpuctl_core::register_backend!(INTEL);
+gpuctl_core::register_components!("intel", &[requirement::KERNEL_DRIVER, LINUX_KERNEL]);
+
+/// The requirement of an Intel PCI device, from the Intel table (any other vendor's: none).
+pub fn device_requirement(device: &PciDevice) -> Option<Requirement> {
+    (device.vendor_id == requirement::INTEL_VENDOR_ID)
+        .then(|| requirement::lookup(device.device_id).requirement())
+}

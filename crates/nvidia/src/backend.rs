@@ -5,10 +5,11 @@ use std::path::Path;
 
 use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{best_effort_warning, cdi_device_args};
+use gpuctl_core::recipe::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::Requirement;
 use gpuctl_core::{
-    Device, Fact, Finding, GpuBackend, GpuError, Grant, Probe, Reason, RunArgs, Tier, VendorReport,
+    Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,
+    VendorReport,
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
@@ -64,16 +65,21 @@ pub struct Nvidia;
 
 gpuctl_core::register_backend!(Nvidia);
 
-fn env_pair(grant: &Grant) -> [String; 4] {
+/// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, which every tier carries.
+fn env_pair(grant: &Grant) -> [Need; 2] {
     let visible = match &grant.indexes {
         None => "all".to_string(),
         Some(ix) => ix.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
     };
     [
-        "-e".to_string(),
-        format!("NVIDIA_VISIBLE_DEVICES={visible}"),
-        "-e".to_string(),
-        "NVIDIA_DRIVER_CAPABILITIES=all".to_string(),
+        Need::Env {
+            name: "NVIDIA_VISIBLE_DEVICES".to_string(),
+            value: visible,
+        },
+        Need::Env {
+            name: "NVIDIA_DRIVER_CAPABILITIES".to_string(),
+            value: "all".to_string(),
+        },
     ]
 }
 
@@ -149,34 +155,43 @@ impl GpuBackend for Nvidia {
         })
     }
 
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        let mut out = RunArgs::default();
-        match probe.tier_of(self)? {
-            Some(Tier::Cdi) => out.args = cdi_device_args(probe, self.vendor(), KIND, grant)?,
-            Some(Tier::Hook) => {}
-            Some(Tier::Raw) => {
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(Self::unserved());
+        };
+        let mut plan = VendorPlan::new(self.vendor(), tier);
+        match tier {
+            Tier::Cdi => cdi_devices(probe, KIND, grant, &mut plan)?,
+            Tier::Hook => {}
+            Tier::Raw => {
                 let found = match &grant.indexes {
                     None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
                         let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
-                        out.warnings.push(best_effort_warning(
+                        plan.notice(best_effort_warning(
                             self.vendor(),
                             " (which also lifts the baked-driver requirement)",
                         ));
                         n
                     }
                 };
-                out.warnings.extend(found.warnings);
-                let devices = found.nodes;
-                out.args = devices
-                    .into_iter()
-                    .flat_map(|d| ["--device".to_string(), d])
-                    .collect();
+                for w in found.warnings {
+                    plan.notice(w);
+                }
+                for d in found.nodes {
+                    plan.add(Need::DeviceNode(d), None);
+                }
             }
-            None => return Err(Self::unserved()),
         }
-        out.args.extend(env_pair(grant));
-        Ok(out)
+        for need in env_pair(grant) {
+            plan.add(need, None);
+        }
+        Ok(plan)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
@@ -227,10 +242,10 @@ impl GpuBackend for Nvidia {
         for (index, gpu) in numbering.gpus.iter().enumerate() {
             // In the order detect text shows them: id, name, node, generation, driver.
             let mut d = Device::new(index, Some(gpu.address.clone()));
-            let req = gpu.pci.as_ref().map(|dev| {
-                self.driver_requirement(dev)
-                    .unwrap_or_else(|| builtin_requirement(dev.device_id))
-            });
+            let req = gpu
+                .pci
+                .as_ref()
+                .map(|dev| builtin_requirement(dev.device_id));
             if let Some(dev) = &gpu.pci {
                 let id = dev.device_id_hex();
                 d = d
@@ -274,6 +289,6 @@ impl GpuBackend for Nvidia {
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
 }

@@ -2,6 +2,7 @@
 //! the NVIDIA generation table behind `gpuctl requirement`.
 
 pub mod backend;
+pub mod model;
 pub mod nodes;
 pub mod numbering;
 pub mod requirement;

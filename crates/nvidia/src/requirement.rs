@@ -13,12 +13,12 @@
 
 use std::fmt;
 
-use gpuctl_core::Host;
-use gpuctl_core::pci;
-use gpuctl_core::requirement::{
+use crate::model::{
     BranchKnowledge, CombineError, DriverSource, GenerationTable, KernelModule, Requirement,
     parse_branch,
 };
+use gpuctl_core::Host;
+use gpuctl_core::pci;
 use serde::Serialize;
 
 use crate::table::builtin_requirement;

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use gpuctl_core::requirement::{GenerationRow, GenerationTable, KernelModule, Requirement};
+use crate::model::{GenerationRow, GenerationTable, KernelModule, Requirement};
 
 use KernelModule::{Either, Open, Proprietary};
 

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
-use gpuctl_core::requirement::site::{Format, parse_site_rows};
+use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 use rstest::rstest;
 
 use gpuctl_core::Host;
-use gpuctl_core::requirement::{BranchKnowledge, DriverSource, KernelModule};
+use gpuctl_nvidia::model::{BranchKnowledge, DriverSource, KernelModule};
 use gpuctl_nvidia::requirement::*;
 use gpuctl_nvidia::table::builtin_table;
 

@@ -7,10 +7,13 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::{GpuBackend, Grant, Probe, RunArgs, Tier, VendorReport};
+use gpuctl_core::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use gpuctl_core::explain::ErrorPattern;
+use gpuctl_core::pci::PciDevice;
+use gpuctl_core::render_requirement::RequirementHook;
 use gpuctl_core::render_vendor::RenderNodeVendor;
-use gpuctl_core::{Fact, GpuError};
+use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
+use gpuctl_core::{Fact, GpuError, VendorPlan};
 
 /// Acme's CDI kind.
 pub const KIND: &str = "acme.example/npu";
@@ -23,12 +26,17 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
     display: "Acme",
     kind: KIND,
     pci_vendor_id: 0x1e5a,
-    order: 100, // after the built-in vendors
     shared_node: Some(CTL),
     missing_summary: "no /dev/acme-ctl",
     unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
     shared_node_hint: "load the acme driver, which creates it",
-    error_patterns: &[],
+    requirement: Some(RequirementHook {
+        label_key: "generation",
+        requirement: acme_requirement,
+    }),
+    // The rest (order 100: after the built-in vendors; no error patterns) is the default, and
+    // a field gpuctl adds later takes its default too.
+    ..RenderNodeVendor::DEFAULT
 };
 
 /// The Acme backend: [`ACME`], plus one fact of Acme's own that `detect` shows, each device's
@@ -95,13 +103,47 @@ impl GpuBackend for Acme {
         ACME.device_addresses(probe)
     }
 
-    fn run_args(&self, probe: &Probe, grant: &Grant) -> Result<RunArgs, GpuError> {
-        ACME.run_args(probe, grant)
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        ACME.plan(probe, tier, grant)
     }
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         ACME.error_patterns()
     }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        ACME.driver_requirement(device)
+    }
 }
 
 gpuctl_core::register_backend!(Acme);
+
+/// Acme's own stack component: the firmware bundle its driver loads. Registering it is what
+/// makes `--driver acme-firmware:2.1` a spec gpuctl understands.
+pub const FIRMWARE: Component = Component {
+    key: "acme-firmware",
+    noun: "Acme firmware",
+    short: "firmware",
+    values: &[],
+    scope: Scope::Host,
+};
+
+gpuctl_core::register_components!("acme", &[FIRMWARE]);
+
+/// Acme's table, all of it: device 0x0002 ("NPU2") needs firmware 2.0 or newer; others, any.
+fn acme_requirement(device: &PciDevice) -> Option<Requirement> {
+    if device.vendor_id != ACME.pci_vendor_id {
+        return None;
+    }
+    let r = Requirement::new("Acme", ACME.pci_vendor_id).with_device_id(device.device_id);
+    if device.device_id != 0x0002 {
+        return Some(r);
+    }
+    let firmware = Constraint::range(FIRMWARE, Some(Version::new(2, 0)), None).ok()?;
+    Some(r.with_label("NPU2").with_constraint(firmware))
+}

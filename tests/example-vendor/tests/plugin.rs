@@ -123,3 +123,60 @@ fn detect_text_shows_the_plugins_own_fact() {
             "  acme:0  0000:41:00.0  /dev/dri/renderD129  firmware 2.1.0\n  acme:1  0000:81:00.0  /dev/dri/renderD128\n",
         ));
 }
+
+/// The plug-in's own table and stack component work in `requirement` with no core change.
+#[test]
+fn acme_gives_requirements_of_its_own() {
+    let t = acme_host();
+    gpuctl_acme(&t)
+        .args(["requirement", "1e5a:0002", "--driver", "acme-firmware:1.9"])
+        .assert()
+        .code(1)
+        .stdout(
+            "Acme GPU (NPU2, 1e5a:0002): Acme firmware 2.0 or newer\n\
+             Acme combined: Acme firmware 2.0 or newer\n\
+             driver acme-firmware:1.9: does not satisfy — Acme GPU (NPU2, 1e5a:0002): \
+             firmware 1.9 is older than 2.0\n",
+        );
+    gpuctl_acme(&t)
+        .args(["requirement", "1e5a:0002", "--driver", "firmware:2.1+"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with(
+            "driver firmware:2.1+: satisfies\n",
+        ));
+}
+
+/// Acme's plan, which its crate only describes as facts, comes out in every format gpuctl has,
+/// and each says what the podman arguments say.
+#[test]
+fn acme_renders_in_every_format_with_no_code_of_its_own() {
+    use gpuctl_testkit::readback::{
+        compose_to_podman, docker_to_podman, grouped, pairs, quadlet_to_podman,
+    };
+    let t = acme_host();
+    let run = |format: &str| {
+        let out = gpuctl_acme(&t)
+            .args(["args", "--format", format, "acme"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: Vec<String> = serde_json::from_str(&run("json")).unwrap();
+    let podman = pairs(&json);
+    assert_eq!(run("plain"), format!("{}\n", json.join(" ")));
+    let quadlet = run("quadlet");
+    assert!(
+        quadlet.starts_with("[Container]\nAddDevice=/dev/acme-ctl\n"),
+        "{quadlet}"
+    );
+    assert_eq!(quadlet_to_podman(&quadlet).unwrap(), podman);
+    assert_eq!(
+        compose_to_podman(&run("compose")).unwrap(),
+        grouped(&podman)
+    );
+    let (docker, gids) = docker_to_podman(&run("docker"));
+    assert_eq!(docker, podman);
+    assert!(!gids.is_empty());
+}

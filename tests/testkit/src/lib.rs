@@ -162,3 +162,4 @@ pub fn cdi_yaml(kind: &str, names: &[&str]) -> String {
     }
     s
 }
+pub mod readback;

@@ -19,6 +19,7 @@ use crate::report::{Tally, Verdict};
 use crate::{IntegrationArgs, Runtime};
 
 mod exec;
+mod formats;
 mod nodes;
 mod preflight;
 mod scenarios;
@@ -54,13 +55,18 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     // The ceiling changes only spec versions and skips, so the names (for --scenario) and the
     // host paths (for the pre-existence check) are known before podman is asked.
     let draft = scenarios::all(Some((0, 5, 0)), Some((0, 6, 0)));
-    let known = |n: &str| n == ORACLE || draft.iter().any(|s| s.name == n);
+    let known = |n: &str| {
+        [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
+            || draft.iter().any(|s| s.name == n)
+    };
     let unknown: Vec<&String> = opts.scenarios.iter().filter(|n| !known(n)).collect();
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}",
-            names.join(", ")
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}",
+            names.join(", "),
+            formats::COMPOSE,
+            formats::DOCKER_GROUPS
         ));
     }
     let picked = |name: &str| opts.scenarios.is_empty() || opts.scenarios.iter().any(|n| n == name);
@@ -113,6 +119,12 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         }
         for s in &list {
             exec::run_scenario(&ctx, &mut changes, s, &mut tally)?;
+        }
+        if picked(formats::COMPOSE) {
+            formats::run_compose(&ctx, &mut tally)?;
+        }
+        if picked(formats::DOCKER_GROUPS) {
+            formats::run_docker_groups(&ctx, &mut tally)?;
         }
         Ok(())
     });

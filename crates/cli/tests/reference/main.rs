@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
 use gpuctl_core::backend::Probe;
+use gpuctl_core::render::podman_args;
 use gpuctl_core::{Host, Registry, args, cdi, selector};
 use gpuctl_testkit::Tree;
 
@@ -18,12 +19,10 @@ fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let probe = Probe::new(&host, &dirs, None);
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;
-    args::run_args(reg, &probe, &sel)
-        .map(|r| {
-            (
-                r.args.join(" "),
-                r.warnings.iter().map(ToString::to_string).collect(),
-            )
+    args::plan(reg, &probe, &sel)
+        .map(|p| {
+            let notices = p.notices().iter().map(|n| n.to_string()).collect();
+            (podman_args(&p).join(" "), notices)
         })
         .map_err(|e| e.to_string())
 }

@@ -1,9 +1,13 @@
-//! Validation of container edits and annotations, as the CDI library does it on load.
+//! Validation of container edits, as the CDI library does it on load (`pkg/cdi/container-edits.go`,
+//! `ContainerEdits.Validate` and the `Validate` of each part, v1.1.0). Annotations are not
+//! checked: `Spec.validate` passes the `map[string]string` to `ValidateSpecAnnotations`, whose
+//! type switch only inspects a `map[string]interface{}`, so keys and sizes are never looked at.
 
-use std::collections::BTreeMap;
+use std::collections::HashSet;
 
-use super::schema::RawEdits;
+use super::model::RawEdits;
 
+/// `validHookNames` in `container-edits.go`.
 const HOOK_NAMES: [&str; 6] = [
     "prestart",
     "createRuntime",
@@ -12,51 +16,65 @@ const HOOK_NAMES: [&str; 6] = [
     "poststart",
     "poststop",
 ];
+/// `DeviceNode.Validate`'s `validTypes`.
 const NODE_TYPES: [&str; 5] = ["", "b", "c", "u", "p"];
-/// The library caps the total size of one annotation map.
-const ANNOTATIONS_LIMIT: usize = 256 * 1024;
+
+/// What differs between library releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Rules {
+    /// `closID: "/"` (the root CLOS) is valid since v1.1.0 (`IntelRdt.Validate`).
+    pub(super) root_clos: bool,
+}
 
 /// Checks one set of edits, collecting the host device nodes it injects.
-pub(super) fn check_edits(edits: &RawEdits, host_nodes: &mut Vec<String>) -> Result<(), String> {
-    for env in edits.env.iter().flatten() {
-        check_env(env)?;
+pub(super) fn check_edits(
+    edits: &RawEdits<'_>,
+    rules: Rules,
+    host_nodes: &mut Vec<String>,
+) -> Result<(), String> {
+    if let Some(env) = &edits.env {
+        check_env(env).map_err(|e| format!("invalid container edits: {e}"))?;
     }
-    for node in edits.device_nodes.iter().flatten() {
+    for node in edits.device_nodes.iter().flatten().flatten() {
         if node.path.is_empty() {
             return Err("invalid (empty) device path".to_string());
         }
-        let kind = node.kind.as_deref().unwrap_or("");
-        if !NODE_TYPES.contains(&kind) {
-            return Err(format!("device {:?}: invalid type {kind:?}", node.path));
-        }
-        if let Some(perms) = node.permissions.as_deref()
-            && perms != "none"
-            && !perms.chars().all(|c| matches!(c, 'r' | 'w' | 'm'))
-        {
+        if !NODE_TYPES.contains(&&*node.kind) {
             return Err(format!(
-                "device {:?}: invalid permissions {perms:?}",
-                node.path
+                "device {:?}: invalid type {:?}",
+                node.path, node.kind
             ));
         }
-        let host = node
-            .host_path
-            .as_deref()
-            .filter(|h| !h.is_empty())
-            .unwrap_or(&node.path);
+        // Each character must be r, w or m: "none" is refused too.
+        if !node
+            .permissions
+            .chars()
+            .all(|c| matches!(c, 'r' | 'w' | 'm'))
+        {
+            return Err(format!(
+                "device {:?}: invalid permissions {:?}",
+                node.path, node.permissions
+            ));
+        }
+        let host = if node.host_path.is_empty() {
+            &node.path
+        } else {
+            &node.host_path
+        };
         host_nodes.push(host.to_string());
     }
-    for hook in edits.hooks.iter().flatten() {
-        if !HOOK_NAMES.contains(&hook.hook_name.as_str()) {
+    for hook in edits.hooks.iter().flatten().flatten() {
+        if !HOOK_NAMES.contains(&&*hook.hook_name) {
             return Err(format!("invalid hook name {:?}", hook.hook_name));
         }
         if hook.path.is_empty() {
             return Err(format!("invalid hook {:?} with empty path", hook.hook_name));
         }
-        for env in hook.env.iter().flatten() {
-            check_env(env)?;
+        if let Some(env) = &hook.env {
+            check_env(env).map_err(|e| format!("invalid hook {:?}: {e}", hook.hook_name))?;
         }
     }
-    for mount in edits.mounts.iter().flatten() {
+    for mount in edits.mounts.iter().flatten().flatten() {
         if mount.host_path.is_empty() {
             return Err("invalid mount, empty host path".to_string());
         }
@@ -64,80 +82,81 @@ pub(super) fn check_edits(edits: &RawEdits, host_nodes: &mut Vec<String>) -> Res
             return Err("invalid mount, empty container path".to_string());
         }
     }
-    if let Some(rdt) = &edits.intel_rdt
-        && let Some(id) = rdt.clos_id.as_deref()
-        && (id.contains('/') || id == "." || id == ".." || id.len() > 4096)
-    {
-        return Err(format!("invalid intel RDT closID {id:?}"));
-    }
-    let mut names: Vec<&str> = Vec::new();
-    for net in edits.net_devices.iter().flatten() {
-        if net.host_interface_name.is_empty() || net.name.is_empty() {
-            return Err("invalid net device, empty interface name".to_string());
+    if let Some(rdt) = &edits.intel_rdt {
+        // "ClosID must be a valid Linux filename", under 4096 bytes.
+        let c = &*rdt.clos_id;
+        let root = c == "/" && rules.root_clos;
+        if !root && (c.len() >= 4096 || c == "." || c == ".." || c.contains(['/', '\n'])) {
+            return Err("invalid ClosID".to_string());
         }
-        if names.contains(&net.name.as_str()) {
+    }
+    check_net_devices(edits)
+}
+
+/// `ValidateNetDevices`: both names set, neither repeated.
+fn check_net_devices(edits: &RawEdits<'_>) -> Result<(), String> {
+    let mut hosts: HashSet<&str> = HashSet::new();
+    let mut names: HashSet<&str> = HashSet::new();
+    for net in edits.net_devices.iter().flatten().flatten() {
+        if net.host_interface_name.is_empty() {
+            return Err("invalid linux net device, empty HostInterfaceName".to_string());
+        }
+        if net.name.is_empty() {
+            return Err("invalid linux net device, empty Name".to_string());
+        }
+        if !hosts.insert(&net.host_interface_name) {
             return Err(format!(
-                "invalid net devices, duplicate name {:?}",
+                "invalid linux net device, duplicate HostInterfaceName {:?}",
+                net.host_interface_name
+            ));
+        }
+        if !names.insert(&net.name) {
+            return Err(format!(
+                "invalid linux net device, duplicate Name {:?}",
                 net.name
             ));
         }
-        names.push(&net.name);
     }
     Ok(())
 }
 
-fn check_env(env: &str) -> Result<(), String> {
-    match env.find('=') {
-        Some(i) if i > 0 => Ok(()),
-        _ => Err(format!("invalid environment variable {env:?}")),
+/// `ValidateEnv`: an `=` after at least one character.
+fn check_env(env: &[std::borrow::Cow<'_, str>]) -> Result<(), String> {
+    match env.iter().find(|v| v.find('=').is_none_or(|i| i == 0)) {
+        Some(v) => Err(format!("invalid environment variable {v:?}")),
+        None => Ok(()),
     }
 }
 
-/// Annotation keys must be Kubernetes qualified names; the whole map is size-capped.
-pub(super) fn check_annotations(annotations: &BTreeMap<String, String>) -> Result<(), String> {
-    let mut total = 0usize;
-    for (key, value) in annotations {
-        check_annotation_key(key)?;
-        total += key.len() + value.len();
+/// The first Go nil pointer in a list the library dereferences (`deviceNodes: [null]`): its
+/// version and edit checks crash on it instead of returning an error.
+pub(super) fn nil_entry(edits: &RawEdits<'_>) -> Option<&'static str> {
+    fn has_nil<T>(v: &Option<Vec<Option<T>>>) -> bool {
+        v.iter().flatten().any(Option::is_none)
     }
-    if total > ANNOTATIONS_LIMIT {
-        return Err(format!(
-            "annotations size {total} is larger than the {ANNOTATIONS_LIMIT}-byte limit"
-        ));
-    }
-    Ok(())
-}
-
-fn check_annotation_key(key: &str) -> Result<(), String> {
-    let (prefix, name) = match key.rsplit_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, key),
-    };
-    let name_ok = !name.is_empty()
-        && name.len() <= 63
-        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    let prefix_ok = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.split('.').all(|label| {
-                !label.is_empty()
-                    && label.len() <= 63
-                    && label.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-                    && label.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-                    && label
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            })
-    });
-    if name_ok && prefix_ok {
-        Ok(())
+    if has_nil(&edits.device_nodes) {
+        Some("deviceNodes")
+    } else if has_nil(&edits.mounts) {
+        Some("mounts")
+    } else if has_nil(&edits.hooks) {
+        Some("hooks")
+    } else if has_nil(&edits.net_devices) {
+        Some("netDevices")
     } else {
-        Err(format!(
-            "invalid annotation key {key:?}: not a Kubernetes qualified name"
-        ))
+        None
     }
+}
+
+/// True when the edits hold nothing (`ContainerEdits.isEmpty`): a device must have some.
+pub(super) fn is_empty(e: &RawEdits<'_>) -> bool {
+    fn none<T>(v: &Option<Vec<T>>) -> bool {
+        v.as_ref().is_none_or(Vec::is_empty)
+    }
+    none(&e.env)
+        && none(&e.device_nodes)
+        && none(&e.hooks)
+        && none(&e.mounts)
+        && none(&e.additional_gids)
+        && e.intel_rdt.is_none()
+        && none(&e.net_devices)
 }

@@ -7,10 +7,12 @@ pub mod podman;
 pub mod spec;
 pub mod version;
 
+mod decode;
 mod edits;
-mod schema;
+mod model;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -48,8 +50,19 @@ pub struct SpecReport {
     /// True when only the podman named by `--podman-version` cannot load it.
     #[serde(skip)]
     podman_rejects: bool,
+    /// What podman does with the file when gpuctl skips it.
+    #[serde(skip)]
+    podman: PodmanDoes,
     #[serde(skip)]
     priority: usize,
+}
+
+/// What podman does with a spec gpuctl skips; the finding says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PodmanDoes {
+    Skips,
+    Crashes,
+    MayLoad,
 }
 
 /// The CDI devices a host declares.
@@ -114,6 +127,14 @@ impl CdiRegistry {
             };
             match host.metadata(&path) {
                 Ok(Some(m)) if m.is_file() => {}
+                Ok(Some(m)) if !m.is_dir() => {
+                    self.warnings.push(Finding::CdiSpecNotRegular {
+                        path: path.display().to_string(),
+                        kind: special_kind(&m),
+                        fifo: m.file_type().is_fifo(),
+                    });
+                    continue;
+                }
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
                     self.warnings.push(Finding::CdiSpecUnreadable { error: e });
@@ -204,6 +225,20 @@ impl CdiRegistry {
     }
 }
 
+/// What a file that is neither regular nor a directory is, in a few words.
+fn special_kind(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device node"
+    } else {
+        "a special file"
+    }
+}
+
 fn read_spec(
     host: &Host,
     path: &Path,
@@ -219,6 +254,7 @@ fn read_spec(
         error: None,
         host_nodes: Vec::new(),
         podman_rejects: false,
+        podman: PodmanDoes::Skips,
         priority,
     };
     let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
@@ -231,12 +267,15 @@ fn read_spec(
             return report;
         }
     };
-    let parsed = parse_spec(&bytes, format).and_then(|spec| {
+    let rules = edits::Rules {
+        root_clos: podman.is_none_or(PodmanCeiling::root_clos),
+    };
+    let parsed = spec::parse_spec_with(&bytes, format, rules).and_then(|spec| {
         let version = version::parse_version(&spec.cdi_version).unwrap_or((0, 0, 0));
         match podman.and_then(|p| p.rejects(version, &spec.device_names)) {
             Some(why) => {
                 report.podman_rejects = true;
-                Err(SpecError(why))
+                Err(SpecError::Invalid(why))
             }
             None => Ok(spec),
         }
@@ -254,7 +293,14 @@ fn read_spec(
             report.devices = spec.device_names;
             report.host_nodes = spec.host_nodes;
         }
-        Err(e) => report.error = Some(e.0),
+        Err(e) => {
+            report.podman = match e {
+                SpecError::Invalid(_) => PodmanDoes::Skips,
+                SpecError::Crash(_) => PodmanDoes::Crashes,
+                SpecError::Expansion(_) => PodmanDoes::MayLoad,
+            };
+            report.error = Some(e.reason().to_string());
+        }
     }
     report
 }
@@ -264,10 +310,13 @@ impl CdiRegistry {
     fn invalid_spec_warnings(&self) -> impl Iterator<Item = Finding> + '_ {
         self.specs.iter().filter_map(|s| {
             let (path, reason) = (s.path.clone(), s.error.clone()?);
-            Some(if s.podman_rejects {
-                Finding::CdiSpecUnloadable { path, reason }
-            } else {
-                Finding::CdiSpecInvalid { path, reason }
+            Some(match s.podman {
+                PodmanDoes::Crashes => Finding::CdiSpecCrashesLibrary { path, reason },
+                PodmanDoes::MayLoad => Finding::CdiSpecAliasExpansion { path, reason },
+                PodmanDoes::Skips if s.podman_rejects => {
+                    Finding::CdiSpecUnloadable { path, reason }
+                }
+                PodmanDoes::Skips => Finding::CdiSpecInvalid { path, reason },
             })
         })
     }

@@ -72,6 +72,12 @@ impl PodmanCeiling {
         })
     }
 
+    /// Whether its library takes the root Intel RDT CLOS (`closID: "/"`): CDI library v1.1.0
+    /// (podman 6.0) is the first (`pkg/cdi/container-edits.go`, `IntelRdt.Validate`).
+    pub fn root_clos(&self) -> bool {
+        self.max_cdi.is_some_and(|v| v >= (1, 1, 0))
+    }
+
     /// Why this podman cannot load a spec of `version` with these device names, if it cannot.
     pub fn rejects(&self, version: Version, device_names: &[String]) -> Option<String> {
         let Some(max) = self.max_cdi else {

@@ -160,3 +160,93 @@ fn missing_directories_are_silent() {
     assert!(reg.specs().is_empty());
     assert!(reg.warnings().is_empty());
 }
+
+#[test]
+fn fifos_sockets_and_device_nodes_named_as_specs_are_warnings() {
+    let t = Tree::new();
+    t.dir("/etc/cdi");
+    let fifo = t.path("/etc/cdi/fifo.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let _socket = std::os::unix::net::UnixListener::bind(t.path("/etc/cdi/sock.json"));
+    t.link("/etc/cdi/zero.yaml", "/dev/null");
+    let reg = scan(&t);
+    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    assert!(
+        w.iter().any(|w| w
+            == "/etc/cdi/sock.json is not read: it is a socket, not a regular file; podman's CDI library would try to read it, so remove it from the CDI directory"),
+        "{w:?}"
+    );
+    if made.is_ok_and(|s| s.success()) {
+        assert!(
+            w.iter().any(|w| w
+                == "/etc/cdi/fifo.yaml is not read: it is a FIFO, not a regular file; podman's CDI library would try to read it and wait for a writer, so remove it from the CDI directory"),
+            "{w:?}"
+        );
+    }
+    assert!(reg.specs().is_empty());
+}
+
+#[test]
+fn brackets_in_a_comment_do_not_skip_a_spec() {
+    // Issue 11 item 8: 65 '[' in a comment once skipped the spec with "podman skips it too".
+    let t = Tree::new();
+    let mut text = format!("# {}\n", "[".repeat(65));
+    text.push_str(&cdi_yaml("nvidia.com/gpu", &["0"]));
+    t.file("/etc/cdi/nvidia.yaml", &text);
+    let reg = scan(&t);
+    assert!(reg.kind_declared("nvidia.com/gpu"));
+    assert!(reg.warnings().is_empty(), "{:?}", reg.warnings());
+}
+
+#[test]
+fn podman_skips_it_too_is_said_only_when_true() {
+    let t = Tree::new();
+    t.file(
+        "/etc/cdi/old.yaml",
+        &cdi_yaml("nvidia.com/gpu", &["0"]).replace("0.5.0", "0.5"),
+    );
+    let mut bomb = cdi_yaml("amd.com/gpu", &["0"]);
+    bomb.push_str(&format!("annotations: {{a: &a {}}}\n", "x".repeat(100_000)));
+    bomb = bomb.replace("cdiVersion: \"0.5.0\"", "cdiVersion: \"0.6.0\"");
+    bomb.push_str("x-refs:\n");
+    for _ in 0..50 {
+        bomb.push_str("- *a\n");
+    }
+    t.file("/etc/cdi/amd.yaml", &bomb);
+    t.file(
+        "/etc/cdi/intel.yaml",
+        &cdi_yaml("intel.com/gpu", &["0"]).replace("path: ", "permissions: none\n          path: "),
+    );
+    let w: Vec<String> = scan(&t)
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert!(w[0].starts_with("CDI spec /etc/cdi/amd.yaml is skipped: aliases expand the document by more than 4194304 bytes; podman's CDI library may still load it"), "{w:?}");
+    assert!(
+        w[1].contains("invalid permissions \"none\"; podman skips it too"),
+        "{w:?}"
+    );
+    assert!(
+        w[2].contains("invalid version \"0.5\"; podman skips it too"),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn the_root_clos_follows_the_library_podman_carries() {
+    // pkg/cdi/container-edits.go IntelRdt.Validate: "/" is valid from library v1.1.0 (podman 6.0).
+    let t = Tree::new();
+    let spec = cdi_yaml("nvidia.com/gpu", &["0"]).replace("0.5.0", "0.7.0")
+        + "containerEdits:\n  intelRdt:\n    closID: /\n";
+    t.file("/etc/cdi/nvidia.yaml", &spec);
+    let host = Host::at(t.root()).expect("root");
+    let dirs: Vec<PathBuf> = DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
+    let old = PodmanCeiling::parse("5.8.0").expect("version");
+    let reg = CdiRegistry::scan_for(&host, &dirs, Some(&old));
+    assert_eq!(reg.specs()[0].error.as_deref(), Some("invalid ClosID"));
+    let new = PodmanCeiling::parse("6.0.0").expect("version");
+    assert!(CdiRegistry::scan_for(&host, &dirs, Some(&new)).kind_declared("nvidia.com/gpu"));
+    assert!(scan(&t).kind_declared("nvidia.com/gpu"));
+}

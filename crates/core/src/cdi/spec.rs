@@ -1,18 +1,19 @@
-//! One CDI spec file: parsed straight into typed structs (no document tree) and validated the
-//! way the CDI library validates it on load, so a spec gpuctl accepts is one podman can load
-//! (given a podman new enough for its `cdiVersion`) and a spec gpuctl rejects is one podman
-//! drops silently.
-//!
-//! Like the library's strict unmarshal, unknown fields are errors: a field unknown to CDI 1.1.0
-//! could only be used by a spec whose `cdiVersion` gpuctl (and podman) would reject anyway.
+//! One CDI spec file, read and validated as the CDI library's `ReadSpec` does (`pkg/cdi/spec.go`,
+//! v1.1.0): `ParseSpec` (yaml.v2, then `encoding/json` into `specs-go`'s types, unknown fields
+//! refused), then `Spec.validate`. A spec gpuctl accepts is one podman can load (given a podman
+//! new enough for its `cdiVersion`); one it refuses is one podman drops silently, or one past
+//! gpuctl's bounds on YAML.
 
 use std::collections::HashSet;
 
 use thiserror::Error;
 
+use super::decode::De;
+use super::edits::{Rules, check_edits, is_empty, nil_entry};
 use super::grammar::{check_device_name, parse_kind};
-use super::schema::RawSpec;
+use super::model::{RawSpec, decode_spec};
 use super::version::{minimum_version, parse_version};
+use crate::goyaml::{self, YamlError};
 
 /// The two formats a spec file can have, chosen by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +24,29 @@ pub enum SpecFormat {
     Yaml,
 }
 
-/// Why a spec is not valid, in the CDI library's words where it has them.
+/// Why a spec is not loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{0}")]
-pub struct SpecError(pub String);
+pub enum SpecError {
+    /// The library refuses it, in the library's words where it has them.
+    #[error("{0}")]
+    Invalid(String),
+    /// Aliases expand it past gpuctl's bound; the library might still load it, building
+    /// gigabytes of JSON on the way.
+    #[error("{0}")]
+    Expansion(String),
+    /// The library crashes on it instead of refusing it.
+    #[error("{0}")]
+    Crash(String),
+}
+
+impl SpecError {
+    /// The reason, as one clause.
+    pub fn reason(&self) -> &str {
+        match self {
+            SpecError::Invalid(s) | SpecError::Expansion(s) | SpecError::Crash(s) => s,
+        }
+    }
+}
 
 /// What gpuctl needs from a valid spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,114 +60,119 @@ pub struct ParsedSpec {
     /// Host device nodes the spec injects (`hostPath`, or `path` when absent), for staleness
     /// checks.
     pub host_nodes: Vec<String>,
+    /// Whether it names the root Intel RDT CLOS (`closID: "/"`), valid only since library
+    /// v1.1.0.
+    pub root_clos: bool,
 }
 
-/// Parses and validates one spec. JSON goes through `serde_json`, YAML through `yaml_serde`;
-/// both deserialize straight into the typed model.
+/// Parses and validates one spec as the current CDI library (v1.1.0) does.
 pub fn parse_spec(bytes: &[u8], format: SpecFormat) -> Result<ParsedSpec, SpecError> {
-    if format == SpecFormat::Yaml && flow_depth(bytes) > MAX_FLOW_DEPTH {
-        return Err(SpecError(format!(
-            "failed to parse CDI Spec: brackets nest deeper than {MAX_FLOW_DEPTH} levels"
-        )));
-    }
-    let raw: RawSpec = match format {
-        SpecFormat::Json => serde_json::from_slice(bytes).map_err(|e| parse_error(&e.to_string())),
-        SpecFormat::Yaml => yaml_serde::from_slice(bytes).map_err(|e| parse_error(&e.to_string())),
-    }?;
-    validate(&raw)
+    parse_spec_with(bytes, format, Rules { root_clos: true })
 }
 
-/// A CDI spec nests a few levels; the YAML parser's time grows with the square of the depth
-/// (100,000 nested brackets take 40 s), so deeper text is refused before parsing.
-const MAX_FLOW_DEPTH: usize = 64;
-
-/// The deepest nesting of brackets, counted on the raw text: quotes and comments are not
-/// skipped, so nothing written can hide brackets from the count (a real spec never holds 64
-/// unclosed brackets inside a string).
-fn flow_depth(bytes: &[u8]) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
-    for &b in bytes {
-        match b {
-            b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
+/// Parses and validates one spec under one library release's rules. JSON and YAML take the same
+/// path, as in the library's `ParseSpec` (`sigs.k8s.io/yaml.UnmarshalStrict`): the format only
+/// names the file.
+pub(super) fn parse_spec_with(
+    bytes: &[u8],
+    _format: SpecFormat,
+    rules: Rules,
+) -> Result<ParsedSpec, SpecError> {
+    // Too deep a nesting and excessive aliasing are refused by the library too (a value of the
+    // wrong type; yaml.v2's alias rule); only a large expansion is gpuctl's own bound.
+    let yaml = |e: YamlError| match e {
+        YamlError::AliasesTooLarge { .. } => SpecError::Expansion(e.to_string()),
+        e => SpecError::Invalid(format!("failed to parse CDI Spec: {e}")),
+    };
+    let text = goyaml::decode_text(bytes).map_err(yaml)?;
+    let doc = goyaml::load(&text).map_err(yaml)?;
+    goyaml::walk::check(&doc, ALIAS_BYTES_LIMIT).map_err(yaml)?;
+    let raw = decode_spec(&De::new(&doc))
+        .map_err(|e| SpecError::Invalid(format!("failed to parse CDI Spec: {e}")))?
+        .ok_or_else(|| SpecError::Invalid("failed to parse CDI Spec, no Spec data".to_string()))?;
+    validate(&raw, rules).map_err(|e| match e {
+        Invalid::Crash(field) => SpecError::Crash(format!(
+            "a null entry in {field}, on which podman's CDI library crashes instead of refusing the spec"
+        )),
+        Invalid::Reason(r) => SpecError::Invalid(r),
+    })
 }
 
-/// Serde lists every expected field after an unknown one; the field name is what matters.
-fn parse_error(message: &str) -> SpecError {
-    let mut text = message.to_string();
-    if let Some(start) = text.find(", expected one of") {
-        let end = text[start..]
-            .find(" at line")
-            .map_or(text.len(), |i| start + i);
-        text.replace_range(start..end, "");
-    }
-    SpecError(format!("failed to parse CDI Spec: {text}"))
+/// Aliases may add at most this many bytes: a spec may not expand past the size a spec file may
+/// have. yaml.v2 bounds only the share of aliased decode operations, so a few aliases of a large
+/// string would make the library build gigabytes of JSON.
+const ALIAS_BYTES_LIMIT: u64 = super::SPEC_SIZE_LIMIT;
+
+enum Invalid {
+    Reason(String),
+    Crash(&'static str),
 }
 
-fn validate(raw: &RawSpec) -> Result<ParsedSpec, SpecError> {
-    let declared = parse_version(&raw.cdi_version)
-        .ok_or_else(|| SpecError(format!("invalid version \"{}\"", raw.cdi_version)))?;
+impl From<String> for Invalid {
+    fn from(s: String) -> Self {
+        Invalid::Reason(s)
+    }
+}
+
+/// `Spec.validate` and `Device.validate` (`pkg/cdi/spec.go`, `pkg/cdi/device.go`, v1.1.0).
+fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
+    // The library prefixes "invalid CDI Spec: "; gpuctl's sentence says that already.
+    let invalid = Invalid::Reason;
+    if parse_version(&raw.cdi_version).is_none() {
+        return Err(invalid(format!("invalid version {:?}", raw.cdi_version)));
+    }
+    let devices = raw.devices.as_deref().unwrap_or_default();
+    let all_edits =
+        std::iter::once(&raw.container_edits).chain(devices.iter().map(|d| &d.container_edits));
+    if let Some(field) = all_edits.clone().find_map(nil_entry) {
+        return Err(Invalid::Crash(field));
+    }
     let minimum = minimum_version(raw);
-    if declared < minimum {
-        return Err(SpecError(format!(
+    if parse_version(&raw.cdi_version).is_some_and(|v| v < minimum) {
+        return Err(invalid(format!(
             "the spec version must be at least v{}.{}.{}",
             minimum.0, minimum.1, minimum.2
         )));
     }
-    parse_kind(&raw.kind).map_err(|e| SpecError(e.to_string()))?;
-    if let Some(annotations) = &raw.annotations {
-        super::edits::check_annotations(annotations).map_err(SpecError)?;
-    }
+    parse_kind(&raw.kind).map_err(|e| invalid(e.to_string()))?;
     let mut host_nodes = Vec::new();
-    if let Some(edits) = &raw.container_edits {
-        super::edits::check_edits(edits, &mut host_nodes).map_err(SpecError)?;
-    }
-    let devices = raw.devices.as_deref().unwrap_or_default();
+    check_edits(&raw.container_edits, rules, &mut host_nodes).map_err(invalid)?;
     let mut names: Vec<String> = Vec::with_capacity(devices.len());
     let mut seen: HashSet<&str> = HashSet::with_capacity(devices.len());
     for device in devices {
-        let fail = |e: String| {
-            SpecError(format!(
-                "failed to add device \"{}\": invalid device \"{}\": {e}",
-                device.name, device.name
-            ))
-        };
+        let fail = |e: String| invalid(format!("failed add device {:?}: {e}", device.name));
         check_device_name(&device.name).map_err(|e| fail(e.to_string()))?;
-        if let Some(annotations) = &device.annotations {
-            super::edits::check_annotations(annotations).map_err(fail)?;
+        if is_empty(&device.container_edits) {
+            return Err(fail("invalid device, empty device edits".to_string()));
         }
-        match &device.container_edits {
-            Some(edits) if !edits.is_empty() => {
-                super::edits::check_edits(edits, &mut host_nodes).map_err(fail)?;
-            }
-            _ => return Err(fail("invalid device, empty device edits".to_string())),
-        }
-        if !seen.insert(device.name.as_str()) {
-            return Err(SpecError(format!(
-                "invalid spec, multiple device \"{}\"",
+        check_edits(&device.container_edits, rules, &mut host_nodes)
+            .map_err(|e| fail(format!("invalid device {:?}: {e}", device.name)))?;
+        if !seen.insert(&device.name) {
+            return Err(invalid(format!(
+                "invalid spec, multiple device {:?}",
                 device.name
             )));
         }
-        names.push(device.name.clone());
+        names.push(device.name.to_string());
     }
     if names.is_empty() {
-        return Err(SpecError("invalid spec, no devices".to_string()));
+        return Err(invalid("invalid spec, no devices".to_string()));
     }
     Ok(ParsedSpec {
-        cdi_version: raw.cdi_version.clone(),
-        kind: raw.kind.clone(),
+        cdi_version: raw.cdi_version.to_string(),
+        kind: raw.kind.to_string(),
         device_names: names,
         host_nodes,
+        root_clos: all_edits
+            .clone()
+            .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),
     })
 }
 
 #[cfg(test)]
 #[path = "spec_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "library_verdicts_tests.rs"]
+mod library_verdicts;

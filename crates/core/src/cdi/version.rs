@@ -1,6 +1,6 @@
 //! CDI spec versions: which ones exist, and the oldest one a spec's content needs.
 
-use super::schema::{RawEdits, RawSpec};
+use super::model::{RawEdits, RawSpec};
 
 /// A version as (major, minor, patch).
 pub type Version = (u32, u32, u32);
@@ -19,28 +19,15 @@ pub const KNOWN_VERSIONS: [Version; 10] = [
     (0, 1, 0),
 ];
 
-/// Parses a `cdiVersion` the way the library canonicalizes it (`v0.6.0`, `0.6.0` and `0.6`
-/// are the same) and returns it when it is a known version.
+/// Returns the version when `text` names a known one exactly, an optional leading `v` allowed:
+/// the library looks `"v" + TrimPrefix(text, "v")` up in its table (`specs-go/version.go`,
+/// `requiredVersionMap.isValidVersion`, v1.1.0), so `0.5`, `1` and `0.05.0` are unknown.
 pub fn parse_version(text: &str) -> Option<Version> {
     let t = text.strip_prefix('v').unwrap_or(text);
-    let mut parts = t.split('.');
-    let mut next = || -> Option<Option<u32>> {
-        match parts.next() {
-            None => Some(None),
-            Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.len() < 10 => {
-                p.parse().ok().map(Some)
-            }
-            Some(_) => None,
-        }
-    };
-    let major = next()??;
-    let minor = next()?.unwrap_or(0);
-    let patch = next()?.unwrap_or(0);
-    if parts.next().is_some() {
-        return None;
-    }
-    let v = (major, minor, patch);
-    KNOWN_VERSIONS.contains(&v).then_some(v)
+    KNOWN_VERSIONS
+        .iter()
+        .copied()
+        .find(|&v| t == format_version(v))
 }
 
 /// Formats a version as `0.5.0`.
@@ -62,16 +49,18 @@ pub fn min_podman(v: Version) -> &'static str {
     }
 }
 
-/// The oldest version whose fields cover everything the spec uses (the library's
-/// `MinimumRequiredVersion`).
-pub(super) fn minimum_version(spec: &RawSpec) -> Version {
+/// The oldest version whose fields cover everything the spec uses (`specs-go/version.go`,
+/// `requiresV040` ... `requiresV110`, v1.1.0). Nil entries in the node and mount lists are
+/// refused before this is asked.
+pub(super) fn minimum_version(spec: &RawSpec<'_>) -> Version {
     let mut min: Version = (0, 3, 0);
     let mut need = |v: Version| min = min.max(v);
-    let class_has_dot = spec
+    if spec
         .kind
         .split_once('/')
-        .is_some_and(|(_, c)| c.contains('.'));
-    if class_has_dot || spec.annotations.as_ref().is_some_and(|a| !a.is_empty()) {
+        .is_some_and(|(_, c)| c.contains('.'))
+        || spec.annotations.is_some_and(|n| n > 0)
+    {
         need((0, 6, 0));
     }
     let devices = spec.devices.as_deref().unwrap_or_default();
@@ -79,42 +68,44 @@ pub(super) fn minimum_version(spec: &RawSpec) -> Version {
         if d.name.starts_with(|c: char| c.is_ascii_digit()) {
             need((0, 5, 0));
         }
-        if d.annotations.as_ref().is_some_and(|a| !a.is_empty()) {
+        if d.annotations.is_some_and(|n| n > 0) {
             need((0, 6, 0));
         }
     }
-    let edits = spec
-        .container_edits
-        .iter()
-        .chain(devices.iter().filter_map(|d| d.container_edits.as_ref()));
+    let edits =
+        std::iter::once(&spec.container_edits).chain(devices.iter().map(|d| &d.container_edits));
     for e in edits {
         need(edits_minimum(e));
     }
     min
 }
 
-fn edits_minimum(e: &RawEdits) -> Version {
+fn edits_minimum(e: &RawEdits<'_>) -> Version {
     let mut min: Version = (0, 3, 0);
     if e.mounts
         .iter()
         .flatten()
-        .any(|m| m.kind.as_deref().is_some_and(|t| !t.is_empty()))
+        .flatten()
+        .any(|m| !m.kind.is_empty())
     {
         min = min.max((0, 4, 0));
     }
     if e.device_nodes
         .iter()
         .flatten()
-        .any(|n| n.host_path.as_deref().is_some_and(|h| !h.is_empty()))
+        .flatten()
+        .any(|n| !n.host_path.is_empty())
     {
         min = min.max((0, 5, 0));
     }
     if e.intel_rdt.is_some() || e.additional_gids.as_ref().is_some_and(|g| !g.is_empty()) {
         min = min.max((0, 7, 0));
     }
-    let rdt_v110 = e.intel_rdt.as_ref().is_some_and(|r| {
-        r.schemata.as_ref().is_some_and(|s| !s.is_empty()) || r.enable_monitoring == Some(true)
-    });
+    // `Schemata != nil`: an empty list counts.
+    let rdt_v110 = e
+        .intel_rdt
+        .as_ref()
+        .is_some_and(|r| r.schemata.is_some() || r.enable_monitoring);
     if rdt_v110 || e.net_devices.as_ref().is_some_and(|n| !n.is_empty()) {
         min = min.max((1, 1, 0));
     }
@@ -130,7 +121,13 @@ mod tests {
     #[case("0.5.0", Some((0, 5, 0)))]
     #[case("v0.6.0", Some((0, 6, 0)))]
     #[case("1.1.0", Some((1, 1, 0)))]
-    #[case("0.5", Some((0, 5, 0)))]
+    #[case("0.5", None)] // specs-go/version.go isValidVersion: exact strings only
+    #[case("0.3", None)]
+    #[case("1", None)]
+    #[case("0.03.0", None)]
+    #[case("v1.0.0", Some((1, 0, 0)))]
+    #[case("V1.0.0", None)]
+    #[case(" 1.0.0", None)]
     #[case("0.9.9", None)]
     #[case("1.2.0", None)]
     #[case("", None)]

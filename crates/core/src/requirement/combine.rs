@@ -1,9 +1,8 @@
-//! One driver for several GPUs: `intersect` and `conflicts`
-//! (docs/requirement.md#intersect-and-conflicts).
+//! One stack for several GPUs: `intersect` and `conflicts`, component by component.
 
 use thiserror::Error;
 
-use super::{KernelModule, Requirement};
+use super::{Alternative, Component, Constraint, Requirement, Scope, Version};
 
 /// Why requirements cannot be combined into one.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -11,23 +10,23 @@ pub enum CombineError {
     /// Nothing was given to combine.
     #[error("intersect needs at least one requirement")]
     Empty,
-    /// No single driver fits every member; one sentence per conflict, as
-    /// [`Requirement::conflicts`] gives them.
-    #[error("no single NVIDIA driver supports all GPUs on this host: {}", conflicts.join("; "))]
+    /// No single stack fits every member; one sentence per conflict.
+    #[error("no single driver stack supports all GPUs on this host: {}", conflicts.join("; "))]
     Conflict {
-        /// The conflicts, module conflict first.
+        /// The conflicts, in the order the components first appear.
         conflicts: Vec<String>,
     },
 }
 
 impl Requirement {
-    /// The one requirement that satisfies all of `reqs`: the module any member insists on
-    /// (`either` only if all say either), the highest lower bound and the lowest upper bound.
+    /// The one requirement a host must meet to drive all of `reqs`: per host-scoped component
+    /// (matched by key, in order of first appearance), the values every member accepts and the
+    /// highest lower and lowest upper version bound. Device-scoped components are each GPU's
+    /// own and are left out.
     ///
-    /// A single requirement comes back unchanged. Several give a new requirement whose members
-    /// are the inputs, with an input's own members taking its place (one level of flattening,
-    /// order and duplicates kept) and whose generation, device id, name and compute flag are
-    /// unset. Members that need different modules, or bounds that leave no branch, are a
+    /// One requirement comes back unchanged. Several give a requirement whose members are the
+    /// inputs, an input's own members taking its place (one level, order and duplicates kept),
+    /// with no device id, name or label. Members whose constraints leave nothing are a
     /// [`CombineError::Conflict`] naming the GPUs on each side.
     pub fn intersect<'a, I>(reqs: I) -> Result<Requirement, CombineError>
     where
@@ -45,33 +44,26 @@ impl Requirement {
         if !conflicts.is_empty() {
             return Err(CombineError::Conflict { conflicts });
         }
-        let has = |m: KernelModule| members.iter().any(|r| r.kernel_module == m);
-        let kernel_module = if has(KernelModule::Open) {
-            KernelModule::Open
-        } else if has(KernelModule::Proprietary) {
-            KernelModule::Proprietary
+        let constraints = host_components(&members)
+            .into_iter()
+            .map(|c| combined(&members, c))
+            .collect();
+        let vendor = if members.iter().all(|m| m.vendor == first.vendor) {
+            first.vendor.clone()
         } else {
-            KernelModule::Either
+            "".into()
         };
-        // No conflict means the highest minimum is at most the lowest maximum.
         Ok(Requirement {
-            kernel_module,
-            min_branch: members.iter().filter_map(|r| r.min_branch).max(),
-            max_branch: members.iter().filter_map(|r| r.max_branch).min(),
+            vendor,
+            vendor_id: first.vendor_id,
+            constraints,
             members,
             ..Requirement::default()
         })
     }
 
-    /// This requirement combined with `other`, this one first (the reference's
-    /// `$b200->intersect($b300)`).
-    pub fn intersect_with(&self, other: &Requirement) -> Result<Requirement, CombineError> {
-        Requirement::intersect([self, other])
-    }
-
-    /// What [`intersect`](Self::intersect) would refuse, one sentence per conflict: the module
-    /// conflict first, then the branch conflict. Empty when the requirements combine (and for an
-    /// empty list, which has nothing to conflict).
+    /// What [`intersect`](Self::intersect) would refuse, one sentence per conflict, in the order
+    /// the components first appear. Empty when the requirements combine.
     pub fn conflicts<'a, I>(reqs: I) -> Vec<String>
     where
         I: IntoIterator<Item = &'a Requirement>,
@@ -93,50 +85,168 @@ fn flatten<'a>(reqs: impl IntoIterator<Item = &'a Requirement>) -> Vec<Requireme
     out
 }
 
-fn conflicts_of(members: &[Requirement]) -> Vec<String> {
-    let mut out = Vec::new();
-    let open: Vec<&Requirement> = members
-        .iter()
-        .filter(|r| r.kernel_module == KernelModule::Open)
-        .collect();
-    let proprietary: Vec<&Requirement> = members
-        .iter()
-        .filter(|r| r.kernel_module == KernelModule::Proprietary)
-        .collect();
-    if !open.is_empty() && !proprietary.is_empty() {
-        out.push(format!(
-            "{} {} the open kernel module, but {} {} the proprietary one",
-            who_list(&open),
-            needs(open.len()),
-            who_list(&proprietary),
-            needs(proprietary.len()),
-        ));
-    }
-    // On ties the first member in list order speaks, as the reference's stable sort picks it.
-    let mut highest_min: Option<(&Requirement, u32)> = None;
-    let mut lowest_max: Option<(&Requirement, u32)> = None;
-    for r in members {
-        if let Some(min) = r.min_branch
-            && highest_min.is_none_or(|(_, m)| min > m)
-        {
-            highest_min = Some((r, min));
+/// The host-scoped components the members constrain, by key, in order of first appearance.
+fn host_components(members: &[Requirement]) -> Vec<Component> {
+    let mut out: Vec<Component> = Vec::new();
+    for c in members.iter().flat_map(|m| &m.constraints) {
+        let comp = *c.component();
+        if comp.scope == Scope::Host && !out.iter().any(|o| o.key == comp.key) {
+            out.push(comp);
         }
-        if let Some(max) = r.max_branch
-            && lowest_max.is_none_or(|(_, m)| max < m)
-        {
-            lowest_max = Some((r, max));
-        }
-    }
-    if let (Some((low, min)), Some((up, max))) = (highest_min, lowest_max)
-        && min > max
-    {
-        out.push(format!(
-            "{} needs driver branch {min} or newer, but {} is supported only up to branch {max}",
-            low.who(),
-            up.who(),
-        ));
     }
     out
+}
+
+/// Each member's constraint on `component`, with the member.
+fn on<'a>(
+    members: &'a [Requirement],
+    component: &Component,
+) -> impl Iterator<Item = (&'a Requirement, &'a Constraint)> {
+    let key = component.key;
+    members.iter().filter_map(move |m| {
+        m.constraints
+            .iter()
+            .find(|c| c.component().key == key)
+            .map(|c| (m, c))
+    })
+}
+
+/// The values every restricting member accepts (`None`: nobody restricts), with each value's
+/// needs gathered from every member that lists it.
+fn common_values(members: &[Requirement], component: &Component) -> Option<Vec<Alternative>> {
+    let mut acc: Option<Vec<Alternative>> = None;
+    for (_, c) in on(members, component) {
+        let Constraint::Choice { allowed, .. } = c else {
+            continue;
+        };
+        if allowed.is_empty() {
+            continue;
+        }
+        acc = Some(match acc {
+            None => allowed.clone(),
+            Some(have) => have
+                .into_iter()
+                .filter_map(|mut a| {
+                    let theirs = allowed.iter().find(|b| b.value == a.value)?;
+                    a.needs.extend(theirs.needs.iter().cloned());
+                    if a.note.is_none() {
+                        a.note.clone_from(&theirs.note);
+                    }
+                    Some(a)
+                })
+                .collect(),
+        });
+    }
+    acc
+}
+
+/// The highest lower bound and the lowest upper bound, each with the first member that sets it.
+type Bounds<'a> = (
+    Option<(&'a Requirement, Version)>,
+    Option<(&'a Requirement, Version)>,
+);
+
+fn bounds<'a>(members: &'a [Requirement], component: &Component) -> Bounds<'a> {
+    let mut highest_min: Option<(&Requirement, Version)> = None;
+    let mut lowest_max: Option<(&Requirement, Version)> = None;
+    for (m, c) in on(members, component) {
+        let Constraint::Range { min, max, .. } = c else {
+            continue;
+        };
+        // On ties the first member in list order speaks.
+        if let Some(lo) = *min
+            && highest_min.is_none_or(|(_, v)| lo > v)
+        {
+            highest_min = Some((m, lo));
+        }
+        if let Some(hi) = *max
+            && lowest_max.is_none_or(|(_, v)| hi < v)
+        {
+            lowest_max = Some((m, hi));
+        }
+    }
+    (highest_min, lowest_max)
+}
+
+fn combined(members: &[Requirement], component: Component) -> Constraint {
+    if component.values.is_empty() && is_range(members, &component) {
+        let (lo, hi) = bounds(members, &component);
+        Constraint::Range {
+            component,
+            min: lo.map(|(_, v)| v),
+            max: hi.map(|(_, v)| v),
+        }
+    } else {
+        Constraint::Choice {
+            component,
+            allowed: common_values(members, &component).unwrap_or_default(),
+        }
+    }
+}
+
+fn is_range(members: &[Requirement], component: &Component) -> bool {
+    on(members, component).any(|(_, c)| matches!(c, Constraint::Range { .. }))
+}
+
+fn conflicts_of(members: &[Requirement]) -> Vec<String> {
+    let mut out = Vec::new();
+    for component in host_components(members) {
+        if is_range(members, &component) {
+            if let (Some((low, lo)), Some((up, hi))) = bounds(members, &component)
+                && !lo.within_max(&hi)
+            {
+                out.push(format!(
+                    "{} needs {} {lo} or newer, but {} is supported only up to {} {hi}",
+                    low.who(),
+                    component.noun,
+                    up.who(),
+                    component.short,
+                ));
+            }
+        } else if common_values(members, &component).is_some_and(|v| v.is_empty()) {
+            out.push(choice_conflict(members, &component));
+        }
+    }
+    out
+}
+
+/// `A needs the open kernel module, but B needs the proprietary one`: the members grouped by
+/// what they accept, groups in the order of the component's values.
+fn choice_conflict(members: &[Requirement], component: &Component) -> String {
+    let mut groups: Vec<(Vec<&str>, Vec<&Requirement>)> = Vec::new();
+    for (m, c) in on(members, component) {
+        let Constraint::Choice { allowed, .. } = c else {
+            continue;
+        };
+        if allowed.is_empty() {
+            continue;
+        }
+        let values: Vec<&str> = allowed.iter().map(|a| a.value.as_ref()).collect();
+        match groups.iter_mut().find(|(v, _)| *v == values) {
+            Some((_, who)) => who.push(m),
+            None => groups.push((values, vec![m])),
+        }
+    }
+    let rank = |values: &[&str]| {
+        values
+            .first()
+            .and_then(|v| component.values.iter().position(|k| k == v))
+            .unwrap_or(usize::MAX)
+    };
+    groups.sort_by_key(|(v, _)| rank(v));
+    let mut s = String::new();
+    let last = groups.len().saturating_sub(1);
+    for (i, (values, who)) in groups.iter().enumerate() {
+        let names = who_list(who);
+        let verb = if who.len() == 1 { "needs" } else { "need" };
+        let what = values.join(" or ");
+        match i {
+            0 => s.push_str(&format!("{names} {verb} the {what} {}", component.noun)),
+            _ if i == last => s.push_str(&format!(", but {names} {verb} the {what} one")),
+            _ => s.push_str(&format!(", {names} {verb} the {what} one")),
+        }
+    }
+    s
 }
 
 fn who_list(reqs: &[&Requirement]) -> String {
@@ -148,8 +258,4 @@ fn who_list(reqs: &[&Requirement]) -> String {
         r.write_who(&mut out);
     }
     out
-}
-
-fn needs(count: usize) -> &'static str {
-    if count == 1 { "needs" } else { "need" }
 }

@@ -1,153 +1,52 @@
-//! The NVIDIA driver-requirement model: which kernel module and which driver branches can drive
-//! a GPU, whether a driver source fits, and what one driver for several GPUs must be.
+//! The vendor-neutral driver-requirement model: what a GPU needs of the driver stack that runs
+//! it, as constraints on named components of that stack
+//! (docs/requirement.md#the-vendor-neutral-model).
 //!
-//! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement`
-//! (docs/requirement.md#the-model), with every sentence it produces kept word for word. The
-//! generation table's *data* lives in the NVIDIA crate; the table's *shape* and lookup live
-//! here, in [`table`], so a site-policy file ([`site`]) can extend it without code.
+//! A [`Component`] is one part of a stack: a kernel module or kernel driver chosen among values
+//! (NVIDIA's `open`/`proprietary`, Intel's `i915`/`xe`), or a versioned piece (NVIDIA's driver
+//! branch, the ROCm release, the Linux kernel). A [`Constraint`] restricts one component; a
+//! [`Requirement`] is a GPU's constraints with whom they are for. A [`Stack`] is what a host
+//! has or would install; [`Requirement::why_not`] says what in it does not fit.
+//! [`Requirement::intersect`] combines GPUs into the one requirement a host must meet:
+//! components are matched by key, so an AMD GPU (ROCm, kernel) and an NVIDIA GPU (kernel
+//! module, branch) meet only on the kernel and never conflict on the rest, while two AMD GPUs
+//! whose ROCm ranges do not overlap do. Components a device chooses for itself
+//! ([`Scope::Device`], Intel's kernel driver binds per device) are checked per GPU and left out
+//! of a combination.
 //!
-//! - [`Requirement`]: kernel module, branch bounds, generation, compute flag, device id, name and
-//!   members; [`Requirement::describe`], [`Requirement::who`].
-//! - [`DriverSource`]: what a driver source installs; [`Requirement::why_not`],
-//!   [`Requirement::satisfied_by`].
-//! - [`Requirement::intersect`], [`Requirement::conflicts`]: one driver for several GPUs.
-//! - [`GenerationRow`], [`GenerationTable`]: device-id ranges to requirements, first match wins.
-//!
-//! The Perl module raises exceptions for arguments of the wrong kind (a source that is not a
-//! hash reference, an intersect member that is not a requirement object, a GPU that is not a
-//! hash). Rust's types rule those calls out, so they have no error value here.
-
-use std::fmt;
-
-use serde::Serialize;
-use thiserror::Error;
+//! Vendors define their components as constants and build requirements from their own tables,
+//! so a plug-in vendor adds requirements without touching this crate. The wording is generic
+//! over a component's nouns and is the NVIDIA model's word for word when given NVIDIA's nouns
+//! (`open kernel module, driver branch 570 or newer`).
 
 mod combine;
+mod constraint;
 mod model;
-pub mod site;
-mod source;
-pub mod table;
+pub mod report;
+mod spec;
+mod stack;
+mod version;
 
 #[cfg(test)]
-mod combine_tests;
-#[cfg(test)]
-mod site_tests;
+mod spec_tests;
 #[cfg(test)]
 mod tests;
 
 pub use combine::CombineError;
-pub use model::{Requirement, RequirementBuilder};
-pub use source::{BranchKnowledge, DriverSource};
-pub use table::{GenerationRow, GenerationTable, RowError};
+pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
+pub use model::Requirement;
+pub use spec::{
+    Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
+};
+pub use stack::{Known, Stack};
+pub use version::{MAX_PARTS, Version, VersionError};
 
-/// Which NVIDIA kernel module a GPU binds with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KernelModule {
-    /// NVIDIA's open GPU kernel modules only (Blackwell has no proprietary module).
-    Open,
-    /// The closed module only (pre-Turing silicon lacks the GSP the open module needs).
-    Proprietary,
-    /// Either module.
-    #[default]
-    Either,
-}
-
-impl KernelModule {
-    /// The word the reference uses: `open`, `proprietary` or `either`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            KernelModule::Open => "open",
-            KernelModule::Proprietary => "proprietary",
-            KernelModule::Either => "either",
-        }
-    }
-
-    /// Parses `open`, `proprietary` or `either`, exactly (the reference compares strings).
-    pub fn parse(word: &str) -> Result<Self, KernelModuleError> {
-        match word {
-            "open" => Ok(KernelModule::Open),
-            "proprietary" => Ok(KernelModule::Proprietary),
-            "either" => Ok(KernelModule::Either),
-            other => Err(KernelModuleError {
-                value: other.to_string(),
-            }),
-        }
-    }
-}
-
-impl fmt::Display for KernelModule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for KernelModule {
-    type Err = KernelModuleError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        KernelModule::parse(s)
-    }
-}
-
-/// A word that is not one of the three kernel-module names.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("kernel_module must be open, proprietary or either, not '{}'", value.escape_debug())]
-pub struct KernelModuleError {
-    /// The word as given.
-    pub value: String,
-}
-
-/// Text that is not a driver branch.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BranchError {
-    /// Not digits only (`580.95`, ` 580`, `580\n`, empty).
-    #[error("a driver branch is an integer like 580, not '{}'", value.escape_debug())]
-    NotAnInteger {
-        /// The text as given.
-        value: String,
-    },
-    /// Digits, but more than a branch number can be.
-    #[error(
-        "driver branch {value} is out of range: a branch is at most {}",
-        u32::MAX
-    )]
-    OutOfRange {
-        /// The text as given.
-        value: String,
-    },
-}
-
-/// Parses a driver branch: ASCII digits only, as the reference's `^\d+\z`, so `0580` is 580.
-///
-/// Branches are numbers here, so a leading zero is not kept for messages (the Perl module echoes
-/// `0580` as it was written).
-pub fn parse_branch(text: &str) -> Result<u32, BranchError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(BranchError::NotAnInteger {
-            value: text.to_string(),
-        });
-    }
-    text.parse::<u32>().map_err(|_| BranchError::OutOfRange {
-        value: text.to_string(),
-    })
-}
-
-/// A requirement that cannot exist.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RequirementError {
-    /// A device id that is not four lowercase hex digits.
-    #[error("device_id must be four lowercase hex digits, not '{}'", value.escape_debug())]
-    InvalidDeviceId {
-        /// The id as given.
-        value: String,
-    },
-    /// Bounds that leave no branch.
-    #[error("min_branch {min} is above max_branch {max}: no driver branch can satisfy that")]
-    MinAboveMax {
-        /// The lower bound.
-        min: u32,
-        /// The upper bound.
-        max: u32,
-    },
-}
+/// The Linux kernel, shared by every vendor whose driver is in the kernel: the one component
+/// that GPUs of different vendors on one host both constrain.
+pub const LINUX_KERNEL: Component = Component {
+    key: "kernel",
+    noun: "Linux kernel",
+    short: "kernel",
+    values: &[],
+    scope: Scope::Host,
+};

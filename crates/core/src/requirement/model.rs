@@ -1,108 +1,157 @@
-//! The requirement value: its attributes, its construction and its two sentences.
+//! The requirement value: whom it is for, its constraints, and its two sentences.
 
-use super::{KernelModule, RequirementError};
+use std::borrow::Cow;
 
-/// Which NVIDIA driver a GPU (or a set of GPUs) can work with: a kernel module and an inclusive
-/// range of driver branches, plus what the messages say about whom it is for.
+use super::Constraint;
+
+/// What one GPU (or, combined, several) needs of its driver stack.
 ///
-/// Immutable: every attribute is read through a method, and the only ways to make one are
-/// [`Requirement::builder`], [`Default`] (any module, any branch), a generation table lookup and
-/// [`Requirement::intersect`]. Construction checks what the reference checks, so `min_branch`
-/// above `max_branch` or a device id that is not four lowercase hex digits is an error value.
+/// Made with [`Requirement::new`] and the `with_*` methods, or by
+/// [`Requirement::intersect`]; read through its methods.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Requirement {
-    pub(super) generation: Option<String>,
-    pub(super) kernel_module: KernelModule,
-    pub(super) min_branch: Option<u32>,
-    pub(super) max_branch: Option<u32>,
-    pub(super) device_id: Option<String>,
+    pub(super) vendor: Cow<'static, str>,
+    pub(super) vendor_id: u16,
+    pub(super) device_id: Option<u16>,
     pub(super) name: Option<String>,
+    pub(super) label: Option<String>,
+    pub(super) constraints: Vec<Constraint>,
+    pub(super) notes: Vec<String>,
     pub(super) members: Vec<Requirement>,
-    pub(super) compute: Option<bool>,
 }
 
 impl Requirement {
-    /// Starts a requirement: any kernel module, no bounds, nothing known about the GPU.
-    pub fn builder() -> RequirementBuilder {
-        RequirementBuilder::default()
+    /// A requirement of a `vendor` GPU (`NVIDIA`, the name in sentences) with PCI vendor id
+    /// `vendor_id`, with no constraint yet.
+    pub fn new(vendor: impl Into<Cow<'static, str>>, vendor_id: u16) -> Requirement {
+        Requirement {
+            vendor: vendor.into(),
+            vendor_id,
+            ..Requirement::default()
+        }
     }
 
-    /// The generation label (`Blackwell`, `Maxwell/Pascal/Volta`, ...); `None` for an id the
-    /// table does not cover and for an intersection.
-    pub fn generation(&self) -> Option<&str> {
-        self.generation.as_deref()
-    }
-
-    /// The kernel module the GPU binds with.
-    pub fn kernel_module(&self) -> KernelModule {
-        self.kernel_module
-    }
-
-    /// The oldest driver branch that supports the GPU, if there is a lower bound.
-    pub fn min_branch(&self) -> Option<u32> {
-        self.min_branch
-    }
-
-    /// The newest driver branch that still supports the GPU, if there is an upper bound.
-    pub fn max_branch(&self) -> Option<u32> {
-        self.max_branch
-    }
-
-    /// The PCI device id (four lowercase hex digits) the requirement was looked up for.
-    pub fn device_id(&self) -> Option<&str> {
-        self.device_id.as_deref()
-    }
-
-    /// The GPU's name, for messages only; never used to decide anything.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
-    /// For an intersection, the per-GPU requirements it combines; empty otherwise.
-    pub fn members(&self) -> &[Requirement] {
-        &self.members
-    }
-
-    /// Whether the generation is one to install a driver for: `Some(true)` for Maxwell through
-    /// Blackwell Ultra, `Some(false)` for Kepler and older, `None` when the table has no opinion
-    /// (no row, a row without the flag, or an intersection).
-    pub fn compute(&self) -> Option<bool> {
-        self.compute
-    }
-
-    /// The same requirement carrying a GPU name for messages (what `from_gpu` adds in the
-    /// reference). A name is never used to decide anything, so this cannot fail.
+    /// The same, for device `id`.
     #[must_use]
-    pub fn named(mut self, name: impl Into<String>) -> Requirement {
+    pub fn with_device_id(mut self, id: u16) -> Requirement {
+        self.device_id = Some(id);
+        self
+    }
+
+    /// The same, carrying the GPU's name for messages (never used to decide anything).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Requirement {
         self.name = Some(name.into());
         self
     }
 
-    /// The constraint in words: `open kernel module, driver branch 570 or newer`.
-    pub fn describe(&self) -> String {
-        let module = match self.kernel_module {
-            KernelModule::Either => "any kernel module".to_string(),
-            other => format!("{other} kernel module"),
-        };
-        let branch = match (self.min_branch, self.max_branch) {
-            (Some(min), Some(max)) => format!("driver branch {min} to {max}"),
-            (Some(min), None) => format!("driver branch {min} or newer"),
-            (None, Some(max)) => format!("driver branch {max} or older"),
-            (None, None) => "any driver branch".to_string(),
-        };
-        format!("{module}, {branch}")
+    /// The same, with a label `who` shows before the id (a generation, an LLVM target).
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Requirement {
+        self.label = Some(label.into());
+        self
     }
 
-    /// Whom the requirement is for: `Tesla V100 (Maxwell/Pascal/Volta, 10de:1db4)`, or every
-    /// member's `who` joined with `", "` for an intersection; `NVIDIA GPU` when nothing is known.
+    /// The same, with one more constraint (kept in order: `describe` and `why_not` follow it).
+    #[must_use]
+    pub fn with_constraint(mut self, constraint: Constraint) -> Requirement {
+        self.constraints.push(constraint);
+        self
+    }
+
+    /// The same, with a note for people (`unofficial: ...`).
+    #[must_use]
+    pub fn with_note(mut self, note: impl Into<String>) -> Requirement {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The same, combining `members` (what [`Requirement::intersect`] makes; a vendor model
+    /// that combines its own way hands its members over with this). `who` then names them.
+    #[must_use]
+    pub fn with_members(mut self, members: Vec<Requirement>) -> Requirement {
+        self.members = members;
+        self
+    }
+
+    /// The vendor's name in sentences.
+    pub fn vendor(&self) -> &str {
+        &self.vendor
+    }
+
+    /// The PCI vendor id.
+    pub fn vendor_id(&self) -> u16 {
+        self.vendor_id
+    }
+
+    /// The PCI device id, when the requirement is one device's.
+    pub fn device_id(&self) -> Option<u16> {
+        self.device_id
+    }
+
+    /// The GPU's name, when known.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The label (`Blackwell`, `gfx942`), when known.
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
+    }
+
+    /// The constraints, in order.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Notes for people.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// For a combination, the requirements it combines; empty otherwise.
+    pub fn members(&self) -> &[Requirement] {
+        &self.members
+    }
+
+    /// The constraint on the component with `key`, if any.
+    pub fn constraint(&self, key: &str) -> Option<&Constraint> {
+        self.constraints.iter().find(|c| c.component().key == key)
+    }
+
+    /// The same without the constraints each device decides for itself ([`Scope::Device`]):
+    /// what a host as a whole must provide.
+    ///
+    /// [`Scope::Device`]: super::Scope::Device
+    #[must_use]
+    pub fn host_part(&self) -> Requirement {
+        let mut r = self.clone();
+        r.constraints
+            .retain(|c| c.component().scope == super::Scope::Host);
+        r
+    }
+
+    /// The constraints in words, joined with `, `: `open kernel module, driver branch 570 or
+    /// newer`; `any driver` when there is none.
+    pub fn describe(&self) -> String {
+        if self.constraints.is_empty() {
+            return "any driver".to_string();
+        }
+        self.constraints
+            .iter()
+            .map(Constraint::describe)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whom it is for: `Tesla V100 (Maxwell/Pascal/Volta, 10de:1db4)`, `AMD GPU (gfx942,
+    /// 1002:74a1)` without a name, or every member's `who` joined with `, ` for a combination.
     pub fn who(&self) -> String {
         let mut out = String::new();
         self.write_who(&mut out);
         out
     }
 
-    /// Appends `who` to `out`, so an intersection of many GPUs builds one string, not one per
-    /// level.
     pub(super) fn write_who(&self, out: &mut String) {
         if !self.members.is_empty() {
             for (i, member) in self.members.iter().enumerate() {
@@ -113,14 +162,20 @@ impl Requirement {
             }
             return;
         }
-        // A defined but empty name stays empty: the reference prints ` (Blackwell, 10de:2901)`.
-        out.push_str(self.name.as_deref().unwrap_or("NVIDIA GPU"));
-        let mut items = Vec::with_capacity(2);
-        if let Some(generation) = &self.generation {
-            items.push(generation.clone());
+        // A defined but empty name stays empty, as the NVIDIA model has always printed it.
+        match &self.name {
+            Some(name) => out.push_str(name),
+            None => {
+                out.push_str(&self.vendor);
+                out.push_str(" GPU");
+            }
         }
-        if let Some(id) = &self.device_id {
-            items.push(format!("10de:{id}"));
+        let mut items = Vec::with_capacity(2);
+        if let Some(label) = &self.label {
+            items.push(label.clone());
+        }
+        if let Some(id) = self.device_id {
+            items.push(format!("{:04x}:{id:04x}", self.vendor_id));
         }
         if !items.is_empty() {
             out.push_str(" (");
@@ -128,89 +183,4 @@ impl Requirement {
             out.push(')');
         }
     }
-}
-
-/// Collects a requirement's attributes; [`RequirementBuilder::build`] checks them together.
-#[derive(Debug, Clone, Default)]
-pub struct RequirementBuilder {
-    inner: Requirement,
-}
-
-impl RequirementBuilder {
-    /// The generation label.
-    #[must_use]
-    pub fn generation(mut self, generation: impl Into<String>) -> Self {
-        self.inner.generation = Some(generation.into());
-        self
-    }
-
-    /// The kernel module (default: either).
-    #[must_use]
-    pub fn kernel_module(mut self, kernel_module: KernelModule) -> Self {
-        self.inner.kernel_module = kernel_module;
-        self
-    }
-
-    /// The oldest supported driver branch.
-    #[must_use]
-    pub fn min_branch(mut self, branch: u32) -> Self {
-        self.inner.min_branch = Some(branch);
-        self
-    }
-
-    /// The newest supported driver branch.
-    #[must_use]
-    pub fn max_branch(mut self, branch: u32) -> Self {
-        self.inner.max_branch = Some(branch);
-        self
-    }
-
-    /// The PCI device id; [`build`](Self::build) refuses anything but four lowercase hex digits.
-    #[must_use]
-    pub fn device_id(mut self, device_id: impl Into<String>) -> Self {
-        self.inner.device_id = Some(device_id.into());
-        self
-    }
-
-    /// The GPU's name, for messages.
-    #[must_use]
-    pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.inner.name = Some(name.into());
-        self
-    }
-
-    /// The requirements this one combines (normally made by `intersect`).
-    #[must_use]
-    pub fn members(mut self, members: Vec<Requirement>) -> Self {
-        self.inner.members = members;
-        self
-    }
-
-    /// The compute flag.
-    #[must_use]
-    pub fn compute(mut self, compute: bool) -> Self {
-        self.inner.compute = Some(compute);
-        self
-    }
-
-    /// The requirement, or why it cannot exist. Attribute checks come first, in the
-    /// reference's order (device_id before the bounds), then `min_branch` against `max_branch`.
-    pub fn build(self) -> Result<Requirement, RequirementError> {
-        if let Some(id) = &self.inner.device_id
-            && !is_lower_hex4(id)
-        {
-            return Err(RequirementError::InvalidDeviceId { value: id.clone() });
-        }
-        if let (Some(min), Some(max)) = (self.inner.min_branch, self.inner.max_branch)
-            && min > max
-        {
-            return Err(RequirementError::MinAboveMax { min, max });
-        }
-        Ok(self.inner)
-    }
-}
-
-/// Exactly four characters from `0-9a-f` (the stored form of a device id).
-pub(super) fn is_lower_hex4(s: &str) -> bool {
-    s.len() == 4 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }

@@ -1,7 +1,9 @@
 //! Driver sources and whether one satisfies a requirement
 //! (docs/requirement.md#satisfied-by-a-driver-source).
 
-use super::{KernelModule, Requirement};
+use gpuctl_core::requirement::{Known, Stack, Version};
+
+use super::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, Requirement};
 
 /// What is known, before installing, about the driver branch a source installs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,42 +74,23 @@ impl Requirement {
     /// Why `source` does not satisfy this requirement, as a short reason for messages
     /// (`branch 590 is newer than 580`), or `None` when it does.
     pub fn why_not(&self, source: &DriverSource) -> Option<String> {
-        // An `either` requirement does not look at the source's module at all.
-        if self.kernel_module != KernelModule::Either
-            && source.kernel_module != Some(self.kernel_module)
-        {
-            let given = source.kernel_module.map_or("unknown", KernelModule::as_str);
-            return Some(format!(
-                "{given} kernel module, the {} one is needed",
-                self.kernel_module
-            ));
+        self.to_neutral().why_not(&source.to_stack())
+    }
+}
+
+impl DriverSource {
+    /// The source as a neutral driver stack: its module as the [`KERNEL_MODULE`] choice and
+    /// its branch knowledge as the [`DRIVER_BRANCH`] version.
+    pub fn to_stack(&self) -> Stack {
+        let mut stack = Stack::new();
+        if let Some(module) = self.kernel_module {
+            stack = stack.with_choice(KERNEL_MODULE.key, module.as_str());
         }
-        let (min, max) = (self.min_branch, self.max_branch);
-        if min.is_none() && max.is_none() {
-            return None;
-        }
-        match source.branch {
-            BranchKnowledge::Exact(b) => match (min, max) {
-                (Some(min), _) if b < min => Some(format!("branch {b} is older than {min}")),
-                (_, Some(max)) if b > max => Some(format!("branch {b} is newer than {max}")),
-                _ => None,
-            },
-            BranchKnowledge::Unknown => Some(match min {
-                // The lower bound is named even when there is an upper one too.
-                Some(min) => format!("driver branch not known, {min} or newer is needed"),
-                None => format!("driver branch not known, {} or older is needed", max?),
-            }),
-            BranchKnowledge::AtLeast(floor) => match (min, max) {
-                // An upper bound can never be promised, whatever the floor.
-                (_, Some(max)) => Some(format!(
-                    "installs the newest branch it carries, which can be newer than {max}"
-                )),
-                (Some(min), None) if floor < min => Some(format!(
-                    "installs the newest branch it carries, known only to be {floor} or newer; \
-                     {min} is needed"
-                )),
-                _ => None,
-            },
-        }
+        let known = match self.branch {
+            BranchKnowledge::Exact(b) => Known::Exact(Version::major(b)),
+            BranchKnowledge::AtLeast(b) => Known::AtLeast(Version::major(b)),
+            BranchKnowledge::Unknown => Known::Unknown,
+        };
+        stack.with_version(DRIVER_BRANCH.key, known)
     }
 }

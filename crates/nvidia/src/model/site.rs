@@ -135,7 +135,7 @@ pub fn load_site_rows(path: &Path) -> Result<Vec<GenerationRow>, SiteError> {
         limit: MAX_FILE_BYTES,
     };
     // A FIFO would block open() forever; only a regular file is opened.
-    let file = crate::input::open_regular(path).map_err(unreadable)?;
+    let file = gpuctl_core::input::open_regular(path).map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_large());
@@ -177,9 +177,10 @@ pub fn parse_site_rows(
                 .and_then(|rows| de.end().map(|()| rows))
                 .map_err(|e| e.to_string())
         }
-        Format::Yaml => seed
-            .deserialize(yaml_serde::Deserializer::from_str(text))
-            .map_err(|e| e.to_string()),
+        Format::Yaml => yaml_bounds(text).and_then(|()| {
+            seed.deserialize(yaml_serde::Deserializer::from_str(text))
+                .map_err(|e| e.to_string())
+        }),
     };
     let raw = match parsed {
         Ok(raw) => raw,
@@ -192,7 +193,7 @@ pub fn parse_site_rows(
         Err(message) => {
             return Err(SiteError::Syntax {
                 path: path.to_path_buf(),
-                message: crate::input::shorten_quotes(&message),
+                message: gpuctl_core::input::shorten_quotes(&message),
             });
         }
     };
@@ -202,10 +203,22 @@ pub fn parse_site_rows(
             row.check().map_err(|reason| SiteError::BadRow {
                 path: path.to_path_buf(),
                 row: i + 1,
-                reason: crate::input::shorten_quotes(&reason),
+                reason: gpuctl_core::input::shorten_quotes(&reason),
             })
         })
         .collect()
+}
+
+/// Bounds nesting and aliases before `yaml_serde` sees the text, which expands every alias and
+/// whose stack grows with nesting: aliases may add no more than a site table may hold.
+fn yaml_bounds(text: &str) -> Result<(), String> {
+    use gpuctl_core::goyaml::{YamlError, load, walk};
+    let said = |e: YamlError| match e {
+        YamlError::Syntax(_) | YamlError::Decode(_) => e.to_string(),
+        _ => format!("{e}; write the rows out without YAML aliases or deep nesting"),
+    };
+    let doc = load(text).map_err(said)?;
+    walk::check(&doc, MAX_FILE_BYTES).map(|_| ()).map_err(said)
 }
 
 /// A row as written, before its values are checked against each other.

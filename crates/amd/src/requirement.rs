@@ -1,0 +1,175 @@
+//! What an AMD GPU needs of its driver stack: the ROCm releases that list its LLVM target, as a
+//! requirement in core's vendor-neutral model.
+//!
+//! Decisions the sources leave open, made here:
+//! - Support follows the LLVM target, the unit of AMD's compatibility matrices; a model whose
+//!   target is listed but whose name is not gets a note saying so.
+//! - The oldest release the data covers is ROCm 5.5.1 (the first tag of the ROCm repository
+//!   that carries a GPU list). A target listed there has no lower bound: it may have been
+//!   supported earlier. A target last listed before the newest covered release gets that
+//!   release as its upper bound.
+//! - The first kernel whose amdgpu drives a GPU is not in the sources used, so no kernel
+//!   constraint is made (the core's `LINUX_KERNEL` component is there for when it is).
+
+use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
+
+use crate::table::{TargetSource, tables};
+
+/// AMD's PCI vendor id.
+pub const AMD_VENDOR_ID: u16 = 0x1002;
+
+/// The ROCm release: one user space for every AMD GPU of a host.
+pub const ROCM: Component = Component {
+    key: "rocm",
+    noun: "ROCm",
+    short: "ROCm",
+    values: &[],
+    scope: Scope::Host,
+};
+
+/// What ROCm says about a GPU's target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RocmSupport {
+    /// Listed by the releases from `first` (`None`: from before the data begins) up to `last`
+    /// (`None`: still listed by the newest release covered).
+    Listed {
+        /// The first release listing the target, unless it is the oldest covered.
+        first: Option<Version>,
+        /// The last release listing it, when a newer covered release no longer does.
+        last: Option<Version>,
+        /// The newest listing calls it deprecated.
+        deprecated: bool,
+        /// Some release lists this model by name, not only its target.
+        model_listed: bool,
+    },
+    /// Not listed, but run with an `HSA_OVERRIDE_GFX_VERSION`.
+    Unofficial {
+        /// The override value (`11.0.0`).
+        override_version: &'static str,
+        /// The thread that states it.
+        source: &'static str,
+    },
+    /// No release lists the target (or the target is not known).
+    Unlisted,
+}
+
+/// One AMD GPU as the table sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AmdGpu {
+    /// The PCI device id.
+    pub device_id: u16,
+    /// The PCI revision, when known.
+    pub revision: Option<u8>,
+    /// libdrm's marketing name.
+    pub name: Option<&'static str>,
+    /// The LLVM target (`gfx942`).
+    pub target: Option<String>,
+    /// Where the target was found.
+    pub target_source: Option<TargetSource>,
+    /// What ROCm says.
+    pub rocm: RocmSupport,
+}
+
+/// The table's answer for device `id` at `revision`.
+pub fn lookup(device_id: u16, revision: Option<u8>) -> AmdGpu {
+    let t = tables();
+    let name = t.name(device_id, revision);
+    let found = t.target(device_id);
+    let rocm = match &found {
+        Some((target, _)) => support(target, name),
+        None => RocmSupport::Unlisted,
+    };
+    AmdGpu {
+        device_id,
+        revision,
+        name,
+        target: found.as_ref().map(|(t, _)| t.clone()),
+        target_source: found.map(|(_, s)| s),
+        rocm,
+    }
+}
+
+fn support(target: &str, name: Option<&str>) -> RocmSupport {
+    let t = tables();
+    let listing = t.releases_listing(target);
+    let (Some(oldest), Some(newest)) = (listing.first(), listing.last()) else {
+        return match t.unofficial.get(target) {
+            Some((value, source)) => RocmSupport::Unofficial {
+                override_version: value,
+                source,
+            },
+            None => RocmSupport::Unlisted,
+        };
+    };
+    let covered_from = t.rocm.iter().map(|r| r.release).min();
+    let covered_to = t.newest_release();
+    let model_listed = name
+        .and_then(|n| t.product_of(n))
+        .is_some_and(|p| p.target == target);
+    let newest_rows = listing.iter().filter(|r| r.release == newest.release);
+    RocmSupport::Listed {
+        first: (Some(oldest.release) != covered_from).then_some(oldest.release),
+        last: (Some(newest.release) != covered_to).then_some(newest.release),
+        deprecated: newest_rows.into_iter().any(|r| r.status == "deprecated"),
+        model_listed,
+    }
+}
+
+impl AmdGpu {
+    /// The GPU's requirement: a ROCm range when ROCm lists its target, with notes for people.
+    pub fn requirement(&self) -> Requirement {
+        let mut r = Requirement::new("AMD", AMD_VENDOR_ID).with_device_id(self.device_id);
+        if let Some(name) = self.name {
+            r = r.with_name(name);
+        }
+        if let Some(target) = &self.target {
+            r = r.with_label(target.clone());
+        }
+        let target = self.target.as_deref().unwrap_or("its target");
+        match &self.rocm {
+            RocmSupport::Listed {
+                first,
+                last,
+                deprecated,
+                model_listed,
+            } => {
+                let range = Constraint::range(ROCM, *first, *last);
+                // The table never gives a first release after the last, so this always holds.
+                if let Ok(c) = range {
+                    r = r.with_constraint(c);
+                }
+                if first.is_none()
+                    && let Some(oldest) = tables().rocm.iter().map(|r| r.release).min()
+                {
+                    r = r.with_note(format!(
+                        "ROCm lists {target} from {oldest}, the oldest list in the sources, or \
+                         earlier"
+                    ));
+                }
+                if *deprecated {
+                    r = r.with_note(format!("ROCm lists {target} as deprecated"));
+                }
+                if !model_listed {
+                    r = r.with_note(format!("ROCm lists {target}, but not this model by name"));
+                }
+            }
+            RocmSupport::Unofficial {
+                override_version, ..
+            } => {
+                r = r.with_note(format!(
+                    "unofficial: no ROCm release lists {target}; users set \
+                     HSA_OVERRIDE_GFX_VERSION={override_version}"
+                ));
+            }
+            RocmSupport::Unlisted => {
+                r = r.with_note(format!("no ROCm release lists {target}"));
+            }
+        }
+        r
+    }
+
+    /// True when some ROCm release lists the GPU's target.
+    pub fn rocm_listed(&self) -> bool {
+        matches!(self.rocm, RocmSupport::Listed { .. })
+    }
+}

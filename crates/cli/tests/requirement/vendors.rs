@@ -1,0 +1,157 @@
+//! `gpuctl requirement` for AMD and Intel GPUs: VVVV:DDDD ids, per-vendor --driver specs,
+//! mixed hosts, and the bad input each gets a sentence and exit 2 for.
+
+use predicates::prelude::*;
+use rstest::rstest;
+use serde_json::json;
+
+use super::{gpuctl, json_of};
+
+fn fixture(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/hosts")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
+    gpuctl(&["requirement", "2901", "1002:74a1", "1002:66af", "8086:e20b"])
+        .assert()
+        .code(0)
+        .stdout(
+            "NVIDIA GPU (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
+             combined: open kernel module, driver branch 570 or newer\n\
+             AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer\n\
+             AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older\n  \
+             note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \
+             note: ROCm lists gfx906 as deprecated\n\
+             AMD combined: ROCm 6.0.0 to 6.2.2\n\
+             Intel GPU (Battlemage, 8086:e20b): xe kernel driver, Linux kernel 6.11 or newer\n  \
+             note: compute runtime: OpenCL 3.0, Level Zero 1.17\n\
+             Intel combined: Linux kernel 6.11 or newer\n",
+        )
+        .stderr("");
+}
+
+#[test]
+fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
+    // gfx906 is last listed by ROCm 6.2; gfx1201 first by ROCm 6.4.1.
+    gpuctl(&["requirement", "1002:66af", "1002:7550"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "AMD combined: none — the GPUs conflict\n",
+        ))
+        .stdout(predicate::str::contains(
+            "conflict: AMD Radeon RX 9070 XT (gfx1201, 1002:7550) needs ROCm 6.4.1 or newer, \
+             but AMD Radeon VII (gfx906, 1002:66af) is supported only up to ROCm 6.2.2\n",
+        ));
+}
+
+#[rstest]
+#[case(&["--driver", "rocm:6.2", "1002:74a1"], 0, "driver rocm:6.2: satisfies")]
+#[case(&["--driver", "rocm:5.7", "1002:74a1"], 1,
+       "driver rocm:5.7: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 5.7 is older than 6.0.0")]
+#[case(&["--driver", "rocm:6.3.2", "1002:66af"], 1,
+       "driver rocm:6.3.2: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): ROCm 6.3.2 is newer than 6.2.2")]
+#[case(&["--driver", "rocm:6.2.2", "1002:66af"], 0, "driver rocm:6.2.2: satisfies")]
+#[case(&["--driver", "xe", "--driver", "kernel:6.12", "8086:e20b"], 0, "driver xe, kernel:6.12: satisfies")]
+#[case(&["--driver", "i915", "8086:e20b"], 1,
+       "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
+#[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
+       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): unknown kernel driver, the xe one is needed")]
+fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
+    let mut full = vec!["requirement"];
+    full.extend_from_slice(args);
+    gpuctl(&full)
+        .assert()
+        .code(code)
+        .stdout(predicate::str::ends_with(format!("{line}\n")));
+}
+
+#[test]
+fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
+    let v = json_of(
+        &[
+            "requirement",
+            "--format",
+            "json",
+            "--driver",
+            "rocm:6.2",
+            "1002:74a1",
+        ],
+        0,
+    );
+    assert_eq!(v["gpus"], json!([]));
+    assert_eq!(v["combined"], json!(null));
+    let amd = &v["vendors"][0];
+    assert_eq!(amd["vendor"], json!("amd"));
+    assert_eq!(amd["specs"], json!(["rocm:6.2"]));
+    assert_eq!(amd["satisfied"], json!(true));
+    let gpu = &amd["gpus"][0];
+    assert_eq!(gpu["device_id"], json!("74a1"));
+    assert_eq!(gpu["label"], json!("gfx942"));
+    assert_eq!(
+        gpu["constraints"],
+        json!([{"component": "rocm", "kind": "range", "scope": "host", "min": "6.0.0",
+                "max": null, "describe": "ROCm 6.0.0 or newer"}])
+    );
+    assert_eq!(gpu["driver"], json!({"satisfied": true, "why_not": null}));
+    assert_eq!(v["host_conflicts"], json!([]));
+}
+
+#[test]
+fn the_workstation_host_lists_every_vendor_and_keeps_nvidias_json() {
+    let root = fixture("workstation");
+    let v = json_of(&["--root", &root, "requirement", "--format", "json"], 0);
+    assert_eq!(v["gpus"].as_array().map(Vec::len), Some(1));
+    let vendors: Vec<&str> = v["vendors"]
+        .as_array()
+        .expect("vendors")
+        .iter()
+        .filter_map(|x| x["vendor"].as_str())
+        .collect();
+    assert_eq!(vendors, ["amd", "intel"]);
+    assert_eq!(
+        v["vendors"][0]["gpus"][0]["pci_address"],
+        json!("0000:03:00.0")
+    );
+    assert_eq!(v["vendors"][1]["gpus"][0]["label"], json!("Comet Lake"));
+}
+
+#[rstest]
+#[case(&["1234:5678"], "'1234:5678': no vendor gpuctl knows has PCI vendor id 1234; known: ")]
+#[case(&["1002:zz"], "'1002:zz' is not a PCI device id; give VVVV:DDDD")]
+#[case(&["zz:74a1"], "'zz:74a1' is not a PCI device id")]
+#[case(&["--driver", "rocm:six", "1002:74a1"], "--driver 'rocm:six' is not a driver spec: ")]
+#[case(&["--driver", "xe", "1002:74a1"], "--driver 'xe' is for intel GPUs, and none is in the request")]
+#[case(&["--driver", "rocm:6.2", "2901"], "--driver 'rocm:6.2' is for amd GPUs, and none is in the request")]
+#[case(&["--driver", "open:580", "1002:74a1"], "--driver 'open:580' is for NVIDIA GPUs, and none is in the request")]
+#[case(&["--driver", "open:580", "--driver", "open:570", "2901"], "--driver 'open:570' is a second NVIDIA driver spec")]
+fn bad_input_is_one_sentence_and_exit_2(#[case] args: &[&str], #[case] message: &str) {
+    let mut full = vec!["requirement"];
+    full.extend_from_slice(args);
+    gpuctl(&full)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with(format!(
+            "gpuctl: error: {message}"
+        )));
+}
+
+#[test]
+fn a_spec_for_a_vendor_the_host_lacks_is_invalid() {
+    gpuctl(&[
+        "--root",
+        &fixture("amd-mi300x"),
+        "requirement",
+        "--driver",
+        "xe",
+    ])
+    .assert()
+    .code(2)
+    .stdout("");
+}

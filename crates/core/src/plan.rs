@@ -1,0 +1,173 @@
+//! The typed answer to a grant: what a container needs, item by item, each knowing the vendor,
+//! tier and device it came from. Backends build one [`VendorPlan`] per granted vendor; [`Plan`]
+//! merges them in canonical vendor order and drops repeats. Rendering to podman, Quadlet,
+//! compose or docker syntax is [`crate::render`]'s job, never the backend's.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::finding::Finding;
+
+/// How a vendor's GPUs reach the container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// A valid CDI spec declares the vendor's kind: `--device <kind>=<name>`.
+    Cdi,
+    /// A runtime OCI hook injects the devices (NVIDIA's legacy hook): environment only.
+    Hook,
+    /// The vendor's documented raw device nodes: `--device /dev/...`.
+    Raw,
+}
+
+impl Tier {
+    /// The lowercase name used in JSON and text output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Cdi => "cdi",
+            Tier::Hook => "hook",
+            Tier::Raw => "raw",
+        }
+    }
+}
+
+/// One thing a container needs. Two equal values are one need: the merged plan keeps the first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// A CDI device, fully qualified (`nvidia.com/gpu=all`).
+    CdiDevice(String),
+    /// A host device node, passed at the same path (`/dev/kfd`).
+    DeviceNode(String),
+    /// An environment variable.
+    Env {
+        /// The variable's name.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// A read-only bind mount of a host path at the same path (udev's by-path links).
+    BindReadOnly(String),
+    /// The invoking user's supplementary groups (render, video) kept in the container: podman's
+    /// `--group-add keep-groups`.
+    KeepGroups,
+}
+
+/// One item of a plan: a need and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// What the container needs.
+    pub need: Need,
+    /// The vendor whose grant asked for it.
+    pub vendor: &'static str,
+    /// The tier the vendor's grant is served on.
+    pub tier: Tier,
+    /// The device it belongs to (a PCI address, a CDI device name), when it belongs to one.
+    pub device: Option<String>,
+}
+
+/// Something to tell the user once the whole call has succeeded (a best-effort order, a node
+/// that could not be read): a typed finding, with its code and sentence.
+pub type Notice = Finding;
+
+/// One vendor's answer to its grant, on the tier decided for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VendorPlan {
+    vendor: &'static str,
+    tier: Tier,
+    items: Vec<Item>,
+    notices: Vec<Notice>,
+}
+
+impl VendorPlan {
+    /// An empty plan of `vendor` on `tier`.
+    pub fn new(vendor: &'static str, tier: Tier) -> Self {
+        VendorPlan {
+            vendor,
+            tier,
+            items: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// The vendor.
+    pub fn vendor(&self) -> &'static str {
+        self.vendor
+    }
+
+    /// The tier every item is served on.
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// The items, in the order the vendor added them.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// The notices, in the order the vendor added them.
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
+    /// Adds a need, belonging to `device` when given.
+    pub fn add(&mut self, need: Need, device: Option<&str>) -> &mut Self {
+        self.items.push(Item {
+            need,
+            vendor: self.vendor,
+            tier: self.tier,
+            device: device.map(str::to_string),
+        });
+        self
+    }
+
+    /// Adds a notice.
+    pub fn notice(&mut self, notice: Notice) -> &mut Self {
+        self.notices.push(notice);
+        self
+    }
+}
+
+/// Every granted vendor's plan, in canonical vendor order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    vendors: Vec<VendorPlan>,
+}
+
+impl Plan {
+    /// A plan of these vendor plans, which the caller gives in canonical order.
+    pub fn new(vendors: Vec<VendorPlan>) -> Self {
+        Plan { vendors }
+    }
+
+    /// The vendor plans.
+    pub fn vendors(&self) -> &[VendorPlan] {
+        &self.vendors
+    }
+
+    /// The merged items: vendor after vendor, a need that an earlier item already asks for
+    /// dropped (two render-node vendors each keep groups; podman needs it once).
+    pub fn items(&self) -> Vec<&Item> {
+        let mut seen: HashSet<&Need> = HashSet::new();
+        self.vendors
+            .iter()
+            .flat_map(|v| v.items.iter())
+            .filter(|i| seen.insert(&i.need))
+            .collect()
+    }
+
+    /// Every vendor's notices, in vendor order, each once.
+    pub fn notices(&self) -> Vec<&Notice> {
+        let mut seen: HashSet<&Notice> = HashSet::new();
+        self.vendors
+            .iter()
+            .flat_map(|v| v.notices.iter())
+            .filter(|n| seen.insert(n))
+            .collect()
+    }
+
+    /// True when nothing is granted.
+    pub fn is_empty(&self) -> bool {
+        self.vendors.iter().all(|v| v.items.is_empty())
+    }
+}

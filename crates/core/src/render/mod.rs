@@ -1,0 +1,194 @@
+//! The one place a [`Plan`] becomes text: podman arguments (plain or JSON), Quadlet
+//! `[Container]` lines, a compose service fragment, or `docker run` arguments. Each renderer
+//! reads the same merged items, so the formats cannot drift apart; what a format cannot say is
+//! a [`Note`] for stderr (and, where the format has comments, a comment in the text).
+
+use std::fmt;
+
+use crate::host::Host;
+use crate::plain::{self, UnsafeArgument};
+use crate::plan::{Need, Plan};
+
+mod compose;
+mod docker;
+mod quadlet;
+
+pub use quadlet::systemd_quote;
+
+/// An output format of `gpuctl args`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// podman arguments on one line, separated by single spaces.
+    Plain,
+    /// podman arguments as one JSON array of strings.
+    Json,
+    /// The `[Container]` lines of a Quadlet `.container` unit.
+    Quadlet,
+    /// The GPU keys of one compose service (`devices`, `environment`, `volumes`, `group_add`).
+    Compose,
+    /// `docker run` arguments on one line.
+    Docker,
+}
+
+impl Format {
+    /// Every format, in the order help texts list them.
+    pub const ALL: [Format; 5] = [
+        Format::Plain,
+        Format::Json,
+        Format::Quadlet,
+        Format::Compose,
+        Format::Docker,
+    ];
+
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Plain => "plain",
+            Format::Json => "json",
+            Format::Quadlet => "quadlet",
+            Format::Compose => "compose",
+            Format::Docker => "docker",
+        }
+    }
+}
+
+/// What a renderer could not express the way podman does, for stderr. A small type of its own
+/// so that typed findings can take it over as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Quadlet's `GroupAdd=` key is newer than some podman releases.
+    QuadletGroupAdd,
+    /// podman-compose cannot pass these bind mounts (their paths hold `:`).
+    ComposeBindsLeftOut(Vec<String>),
+    /// `group_add: keep-groups` is podman's word; docker compose does not know it.
+    ComposeKeepGroups,
+    /// docker has no `keep-groups`: these (node, group id) pairs replace it.
+    DockerGroups(Vec<(String, u32)>),
+    /// Nodes docker would need a group for that belong to group 0.
+    DockerRootGroup(Vec<String>),
+    /// The group of a node could not be read (the sentence says why).
+    DockerGroupUnknown(String),
+    /// A CDI-tier vendor needs the user's groups, which docker cannot keep.
+    DockerCdiGroups(String),
+    /// CDI names reach docker only in some releases and configurations.
+    DockerCdi,
+    /// The NVIDIA hook tier needs docker's NVIDIA runtime.
+    DockerHook,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::QuadletGroupAdd => f.write_str(
+                "Quadlet reads GroupAdd= from podman 5.1 on; with an older podman write 'PodmanArgs=--group-add keep-groups' instead",
+            ),
+            Note::ComposeBindsLeftOut(paths) => write!(
+                f,
+                "podman-compose passes a bind mount as '-v SOURCE:TARGET:ro', which cannot carry the ':' in {}; the read-only mount is left out of the compose keys (a comment there shows the long form docker compose takes) — add it with 'podman run --mount' if the container needs it",
+                paths.join(", ")
+            ),
+            Note::ComposeKeepGroups => f.write_str(
+                "'group_add: keep-groups' is podman's (and needs crun); for docker compose use the numeric groups that 'gpuctl args --format docker' prints",
+            ),
+            Note::DockerGroups(groups) => write!(
+                f,
+                "docker has no keep-groups: the container gets the groups that own the granted nodes ({}) instead of the invoking user's groups",
+                groups
+                    .iter()
+                    .map(|(p, g)| format!("{p}: {g}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Note::DockerRootGroup(paths) => write!(
+                f,
+                "{} belong(s) to group 0 (root), so '--group-add 0' gives the container's user the root group; have udev give the nodes their render or video group",
+                paths.join(", ")
+            ),
+            Note::DockerGroupUnknown(sentence) => write!(
+                f,
+                "{sentence}, so docker gets no group for it; add the group that owns it with '--group-add GID'"
+            ),
+            Note::DockerCdiGroups(vendor) => write!(
+                f,
+                "docker has no keep-groups and gpuctl does not know which nodes the {vendor} CDI devices create: add the group that owns them with '--group-add GID' if the container runs as a non-root user"
+            ),
+            Note::DockerCdi => f.write_str(
+                "docker reads CDI device names from Docker Engine 25 on, where the 'cdi' feature is enabled (in /etc/docker/daemon.json; the default from 28.2), and from specs in /etc/cdi and /var/run/cdi unless its cdi-spec-dirs say otherwise",
+            ),
+            Note::DockerHook => f.write_str(
+                "the NVIDIA hook tier needs docker's NVIDIA runtime ('--runtime nvidia', set up with 'nvidia-ctk runtime configure --runtime=docker'): the environment alone grants no GPU",
+            ),
+        }
+    }
+}
+
+/// A plan as text, with what the format could not express.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendering {
+    /// The text for stdout; empty when nothing is granted.
+    pub text: String,
+    /// Sentences for stderr.
+    pub notes: Vec<Note>,
+}
+
+/// Renders `plan` in `format`. Only docker reads the host (the groups that own the nodes).
+/// The one-line formats (plain, docker) are meant for `$(...)` in a shell, so an argument the
+/// shell would split or expand refuses the whole rendering.
+pub fn render(plan: &Plan, format: Format, host: &Host) -> Result<Rendering, UnsafeArgument> {
+    if plan.is_empty() {
+        let text = if format == Format::Json { "[]\n" } else { "" };
+        return Ok(Rendering {
+            text: text.to_string(),
+            notes: Vec::new(),
+        });
+    }
+    Ok(match format {
+        Format::Plain => one_line(podman_args(plan), Vec::new())?,
+        Format::Json => Rendering {
+            text: format!("{}\n", serde_json::Value::from(podman_args(plan))),
+            notes: Vec::new(),
+        },
+        Format::Quadlet => quadlet::render(plan),
+        Format::Compose => compose::render(plan),
+        Format::Docker => {
+            let (args, notes) = docker::render(plan, host);
+            one_line(args, notes)?
+        }
+    })
+}
+
+/// Arguments on one line, each one shell word.
+fn one_line(args: Vec<String>, notes: Vec<Note>) -> Result<Rendering, UnsafeArgument> {
+    plain::check(&args)?;
+    Ok(Rendering {
+        text: format!("{}\n", args.join(" ")),
+        notes,
+    })
+}
+
+/// The `podman run` arguments of a plan, flag and value as separate items.
+pub fn podman_args(plan: &Plan) -> Vec<String> {
+    plan.items()
+        .into_iter()
+        .flat_map(|i| podman_pair(&i.need))
+        .collect()
+}
+
+/// One need as podman's flag and value.
+pub fn podman_pair(need: &Need) -> [String; 2] {
+    match need {
+        Need::CdiDevice(name) | Need::DeviceNode(name) => ["--device".to_string(), name.clone()],
+        Need::Env { name, value } => ["-e".to_string(), format!("{name}={value}")],
+        Need::BindReadOnly(path) => ["--mount".to_string(), podman_bind(path)],
+        Need::KeepGroups => ["--group-add".to_string(), "keep-groups".to_string()],
+    }
+}
+
+/// podman's `--mount` value for a read-only bind of `path` at the same path.
+pub fn podman_bind(path: &str) -> String {
+    format!("type=bind,source={path},destination={path},ro=true")
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

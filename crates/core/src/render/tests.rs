@@ -1,0 +1,159 @@
+//! Renderers on hand-made plans: quoting that survives the consumer's reading, the merged
+//! order, and what each format says it cannot express.
+
+use super::*;
+use crate::plan::Tier;
+use crate::plan::{Need, VendorPlan};
+use gpuctl_testkit::readback::{compose_to_podman, grouped, pairs, quadlet_to_podman};
+use rstest::rstest;
+
+fn env(name: &str, value: &str) -> Need {
+    Need::Env {
+        name: name.to_string(),
+        value: value.to_string(),
+    }
+}
+
+fn plan_of(vendor: &'static str, tier: Tier, needs: Vec<Need>) -> Plan {
+    let mut v = VendorPlan::new(vendor, tier);
+    for n in needs {
+        v.add(n, None);
+    }
+    Plan::new(vec![v])
+}
+
+#[rstest]
+#[case("/dev/kfd", "/dev/kfd")]
+#[case("A=all", "A=all")]
+#[case("A=50%", "A=50%%")]
+#[case("A=$HOME", "A=$$HOME")]
+#[case("A=two words", "\"A=two words\"")]
+#[case("A=say \"hi\"", "\"A=say \\\"hi\\\"\"")]
+#[case("A=back\\slash", "\"A=back\\\\slash\"")]
+#[case("A=tab\there", "\"A=tab\\there\"")]
+#[case("-optional", "\"-optional\"")]
+#[case("", "\"\"")]
+fn systemd_quoting(#[case] word: &str, #[case] want: &str) {
+    assert_eq!(systemd_quote(word), want);
+}
+
+/// Values a vendor could hand over, read back by the Quadlet and compose readers unchanged.
+#[test]
+fn awkward_values_survive_quadlet_and_compose() {
+    let needs = vec![
+        Need::CdiDevice("acme.example/npu=0".to_string()),
+        env("PLAIN", "all"),
+        env("SPACED", "a b  c"),
+        env("QUOTED", "say \"hi\" it's"),
+        env("PERCENT", "100%"),
+        env("DOLLAR", "$HOME and ${USER}"),
+        env("SLASHED", "C:\\path"),
+        Need::BindReadOnly("/dev/dri/by-path/plain-render".to_string()),
+        Need::KeepGroups,
+    ];
+    let plan = plan_of("acme", Tier::Cdi, needs);
+    let podman = pairs(&podman_args(&plan));
+    let host = Host::system();
+    let q = render(&plan, Format::Quadlet, &host).expect("quadlet");
+    assert_eq!(
+        quadlet_to_podman(&q.text).expect("quadlet"),
+        podman,
+        "{}",
+        q.text
+    );
+    let c = render(&plan, Format::Compose, &host).expect("compose");
+    assert_eq!(
+        compose_to_podman(&c.text).expect("yaml"),
+        grouped(&podman),
+        "{}",
+        c.text
+    );
+    assert!(c.text.contains("volumes:\n  - type: bind\n"), "{}", c.text);
+}
+
+#[test]
+fn a_repeated_need_is_rendered_once_in_every_format() {
+    let mut a = VendorPlan::new("amd", Tier::Raw);
+    a.add(Need::DeviceNode("/dev/kfd".into()), None)
+        .add(Need::KeepGroups, None);
+    let mut i = VendorPlan::new("intel", Tier::Raw);
+    i.add(
+        Need::DeviceNode("/dev/dri/renderD128".into()),
+        Some("0000:00:02.0"),
+    )
+    .add(Need::KeepGroups, None);
+    let plan = Plan::new(vec![a, i]);
+    let host = Host::system();
+    let q = render(&plan, Format::Quadlet, &host).expect("quadlet").text;
+    assert_eq!(q.matches("GroupAdd=keep-groups").count(), 1, "{q}");
+    let c = render(&plan, Format::Compose, &host).expect("compose").text;
+    assert_eq!(c.matches("keep-groups").count(), 2, "{c}"); // the comment and the key
+    assert_eq!(plan.items()[2].vendor, "intel");
+    assert_eq!(plan.items()[2].device.as_deref(), Some("0000:00:02.0"));
+}
+
+#[test]
+fn nothing_granted_is_empty_text_and_an_empty_json_list() {
+    let host = Host::system();
+    for f in Format::ALL {
+        let r = render(&Plan::default(), f, &host).expect("empty");
+        let want = if f == Format::Json { "[]\n" } else { "" };
+        assert_eq!(r.text, want, "{}", f.as_str());
+        assert!(r.notes.is_empty());
+    }
+}
+
+#[test]
+fn docker_says_what_it_cannot_do_like_podman() {
+    let host = Host::system();
+    let hook = plan_of(
+        "nvidia",
+        Tier::Hook,
+        vec![env("NVIDIA_VISIBLE_DEVICES", "all")],
+    );
+    let r = render(&hook, Format::Docker, &host).expect("hook");
+    assert_eq!(r.text, "-e NVIDIA_VISIBLE_DEVICES=all\n");
+    assert_eq!(r.notes, [Note::DockerHook]);
+    let cdi = plan_of(
+        "amd",
+        Tier::Cdi,
+        vec![Need::CdiDevice("amd.com/gpu=all".into()), Need::KeepGroups],
+    );
+    let r = render(&cdi, Format::Docker, &host).expect("cdi");
+    assert_eq!(r.text, "--device amd.com/gpu=all\n");
+    assert_eq!(
+        r.notes,
+        [Note::DockerCdiGroups("amd".into()), Note::DockerCdi]
+    );
+    let missing = plan_of(
+        "amd",
+        Tier::Raw,
+        vec![
+            Need::DeviceNode("/dev/gpuctl-no-such-node".into()),
+            Need::KeepGroups,
+        ],
+    );
+    let r = render(&missing, Format::Docker, &host).expect("missing");
+    assert_eq!(r.text, "--device /dev/gpuctl-no-such-node\n");
+    assert!(
+        matches!(&r.notes[..], [Note::DockerGroupUnknown(_)]),
+        "{:?}",
+        r.notes
+    );
+}
+
+/// plain and docker are for `$(...)`: a node name the shell would split refuses them, while
+/// the formats that quote (json, quadlet, compose) carry it intact.
+#[test]
+fn only_the_shell_formats_refuse_an_argument_the_shell_would_split() {
+    let host = Host::system();
+    let plan = plan_of(
+        "acme",
+        Tier::Raw,
+        vec![Need::DeviceNode("/dev/acme0 --privileged".into())],
+    );
+    for f in Format::ALL {
+        let shell = matches!(f, Format::Plain | Format::Docker);
+        assert_eq!(render(&plan, f, &host).is_err(), shell, "{}", f.as_str());
+    }
+}

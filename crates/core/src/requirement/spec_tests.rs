@@ -1,0 +1,107 @@
+//! Spec parsing against registered components, and the multi-vendor report.
+
+use rstest::rstest;
+
+use super::report::{GpuInput, report};
+use super::*;
+
+const ROCM: Component = Component {
+    key: "rocm",
+    noun: "ROCm",
+    short: "ROCm",
+    values: &[],
+    scope: Scope::Host,
+};
+const DRIVER: Component = Component {
+    key: "intel-kernel-driver",
+    noun: "kernel driver",
+    short: "kernel driver",
+    values: &["i915", "xe"],
+    scope: Scope::Device,
+};
+const AMD: VendorComponents = VendorComponents {
+    vendor: "amd",
+    components: &[ROCM, LINUX_KERNEL],
+};
+const INTEL: VendorComponents = VendorComponents {
+    vendor: "intel",
+    components: &[DRIVER, LINUX_KERNEL],
+};
+
+fn v(s: &str) -> Version {
+    Version::parse(s).unwrap()
+}
+
+#[rstest]
+#[case("rocm:6.2", "rocm", Setting::Version(Known::Exact(v("6.2"))), &["amd"])]
+#[case("ROCm:6.2+", "rocm", Setting::Version(Known::AtLeast(v("6.2"))), &["amd"])]
+#[case("kernel:6.8", "kernel", Setting::Version(Known::Exact(v("6.8"))), &["amd", "intel"])]
+#[case("xe", "intel-kernel-driver", Setting::Choice("xe".into()), &["intel"])]
+#[case("kernel driver:I915", "intel-kernel-driver", Setting::Choice("i915".into()), &["intel"])]
+fn specs_name_a_registered_component(
+    #[case] spec: &str,
+    #[case] key: &str,
+    #[case] setting: Setting,
+    #[case] vendors: &[&str],
+) {
+    let s = parse_spec(spec, &[&AMD, &INTEL]).unwrap();
+    assert_eq!(
+        (s.component.key, &s.setting, s.vendors.as_slice()),
+        (key, &setting, vendors)
+    );
+}
+
+#[rstest]
+#[case("open:580")]
+#[case("nvidia")]
+#[case("")]
+#[case("rocm")]
+fn other_specs_are_unknown(#[case] spec: &str) {
+    let e = parse_spec(spec, &[&AMD, &INTEL]).unwrap_err();
+    assert!(matches!(e, SpecError::Unknown { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("rocm:VERSION, kernel:VERSION, i915, xe")
+    );
+}
+
+#[test]
+fn a_bad_version_of_a_known_component_says_why() {
+    let e = parse_spec("rocm:6.x", &[&AMD]).unwrap_err();
+    assert!(matches!(e, SpecError::BadVersion { .. }));
+}
+
+fn gpu(vendor: &'static str, req: Requirement) -> GpuInput {
+    GpuInput {
+        vendor,
+        pci_address: None,
+        requirement: req,
+    }
+}
+
+#[test]
+fn the_report_checks_each_vendor_against_its_own_specs() {
+    let mi300 = Requirement::new("AMD", 0x1002)
+        .with_device_id(0x74a1)
+        .with_constraint(Constraint::range(ROCM, Some(v("6.0")), None).unwrap());
+    let bmg = Requirement::new("Intel", 0x8086)
+        .with_device_id(0xe20b)
+        .with_constraint(Constraint::choice(DRIVER, vec![Alternative::plain("xe")]))
+        .with_constraint(Constraint::range(LINUX_KERNEL, Some(v("6.11")), None).unwrap());
+    let specs = [
+        parse_spec("rocm:5.7", &[&AMD, &INTEL]).unwrap(),
+        parse_spec("xe", &[&AMD, &INTEL]).unwrap(),
+        parse_spec("kernel:6.12", &[&AMD, &INTEL]).unwrap(),
+    ];
+    let r = report(&[gpu("amd", mi300), gpu("intel", bmg)], &specs);
+    assert_eq!(r.vendors.len(), 2);
+    assert_eq!(r.vendors[0].specs, ["rocm:5.7", "kernel:6.12"]);
+    assert_eq!(r.vendors[0].satisfied, Some(false));
+    assert_eq!(r.vendors[1].specs, ["xe", "kernel:6.12"]);
+    assert_eq!(r.vendors[1].satisfied, Some(true));
+    // The Intel driver is the device's own; the combined line keeps only the kernel.
+    let intel = r.vendors[1].combined.as_ref().unwrap();
+    assert_eq!(intel.describe, "Linux kernel 6.11 or newer");
+    assert!(r.host_conflicts.is_empty());
+    assert!(r.unserved());
+}

@@ -1,0 +1,140 @@
+//! A driver stack, as far as it is known, and whether it satisfies a requirement.
+
+use super::{Constraint, Requirement, Version};
+
+/// What is known about a versioned component of a stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Known {
+    /// Exactly this version.
+    Exact(Version),
+    /// The newest a repository carries, known to be at least this: it satisfies a lower bound
+    /// up to that floor and never an upper bound, since a newer one can appear at any time.
+    AtLeast(Version),
+    /// Nothing: satisfies only a constraint without bounds.
+    #[default]
+    Unknown,
+}
+
+/// A driver stack: the chosen value of some components and what is known of the versions of
+/// others, by component key. Whatever it does not name is unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stack {
+    choices: Vec<(String, String)>,
+    versions: Vec<(String, Known)>,
+}
+
+impl Stack {
+    /// A stack that names nothing.
+    pub fn new() -> Stack {
+        Stack::default()
+    }
+
+    /// The same, with `key` set to `value` (a later setting of the same key wins).
+    #[must_use]
+    pub fn with_choice(mut self, key: &str, value: &str) -> Stack {
+        self.choices.retain(|(k, _)| k != key);
+        self.choices.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// The same, with what is known of `key`'s version (a later setting wins).
+    #[must_use]
+    pub fn with_version(mut self, key: &str, known: Known) -> Stack {
+        self.versions.retain(|(k, _)| k != key);
+        self.versions.push((key.to_string(), known));
+        self
+    }
+
+    /// The value chosen for `key`, if named.
+    pub fn choice(&self, key: &str) -> Option<&str> {
+        self.choices
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// What is known of `key`'s version.
+    pub fn version(&self, key: &str) -> Known {
+        self.versions
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(Known::Unknown, |(_, v)| *v)
+    }
+
+    /// True when the stack names `key` at all.
+    pub fn names(&self, key: &str) -> bool {
+        self.choice(key).is_some() || self.versions.iter().any(|(k, _)| k == key)
+    }
+}
+
+impl Requirement {
+    /// True when `stack` can drive what this requirement is for.
+    pub fn satisfied_by(&self, stack: &Stack) -> bool {
+        self.why_not(stack).is_none()
+    }
+
+    /// Why `stack` does not satisfy this requirement (the first constraint it fails, in order),
+    /// or `None` when it does.
+    pub fn why_not(&self, stack: &Stack) -> Option<String> {
+        self.constraints.iter().find_map(|c| why_not(c, stack))
+    }
+}
+
+/// Why `stack` fails one constraint.
+pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> {
+    match constraint {
+        Constraint::Choice { allowed, .. } if allowed.is_empty() => None,
+        Constraint::Choice { component, allowed } => {
+            let given = stack.choice(component.key);
+            let Some(alt) = given.and_then(|g| allowed.iter().find(|a| a.value == g)) else {
+                let needed: Vec<&str> = allowed.iter().map(|a| a.value.as_ref()).collect();
+                return Some(format!(
+                    "{} {}, the {} one is needed",
+                    given.unwrap_or("unknown"),
+                    component.short,
+                    needed.join(" or ")
+                ));
+            };
+            alt.needs
+                .iter()
+                .find_map(|n| why_not(n, stack))
+                .map(|r| format!("with the {} {}, {r}", alt.value, component.short))
+        }
+        Constraint::Range {
+            component,
+            min,
+            max,
+        } => {
+            let (min, max) = (*min, *max);
+            if min.is_none() && max.is_none() {
+                return None;
+            }
+            let (noun, short) = (component.noun, component.short);
+            match stack.version(component.key) {
+                Known::Exact(v) => match (min, max) {
+                    (Some(lo), _) if v < lo => Some(format!("{short} {v} is older than {lo}")),
+                    (_, Some(hi)) if !v.within_max(&hi) => {
+                        Some(format!("{short} {v} is newer than {hi}"))
+                    }
+                    _ => None,
+                },
+                Known::Unknown => Some(match (min, max) {
+                    // The lower bound is named even when there is an upper one too.
+                    (Some(lo), _) => format!("{noun} not known, {lo} or newer is needed"),
+                    (None, Some(hi)) => format!("{noun} not known, {hi} or older is needed"),
+                    (None, None) => return None,
+                }),
+                Known::AtLeast(floor) => match (min, max) {
+                    (_, Some(hi)) => Some(format!(
+                        "installs the newest {short} it carries, which can be newer than {hi}"
+                    )),
+                    (Some(lo), None) if floor < lo => Some(format!(
+                        "installs the newest {short} it carries, known only to be {floor} or \
+                         newer; {lo} is needed"
+                    )),
+                    _ => None,
+                },
+            }
+        }
+    }
+}

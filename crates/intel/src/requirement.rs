@@ -1,0 +1,112 @@
+//! What an Intel GPU needs of its driver stack: a kernel driver that binds it (i915 or xe,
+//! each device its own) and, where the sources say, the kernel release that brought it, as a
+//! requirement in core's vendor-neutral model.
+
+use gpuctl_core::requirement::{
+    Alternative, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
+};
+
+use crate::table::{ComputeRow, DriverRow, tables};
+
+/// Intel's PCI vendor id.
+pub const INTEL_VENDOR_ID: u16 = 0x8086;
+
+/// The kernel driver bound to one Intel GPU: i915 and xe can both be loaded, each device binds
+/// one, so the choice is the device's, never the host's.
+pub const KERNEL_DRIVER: Component = Component {
+    key: "intel-kernel-driver",
+    noun: "kernel driver",
+    short: "kernel driver",
+    values: &["i915", "xe"],
+    scope: Scope::Device,
+};
+
+/// One Intel GPU as the table sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntelGpu {
+    /// The PCI device id.
+    pub device_id: u16,
+    /// The pciids.h macro stem (`TGL`).
+    pub macro_name: Option<&'static str>,
+    /// The platform's name.
+    pub platform: Option<&'static str>,
+    /// Discrete rather than integrated.
+    pub discrete: Option<bool>,
+    /// The drivers that bind it, i915 first.
+    pub drivers: Vec<DriverRow>,
+    /// What Intel's compute runtime says about it.
+    pub compute: Option<ComputeRow>,
+}
+
+/// The table's answer for device `id`.
+pub fn lookup(device_id: u16) -> IntelGpu {
+    let t = tables();
+    let macro_name = t.macro_of(device_id);
+    let platform = macro_name.and_then(|m| t.platform(m));
+    IntelGpu {
+        device_id,
+        macro_name,
+        platform: platform.map(|p| p.name),
+        discrete: platform.map(|p| p.discrete),
+        drivers: macro_name
+            .map(|m| t.drivers_of(m).into_iter().cloned().collect())
+            .unwrap_or_default(),
+        compute: macro_name.and_then(|m| t.compute_of(m)).cloned(),
+    }
+}
+
+impl IntelGpu {
+    /// The GPU's requirement: a kernel driver among those that bind it, each with the kernel
+    /// it needs beyond the GPU's own floor and its `force_probe` note; the kernel floor itself
+    /// when every binding driver's first release is known.
+    pub fn requirement(&self) -> Requirement {
+        let id = self.device_id;
+        let mut r = Requirement::new("Intel", INTEL_VENDOR_ID).with_device_id(id);
+        if let Some(p) = self.platform {
+            r = r.with_label(p);
+        }
+        r = match &self.compute {
+            Some(c) if c.opencl == "legacy1" => {
+                r.with_note("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)")
+            }
+            Some(c) => r.with_note(format!(
+                "compute runtime: OpenCL {}, Level Zero {}",
+                c.opencl, c.level_zero
+            )),
+            None => r,
+        };
+        if self.drivers.is_empty() {
+            return r.with_note("no kernel driver's id list in the sources names this device");
+        }
+        let firsts: Option<Vec<Version>> = self.drivers.iter().map(|d| d.first_kernel).collect();
+        let floor = firsts.and_then(|f| f.into_iter().min());
+        let alternatives = self
+            .drivers
+            .iter()
+            .map(|d| {
+                let mut alt = Alternative::plain(d.driver);
+                if let Some(first) = d.first_kernel
+                    && Some(first) != floor
+                    && let Ok(c) = Constraint::range(LINUX_KERNEL, Some(first), None)
+                {
+                    alt.needs.push(c);
+                }
+                if d.force_probe == Some(true) {
+                    let other = if d.driver == "xe" { "i915" } else { "xe" };
+                    alt.note = Some(format!(
+                        "needs {}.force_probe={id:04x} and {other}.force_probe=!{id:04x}",
+                        d.driver
+                    ));
+                }
+                alt
+            })
+            .collect();
+        r = r.with_constraint(Constraint::choice(KERNEL_DRIVER, alternatives));
+        if let Some(floor) = floor
+            && let Ok(c) = Constraint::range(LINUX_KERNEL, Some(floor), None)
+        {
+            r = r.with_constraint(c);
+        }
+        r
+    }
+}

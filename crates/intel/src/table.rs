@@ -1,0 +1,170 @@
+//! The Intel table (docs/requirement.md#intel-table): PCI device id to platform and the kernel
+//! drivers that bind it, loaded from
+//! the data files under `crates/intel/data/`, each of which names its origin:
+//!
+//! - `pciids.tsv`: the kernel's `include/drm/intel/pciids.h`, platform macro to device ids.
+//! - `platforms.tsv`: platform macro to the platform's name and whether it is discrete.
+//! - `drivers.tsv`: which driver (i915, xe) lists each platform, whether xe needs
+//!   `force_probe` for it, and the first kernel release where a source states it.
+//! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
+//!   gives each platform, or its legacy1 packages.
+//!
+//! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
+//! panic, and the tests assert that none of the shipped lines is.
+
+use std::sync::OnceLock;
+
+use gpuctl_core::requirement::Version;
+
+const PCIIDS: &str = include_str!("../data/pciids.tsv");
+const PLATFORMS: &str = include_str!("../data/platforms.tsv");
+const DRIVERS: &str = include_str!("../data/drivers.tsv");
+const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
+
+/// A platform: its macro, name and kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Platform {
+    /// The pciids.h macro stem (`TGL`).
+    pub macro_name: &'static str,
+    /// The name (`Tiger Lake`).
+    pub name: &'static str,
+    /// A discrete GPU rather than an integrated one.
+    pub discrete: bool,
+}
+
+/// One driver that lists a platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverRow {
+    /// The platform macro stem.
+    pub macro_name: &'static str,
+    /// `i915` or `xe`.
+    pub driver: &'static str,
+    /// Whether the driver binds it only with `force_probe`; `None` when the sources do not say.
+    pub force_probe: Option<bool>,
+    /// The first kernel release listing it, when a source states it.
+    pub first_kernel: Option<Version>,
+}
+
+/// What Intel's compute runtime says about a platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComputeRow {
+    /// The platform macro stem.
+    pub macro_name: &'static str,
+    /// The README's name for it.
+    pub readme_platform: &'static str,
+    /// The OpenCL version, or `legacy1` for the legacy packages.
+    pub opencl: &'static str,
+    /// The Level Zero version, or `legacy1`.
+    pub level_zero: &'static str,
+}
+
+/// The parsed data files.
+#[derive(Debug, Default)]
+pub struct Tables {
+    /// Device id to platform macro, in file order.
+    pub ids: Vec<(u16, &'static str)>,
+    /// The platforms.
+    pub platforms: Vec<Platform>,
+    /// The drivers, i915 rows first as in the file.
+    pub drivers: Vec<DriverRow>,
+    /// The compute runtime's support.
+    pub compute: Vec<ComputeRow>,
+    /// Lines that did not parse (file name, line); empty for the shipped files.
+    pub skipped: Vec<(&'static str, &'static str)>,
+}
+
+/// The tables, parsed on first use.
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(parse_all)
+}
+
+fn rows(text: &'static str) -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| (l, l.split('\t').collect()))
+}
+
+fn parse_all() -> Tables {
+    let mut t = Tables::default();
+    for (line, f) in rows(PCIIDS) {
+        match f.as_slice() {
+            [m, id] if id.len() == 4 => match u16::from_str_radix(id, 16) {
+                Ok(id) => t.ids.push((id, m)),
+                Err(_) => t.skipped.push(("pciids.tsv", line)),
+            },
+            _ => t.skipped.push(("pciids.tsv", line)),
+        }
+    }
+    for (line, f) in rows(PLATFORMS) {
+        match f.as_slice() {
+            [m, name, d @ ("yes" | "no")] => t.platforms.push(Platform {
+                macro_name: m,
+                name,
+                discrete: *d == "yes",
+            }),
+            _ => t.skipped.push(("platforms.tsv", line)),
+        }
+    }
+    for (line, f) in rows(DRIVERS) {
+        let force = |s: &str| match s {
+            "yes" => Some(Some(true)),
+            "no" => Some(Some(false)),
+            "-" => Some(None),
+            _ => None,
+        };
+        let kernel = |s: &str| match s {
+            "-" => Some(None),
+            v => Version::parse(v).ok().map(Some),
+        };
+        match f.as_slice() {
+            [m, d @ ("i915" | "xe"), fp, k] => match (force(fp), kernel(k)) {
+                (Some(force_probe), Some(first_kernel)) => t.drivers.push(DriverRow {
+                    macro_name: m,
+                    driver: d,
+                    force_probe,
+                    first_kernel,
+                }),
+                _ => t.skipped.push(("drivers.tsv", line)),
+            },
+            _ => t.skipped.push(("drivers.tsv", line)),
+        }
+    }
+    for (line, f) in rows(COMPUTE) {
+        match f.as_slice() {
+            [m, p, cl, ze] => t.compute.push(ComputeRow {
+                macro_name: m,
+                readme_platform: p,
+                opencl: cl,
+                level_zero: ze,
+            }),
+            _ => t.skipped.push(("compute-runtime.tsv", line)),
+        }
+    }
+    t
+}
+
+impl Tables {
+    /// The compute runtime's row for `macro_name`.
+    pub fn compute_of(&self, macro_name: &str) -> Option<&ComputeRow> {
+        self.compute.iter().find(|c| c.macro_name == macro_name)
+    }
+
+    /// The platform macro of device `id`.
+    pub fn macro_of(&self, id: u16) -> Option<&'static str> {
+        self.ids.iter().find(|(i, _)| *i == id).map(|(_, m)| *m)
+    }
+
+    /// The platform named by `macro_name`.
+    pub fn platform(&self, macro_name: &str) -> Option<&Platform> {
+        self.platforms.iter().find(|p| p.macro_name == macro_name)
+    }
+
+    /// The drivers listing `macro_name`, i915 first.
+    pub fn drivers_of(&self, macro_name: &str) -> Vec<&DriverRow> {
+        self.drivers
+            .iter()
+            .filter(|d| d.macro_name == macro_name)
+            .collect()
+    }
+}
