@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use gpuctl_cli::{CliError, Outcome, exit_code};
+use gpuctl_cli::{CliError, Outcome, RequirementInput, exit_code};
 use gpuctl_core::GpuError;
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::{HostError, Problem};
@@ -63,6 +63,16 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     CliError::DriverSpec(DriverSpecError { spec: "closed".into(), reason: "unknown kernel module 'closed'".into() }),
     2,
     "--driver 'closed' is not a driver spec: unknown kernel module 'closed'; write open:580 (exactly 580), open:580+ (580 or newer), open (branch unknown) or 580 (module unknown)"
+)]
+#[case::bad_pci_id(
+    CliError::Requirement(RequirementInput::BadPciId { token: "1002:zz".into() }),
+    2,
+    "'1002:zz' is not a PCI device id; give VVVV:DDDD, four hex digits each (e.g. 1002:74a1), or an NVIDIA id as DDDD"
+)]
+#[case::nvidia_spec_without_gpu(
+    CliError::Requirement(RequirementInput::NvidiaSpecWithoutGpu { spec: "open:580".into() }),
+    2,
+    "--driver 'open:580' is for NVIDIA GPUs, and none is in the request; name one (e.g. 2901) or drop the spec"
 )]
 #[case::site_table(
     CliError::SiteTable(SiteError::UnknownFormat { path: "/etc/site.txt".into() }),
