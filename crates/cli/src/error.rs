@@ -30,6 +30,9 @@ pub enum Outcome {
     NothingFound,
     /// `--help` or `--version` was printed.
     Help,
+    /// A command that runs a container engine ended with the engine's own exit code, which
+    /// gpuctl passes on.
+    Engine(u8),
 }
 
 /// Why a command failed: the facts, printed as one sentence with its remedy.
@@ -81,6 +84,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
     match end {
         Ok(Outcome::Served | Outcome::Help) => EXIT_OK,
         Ok(Outcome::NotSatisfied | Outcome::NothingFound) => EXIT_UNSERVED,
+        Ok(Outcome::Engine(code)) => *code,
         Err(e) => match e {
             CliError::Flags
             | CliError::Root(_)

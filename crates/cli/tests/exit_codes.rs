@@ -19,6 +19,7 @@ use rstest::rstest;
 #[case::help(Outcome::Help, 0)]
 #[case::not_satisfied(Outcome::NotSatisfied, 1)]
 #[case::nothing_found(Outcome::NothingFound, 1)]
+#[case::engine_passed_on(Outcome::Engine(125), 125)]
 fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     assert_eq!(exit_code(&Ok(outcome)), code);
 }
