@@ -13,10 +13,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod args_check;
+mod bench;
 mod check;
 #[cfg(test)]
 mod docs_links;
 mod fake;
+mod fuzz;
 mod gpuctl;
 mod man;
 mod podman;
@@ -37,10 +39,15 @@ enum Task {
     /// Start real podman containers with the arguments gpuctl prints and check, inside each
     /// container, that exactly the granted devices are there.
     Integration(IntegrationArgs),
+    /// Seed and run the fuzz targets (cargo-fuzz, `--sanitizer none`, stable Rust), one after
+    /// another.
+    Fuzz(fuzz::FuzzArgs),
+    /// Time a release gpuctl against /bin/true on generated hosts of 8 to 4096 GPUs, and the
+    /// CDI spec-directory read alone (time and peak memory).
+    Bench(bench::BenchArgs),
     /// Write gpuctl's manual pages (gpuctl.1 and one page per subcommand), generated from its
     /// command-line definition, to <target dir>/man or --out DIR.
     Man(man::ManArgs),
-    // `Bench` (timings of gpuctl's probes against the fixture hosts) will go here.
 }
 
 /// The OCI runtimes the integration run knows how to judge.
@@ -105,6 +112,8 @@ fn main() -> ExitCode {
     let outcome = match cli.task {
         Task::Integration(args) if args.fake => fake::run(&args),
         Task::Integration(args) => real::run(&args),
+        Task::Fuzz(args) => fuzz::run(&args),
+        Task::Bench(args) => bench::run(&args),
         Task::Man(args) => man::run(&args),
     };
     match outcome {

@@ -46,6 +46,20 @@ pub enum CliError {
     PodmanVersion(PodmanVersionError),
     /// A selector word is not one gpuctl knows.
     Selector(SelectorError),
+    /// `run --gpus` is not a selection.
+    GpusFlag(SelectorError),
+    /// The container engine `run` should start is not on PATH.
+    EngineMissing {
+        /// Its program name.
+        program: &'static str,
+    },
+    /// The container engine could not be started.
+    EngineStart {
+        /// Its program name.
+        program: &'static str,
+        /// The operating system's words.
+        reason: String,
+    },
     /// The host cannot serve the selection.
     Unserved(GpuError),
     /// An argument the shell would split or expand, so plain output refuses the whole list.
@@ -90,12 +104,15 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::Root(_)
             | CliError::PodmanVersion(_)
             | CliError::Selector(_)
+            | CliError::GpusFlag(_)
             | CliError::DeviceId(_)
             | CliError::DriverSpec(_)
             | CliError::SiteTable(_)
             | CliError::Requirement(_)
             | CliError::ExplainInput { .. } => EXIT_INVALID,
             CliError::Unserved(_)
+            | CliError::EngineMissing { .. }
+            | CliError::EngineStart { .. }
             | CliError::UnsafePlain(_)
             | CliError::Encode { .. }
             | CliError::Write { .. } => EXIT_UNSERVED,
@@ -114,6 +131,14 @@ impl std::fmt::Display for CliError {
             CliError::PodmanVersion(e) => write!(f, "{e}"),
             CliError::Selector(e) => write!(f, "{e}"),
             CliError::Unserved(e) => write!(f, "{e}"),
+            CliError::GpusFlag(e) => write!(f, "--gpus: {e}"),
+            CliError::EngineMissing { program } => write!(
+                f,
+                "{program} is not on PATH; install it, or pick the engine with --engine"
+            ),
+            CliError::EngineStart { program, reason } => {
+                write!(f, "cannot start {program} ({reason})")
+            }
             CliError::UnsafePlain(e) => write!(f, "{e}"),
             CliError::DeviceId(e @ DeviceIdError::Malformed { .. }) => write!(f, "{e}"),
             CliError::DeviceId(e @ DeviceIdError::TooMany { .. }) => {

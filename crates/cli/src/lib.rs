@@ -13,11 +13,13 @@ mod args_cmd;
 mod backends;
 mod completions_cmd;
 mod detect_cmd;
+mod doctor_cmd;
 pub mod error;
 mod explain_cmd;
 pub mod output;
 mod requirement;
 mod requirement_vendors;
+mod run_cmd;
 
 pub use error::{
     CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, RequirementInput, exit_code,
@@ -74,6 +76,10 @@ pub enum Command {
     Requirement(requirement::RequirementArgs),
     /// Read podman's stderr and explain a GPU misconfiguration.
     Explain(explain_cmd::ExplainArgs),
+    /// Check the host before a GPU container starts (the one command that may run podman).
+    Doctor(doctor_cmd::DoctorArgs),
+    /// Run podman (or docker) with the GPU arguments; explain a GPU failure; exit with its code.
+    Run(run_cmd::RunArgs),
     /// Print a shell completion script (bash, zsh, fish) on stdout.
     Completions(completions_cmd::CompletionsArgs),
 }
@@ -161,6 +167,8 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Detect(a) => detect_cmd::run(&ctx, a, out),
         Command::Requirement(a) => requirement::run(&ctx, a, out),
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
+        Command::Doctor(a) => doctor_cmd::run(&ctx, a, out),
+        Command::Run(a) => run_cmd::run(&ctx, a, out),
         Command::Completions(a) => completions_cmd::run(a, out),
     }
 }

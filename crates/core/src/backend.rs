@@ -1,7 +1,8 @@
 //! The vendor plug-in interface: what a vendor crate implements and registers.
 
+use crate::doctor::{Check, DoctorContext};
 use crate::error::GpuError;
-use crate::pattern::ErrorPattern;
+use crate::pattern::{ErrorPattern, Family};
 use crate::pci::PciDevice;
 use crate::plan::VendorPlan;
 use crate::requirement::Requirement;
@@ -75,9 +76,22 @@ pub trait GpuBackend: Send + Sync {
         grant: &Grant,
     ) -> Result<VendorPlan, GpuError>;
 
-    /// Substrings of podman's stderr that point at this vendor's misconfiguration.
+    /// Substrings of podman's stderr that point at this vendor's misconfiguration (the form
+    /// before failure families; prefer [`GpuBackend::families`]).
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         &[]
+    }
+
+    /// The vendor's failure families: the texts its tools print, the diagnosis, the remedy and
+    /// the doctor checks that find the cause.
+    fn families(&self) -> &'static [Family] {
+        &[]
+    }
+
+    /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
+    /// toolkit's configuration), read through the probe's host.
+    fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
+        Vec::new()
     }
 
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).

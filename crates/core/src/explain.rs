@@ -1,86 +1,33 @@
 //! From podman's stderr to a diagnosis and a remedy.
 //!
-//! Patterns are case-sensitive substrings (case folding was tried by the Python tool and
-//! dropped for its false positives). The highest-priority match wins: keep-groups before the
-//! NVIDIA hook before CDI, as the reference orders them; within CDI, podman's precise messages
-//! (unresolvable device, stale host node) before the bare word `CDI`.
+//! The text is matched against the failure catalogue ([`crate::families`]): case-sensitive
+//! substrings (case folding was tried by the Python tool and dropped for its false positives),
+//! the lowest priority winning: keep-groups before the NVIDIA hook before CDI, as the reference
+//! orders them; within CDI, podman's precise messages (unresolvable device, stale host node)
+//! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
 use crate::cdi::grammar::is_qualified_name;
 use crate::cdi::version::{min_podman, parse_version};
+use crate::families;
+use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH};
+pub use crate::families::{
+    CDI_HINT, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
+    PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
+};
 use crate::probe::Probe;
 use crate::registry::Registry;
 use crate::text::py_strip;
 
-// The patterns are part of the plug-in interface (backends supply them), so they live in
-// `pattern`; these names stay here for the vendor crates that import them from `explain`.
-pub use crate::pattern::{
-    CDI_HINT, ErrorPattern, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
-    PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
-};
-
-const CDI_DIAGNOSIS: &str = "podman could not set up a CDI device.";
-
-const CORE_PATTERNS: &[ErrorPattern] = &[
-    ErrorPattern {
-        all_of: &["keep-groups"],
-        priority: PRIORITY_KEEP_GROUPS,
-        diagnosis: "podman or its OCI runtime rejected '--group-add keep-groups'.",
-        hint: KEEP_GROUPS_HINT,
-    },
-    ErrorPattern {
-        all_of: &["keep_original_groups"],
-        priority: PRIORITY_KEEP_GROUPS,
-        diagnosis: "the OCI runtime rejected the keep-groups annotation (run.oci.keep_original_groups).",
-        hint: KEEP_GROUPS_HINT,
-    },
-    ErrorPattern {
-        all_of: &["unable to find group"],
-        priority: PRIORITY_GROUPS,
-        diagnosis: "a '--group-add' group name is not in the image's /etc/group.",
-        hint: "Hint: name groups by number ('--group-add <gid of /dev/dri/renderD128>'), or use\n'--group-add keep-groups' with crun, which needs no group names in the image.",
-    },
-    ErrorPattern {
-        all_of: &["unresolvable CDI devices"],
-        priority: PRIORITY_CDI_SPECIFIC,
-        diagnosis: "no CDI spec podman could load declares the requested device: the spec is missing, unreadable, invalid, or newer than this podman's CDI library (podman drops such specs without saying why).",
-        hint: CDI_HINT,
-    },
-    ErrorPattern {
-        all_of: &["failed to stat CDI host device"],
-        priority: PRIORITY_CDI_SPECIFIC,
-        diagnosis: "the CDI spec names a host device node that does not exist: the spec is stale (driver upgrade, GPU change, or a spec from another machine) and must be regenerated.",
-        hint: CDI_HINT,
-    },
-    ErrorPattern {
-        all_of: &["could not discover GPU vendor"],
-        priority: PRIORITY_CDI_SPECIFIC,
-        diagnosis: "podman's --gpus found no nvidia.com or amd.com CDI spec to map the request to.",
-        hint: CDI_HINT,
-    },
-    ErrorPattern {
-        all_of: &["cdi.k8s.io"],
-        priority: PRIORITY_CDI,
-        diagnosis: CDI_DIAGNOSIS,
-        hint: CDI_HINT,
-    },
-    ErrorPattern {
-        all_of: &["CDI"],
-        priority: PRIORITY_CDI,
-        diagnosis: CDI_DIAGNOSIS,
-        hint: CDI_HINT,
-    },
-];
-
-const KIND_PATTERN: ErrorPattern = ErrorPattern {
-    all_of: &[],
-    priority: PRIORITY_CDI,
-    diagnosis: CDI_DIAGNOSIS,
-    hint: CDI_HINT,
-};
+// Part of the plug-in interface, so defined in `pattern`; this name stays here.
+pub use crate::pattern::ErrorPattern;
 
 /// What `explain` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
+    /// The failure family's code (`cdi-stale-spec`).
+    pub family: &'static str,
+    /// The `gpuctl doctor` checks that find the cause on the host.
+    pub checks: &'static [&'static str],
     /// podman's stderr, stripped.
     pub stderr: String,
     /// What went wrong.
@@ -99,9 +46,18 @@ impl Explanation {
             "Container launch failed (GPU misconfiguration):\n{}\n\n",
             self.stderr
         );
-        out.push_str(&format!("Diagnosis: {}\n", self.diagnosis));
+        out.push_str(&format!(
+            "Diagnosis ({}): {}\n",
+            self.family, self.diagnosis
+        ));
         for d in &self.details {
             out.push_str(&format!("  - {d}\n"));
+        }
+        if !self.checks.is_empty() {
+            out.push_str(&format!(
+                "Checked before a start by 'gpuctl doctor': {}\n",
+                self.checks.join(", ")
+            ));
         }
         out.push('\n');
         out.push_str(&self.hint);
@@ -113,57 +69,55 @@ impl Explanation {
 /// Explains podman's stderr, or `None` when it shows no GPU misconfiguration. With a probe,
 /// the CDI devices podman names are looked up in this host's specs.
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
-    let vendor_patterns = registry
-        .backends()
-        .iter()
-        .flat_map(|b| b.error_patterns().iter());
-    let mut best: Option<&ErrorPattern> = None;
-    for p in CORE_PATTERNS.iter().chain(vendor_patterns) {
-        let hit = p.all_of.iter().all(|s| stderr.contains(s));
-        if hit && best.is_none_or(|b| p.priority < b.priority) {
-            best = Some(p);
-        }
-    }
-    // A registered vendor's CDI kind (nvidia.com/gpu) counts as a mention of CDI.
+    let mut best = families::classify(stderr, registry);
     if best.is_none()
         && registry
             .backends()
             .iter()
             .any(|b| stderr.contains(b.cdi_kind()))
     {
-        best = Some(&KIND_PATTERN);
+        best = Some(KIND_MENTION);
     }
     let pre_cdi = pre_cdi_podman(stderr);
-    let (diagnosis, hint) = match (best, pre_cdi) {
-        (Some(p), Some(name)) if p.priority >= PRIORITY_CDI_SPECIFIC => {
-            (pre_cdi_diagnosis(&name), CDI_HINT)
+    let (family, diagnosis) = match (best, pre_cdi) {
+        (Some(f), Some(name)) if f.priority >= PRIORITY_CDI_SPECIFIC => {
+            (NAME_AS_PATH, pre_cdi_diagnosis(&name))
         }
-        (Some(p), _) => (p.diagnosis.to_string(), p.hint),
-        (None, Some(name)) => (pre_cdi_diagnosis(&name), CDI_HINT),
+        (Some(f), _) => (f, f.diagnosis.to_string()),
+        (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(&name)),
         (None, None) => return None,
     };
     let details = probe.map(|p| cdi_details(stderr, p)).unwrap_or_default();
     Some(Explanation {
+        family: family.code,
+        checks: family.checks,
         stderr: py_strip(stderr).to_string(),
         diagnosis,
         details,
-        hint: hint.to_string(),
+        hint: family.remedy.to_string(),
     })
 }
 
 /// podman older than CDI support (or with a CDI library that rejects the name) treats a CDI
-/// name as a host path: `Error: stat nvidia.com/gpu=0: no such file or directory`.
+/// name as a host path: `Error: stat nvidia.com/gpu=0: no such file or directory`; an old
+/// docker-compose passes it on the same way: `error gathering device information while adding
+/// custom device "nvidia.com/gpu=all": no such file or directory`.
 fn pre_cdi_podman(stderr: &str) -> Option<String> {
     stderr.lines().find_map(|line| {
-        let rest = &line[line.find("stat ")? + 5..];
-        let name = &rest[..rest.find(": ")?];
+        let name = if let Some(at) = line.find("custom device \"") {
+            let rest = &line[at + 15..];
+            &rest[..rest.find('"')?]
+        } else {
+            let rest = &line[line.find("stat ")? + 5..];
+            &rest[..rest.find(": ")?]
+        };
         name.contains('=').then(|| name.to_string())
     })
 }
 
 fn pre_cdi_diagnosis(name: &str) -> String {
     let why = if is_qualified_name(name) {
-        "this podman's CDI library does not take it as a CDI device name (podman before 4.1 has no CDI; podman 4.1-4.2 needs names that start with a letter, e.g. nvidia-ctk's type-index names 'gpu0')"
+        "this podman's CDI library does not take it as a CDI device name (podman before 4.1 has no CDI, nor has docker unless CDI is enabled in its daemon.json; podman 4.1-4.2 needs names that start with a letter, e.g. nvidia-ctk's type-index names 'gpu0')"
     } else {
         "it is not a valid CDI device name"
     };

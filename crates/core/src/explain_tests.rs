@@ -17,6 +17,7 @@ fn registry() -> Registry {
         m.expect_order().return_const(i as u32);
         m.expect_cdi_kind().return_const(k);
         m.expect_error_patterns().return_const(&[][..]);
+        m.expect_families().return_const(&[][..]);
         &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
     }))
 }
@@ -46,7 +47,7 @@ fn hint_of(stderr: &str) -> Option<String> {
 )]
 #[case(
     "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/dri/renderD129\": no such file or directory",
-    CDI_HINT
+    crate::families::STALE_CDI_HINT
 )]
 #[case("Error: stat nvidia.com/gpu=0: no such file or directory", CDI_HINT)]
 #[case(

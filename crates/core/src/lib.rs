@@ -8,6 +8,9 @@
 //! - [`args`] and [`plan`]: turning a selection into one typed plan.
 //! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
+//! - [`launch`]: `gpuctl run`'s command line and launch.
+//! - [`doctor`]: host checks before a container starts.
+//! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
 //! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
 //!   live in its own crate).
 
@@ -15,13 +18,16 @@ pub mod args;
 pub mod backend;
 pub mod cdi;
 pub mod device;
+pub mod doctor;
 pub mod drm;
 pub mod error;
 pub mod explain;
+pub mod families;
 pub mod finding;
 pub mod goyaml;
 pub mod host;
 pub mod input;
+pub mod launch;
 pub mod pattern;
 pub mod pci;
 pub mod plain;

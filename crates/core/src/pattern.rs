@@ -1,7 +1,39 @@
-//! What podman's stderr can say about a GPU misconfiguration: the vocabulary both `explain` and
-//! the vendor backends (through [`crate::backend::GpuBackend::error_patterns`]) use.
+//! What a GPU container's failure looks like: the failure family and the older error pattern,
+//! the vocabulary both `explain`/`families` and the vendor backends (through
+//! [`crate::backend::GpuBackend`]) use. It imports nothing, so the plug-in interface does not
+//! depend on the catalogue that reads the registry.
 
-/// One thing podman's stderr can say, and what it means.
+/// One way a GPU container fails: how it shows, what caused it, what finds it early, and
+/// what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Family {
+    /// Stable identifier (`cdi-stale-spec`), printed by `explain` and `run`.
+    pub code: &'static str,
+    /// The texts that show the family: it matches when every substring of any one sign
+    /// occurs.
+    pub signs: &'static [&'static [&'static str]],
+    /// Lower wins when several families match; see the `PRIORITY_*` constants.
+    pub priority: u8,
+    /// What went wrong, naming the cause, in one sentence.
+    pub diagnosis: &'static str,
+    /// What to do, as the `Hint:` block, with commands a user can type.
+    pub remedy: &'static str,
+    /// The `gpuctl doctor` checks that find the cause on the host (their codes).
+    pub checks: &'static [&'static str],
+}
+
+impl Family {
+    /// True when any sign's substrings all occur in `text`.
+    pub fn matches(&self, text: &str) -> bool {
+        self.signs
+            .iter()
+            .any(|sign| !sign.is_empty() && sign.iter().all(|s| text.contains(s)))
+    }
+}
+
+/// One thing podman's stderr can say, and what it means: the form vendor plug-ins used before
+/// failure families; [`crate::GpuBackend::error_patterns`] still takes it, and explain treats
+/// each as a family coded `vendor-pattern`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorPattern {
     /// Substrings that must all occur.
@@ -14,19 +46,16 @@ pub struct ErrorPattern {
     pub hint: &'static str,
 }
 
-/// `--group-add keep-groups` problems.
-pub const PRIORITY_KEEP_GROUPS: u8 = 10;
-/// Container-side group and permission problems.
-pub const PRIORITY_GROUPS: u8 = 15;
-/// Runtime hooks (NVIDIA's legacy hook).
-pub const PRIORITY_HOOK: u8 = 20;
-/// Precise CDI messages.
-pub const PRIORITY_CDI_SPECIFIC: u8 = 25;
-/// Anything mentioning CDI or a CDI kind.
-pub const PRIORITY_CDI: u8 = 30;
-
-/// The hint for CDI problems (the reference's text, with the generators named).
-pub const CDI_HINT: &str = "Hint: GPU CDI configuration appears to be missing or broken.\nEnsure the vendor's container toolkit is installed and a CDI spec is\ngenerated (nvidia-ctk / amd-ctk / intel-cdi-specs-generator).\nSee: https://podman-desktop.io/docs/podman/gpu";
-
-/// The hint for keep-groups problems.
-pub const KEEP_GROUPS_HINT: &str = "Hint: '--group-add keep-groups' (needed for AMD/Intel GPU render nodes)\nis only supported by the crun OCI runtime.  Install crun and run podman\nwith '--runtime crun' (or make crun podman's default runtime).";
+impl ErrorPattern {
+    /// The pattern as a failure family.
+    pub fn as_family(&'static self) -> Family {
+        Family {
+            code: "vendor-pattern",
+            signs: std::slice::from_ref(&self.all_of),
+            priority: self.priority,
+            diagnosis: self.diagnosis,
+            remedy: self.hint,
+            checks: &[],
+        }
+    }
+}

@@ -36,6 +36,8 @@ pub struct RenderNodeVendor {
     pub missing_summary: &'static str,
     /// What podman's stderr says when this vendor is misconfigured.
     pub error_patterns: &'static [ErrorPattern],
+    /// The vendor's failure families.
+    pub families: &'static [crate::families::Family],
     /// A node every device needs, passed first and required for the raw tier (`/dev/kfd`).
     pub shared_node: Option<&'static str>,
     /// The sentence when neither CDI nor the raw tier is available.
@@ -67,6 +69,7 @@ impl RenderNodeVendor {
             order: 100,
             missing_summary: "",
             error_patterns: &[],
+            families: &[],
             shared_node: None,
             unserved: "",
             shared_node_hint: "",
@@ -230,6 +233,10 @@ impl GpuBackend for RenderNodeVendor {
 
     fn error_patterns(&self) -> &'static [ErrorPattern] {
         self.error_patterns
+    }
+
+    fn families(&self) -> &'static [crate::families::Family] {
+        self.families
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

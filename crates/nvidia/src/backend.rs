@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::explain::{ErrorPattern, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_HOOK};
+use gpuctl_core::doctor::{Check, DoctorContext};
+use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::recipe::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::Requirement;
@@ -27,37 +28,6 @@ pub const HOOK_DIRS: [&str; 2] = [
 ];
 /// The legacy hook's file name.
 pub const HOOK_FILE: &str = "oci-nvidia-hook.json";
-
-const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GPU.  On rootless\npodman the toolkit must be configured with 'no-cgroups = true' under\n[nvidia-container-cli] in /etc/nvidia-container-runtime/config.toml\n(host admin action), and the toolkit must match the installed driver.";
-
-const STALE_SPEC_HINT: &str = "Hint: regenerate the CDI spec after every driver upgrade\n('nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml', or enable the\nnvidia-cdi-refresh service of NVIDIA Container Toolkit 1.18 or newer).";
-
-const PATTERNS: &[ErrorPattern] = &[
-    ErrorPattern {
-        all_of: &["nvidia-container-cli"],
-        priority: PRIORITY_HOOK,
-        diagnosis: "the NVIDIA container hook (nvidia-container-cli) failed.",
-        hint: HOOK_HINT,
-    },
-    ErrorPattern {
-        all_of: &["nvidia-container-runtime-hook"],
-        priority: PRIORITY_HOOK,
-        diagnosis: "the NVIDIA container runtime hook failed.",
-        hint: HOOK_HINT,
-    },
-    ErrorPattern {
-        all_of: &["error stat'ing file", "nvidia"],
-        priority: PRIORITY_CDI_SPECIFIC,
-        diagnosis: "the CDI spec mounts NVIDIA driver files that no longer exist: it was generated for another driver version.",
-        hint: STALE_SPEC_HINT,
-    },
-    ErrorPattern {
-        all_of: &["Failed to initialize NVML: Insufficient Permissions"],
-        priority: PRIORITY_GROUPS,
-        diagnosis: "the container may not open the NVIDIA device nodes (SELinux labels, or node permissions for a non-root user).",
-        hint: "Hint: on SELinux hosts run 'setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
-    },
-];
 
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -284,8 +254,12 @@ impl GpuBackend for Nvidia {
         Ok(Self::numbering(probe)?.addresses())
     }
 
-    fn error_patterns(&self) -> &'static [ErrorPattern] {
-        PATTERNS
+    fn families(&self) -> &'static [Family] {
+        crate::families::FAMILIES
+    }
+
+    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+        crate::doctor::checks(probe, ctx)
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

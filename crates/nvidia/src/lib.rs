@@ -2,6 +2,8 @@
 //! the NVIDIA generation table behind `gpuctl requirement`.
 
 pub mod backend;
+pub mod doctor;
+pub mod families;
 pub mod model;
 pub mod nodes;
 pub mod numbering;

@@ -341,7 +341,8 @@ pub fn report(
             req = req.named(name.clone());
         }
         let builtin = builtin_requirement(gpu.device_id);
-        let counts = builtin.compute() != Some(false);
+        // A GPU named by its id always counts; only host-found ones are left out.
+        let counts = gpu.pci_address.is_none() || builtin.compute() != Some(false);
         if !counts {
             warnings.push(not_compute_warning(gpu, &builtin));
         }
@@ -352,6 +353,13 @@ pub fn report(
         });
         if counts {
             counted.push(req);
+        } else if let Some(why) = driver.and_then(|d| req.why_not(d.source()).map(|w| (d, w))) {
+            warnings.push(format!(
+                "driver {} will not drive {}: {}",
+                why.0.spec(),
+                req.who(),
+                why.1
+            ));
         }
     }
     let (combined, conflicts) = match Requirement::intersect(&counted) {

@@ -233,12 +233,12 @@ fn v100_and_b200_conflict() {
 }
 
 #[test]
-fn kepler_is_left_out_with_the_warning() {
+fn a_host_kepler_is_left_out_with_the_warning_and_an_id_counts() {
     let gpus = [
         Gpu {
             device_id: 0x102d,
             name: Some("GK210GL [Tesla K80]".into()),
-            pci_address: None,
+            pci_address: Some("0000:86:00.0".into()),
         },
         gpu(0x2901),
     ];
@@ -250,7 +250,9 @@ fn kepler_is_left_out_with_the_warning() {
             "earlier",
             "NVIDIA GPU GK210GL [Tesla K80] (10de:102d) is Kepler or older silicon: it needs driver \
              branch 470 or older, which current distributions no longer package -- left out of the \
-             combined requirement"
+             combined requirement",
+            "driver open:580 will not drive GK210GL [Tesla K80] (Kepler or older, 10de:102d): open \
+             kernel module, the proprietary one is needed"
         ]
     );
     assert_eq!(
@@ -269,13 +271,12 @@ fn kepler_is_left_out_with_the_warning() {
     );
     assert!(!r.unserved());
 
+    // Named by its id, the same GPU counts: open:580 cannot drive it.
     let only = for_ids(&[0x102d], Some("open:580"));
-    assert_eq!(
-        only.warnings[0].split(" is ").next(),
-        Some("NVIDIA GPU (10de:102d)")
-    );
-    assert_eq!((only.combined.as_ref(), only.conflicts.len()), (None, 0));
-    assert_eq!(only.driver.as_ref().map(|d| d.satisfied), Some(true));
+    assert!(only.warnings.is_empty());
+    assert!(only.gpus[0].counted);
+    assert_eq!(only.driver.as_ref().map(|d| d.satisfied), Some(false));
+    assert!(!for_ids(&[0x102d, 0x3182], None).conflicts.is_empty());
 }
 
 #[test]
@@ -285,7 +286,11 @@ fn site_rows_change_the_requirement_but_not_who_counts() {
     let rows = parse_site_rows(site, Format::Yaml, Path::new("site.yaml")).expect("valid");
     let table = builtin_table().with_prepended(rows);
     let spec = parse_driver_spec("open:570").expect("valid");
-    let r = report(&table, &[gpu(0x2330), gpu(0x102d)], Some(&spec), Vec::new());
+    let host_kepler = Gpu {
+        pci_address: Some("0000:86:00.0".into()),
+        ..gpu(0x102d)
+    };
+    let r = report(&table, &[gpu(0x2330), host_kepler], Some(&spec), Vec::new());
     assert_eq!(
         r.gpus[0].requirement.describe,
         "open kernel module, driver branch 575 or newer"

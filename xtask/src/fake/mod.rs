@@ -22,6 +22,7 @@ mod exec;
 mod formats;
 mod nodes;
 mod preflight;
+mod run_checks;
 mod scenarios;
 mod specs;
 mod tree;
@@ -57,16 +58,18 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     let draft = scenarios::all(Some((0, 5, 0)), Some((0, 6, 0)));
     let known = |n: &str| {
         [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
+            || run_checks::NAMES.contains(&n)
             || draft.iter().any(|s| s.name == n)
     };
     let unknown: Vec<&String> = opts.scenarios.iter().filter(|n| !known(n)).collect();
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}",
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}",
             names.join(", "),
             formats::COMPOSE,
-            formats::DOCKER_GROUPS
+            formats::DOCKER_GROUPS,
+            run_checks::NAMES.join(", ")
         ));
     }
     let picked = |name: &str| opts.scenarios.is_empty() || opts.scenarios.iter().any(|n| n == name);
@@ -126,6 +129,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         if picked(formats::DOCKER_GROUPS) {
             formats::run_docker_groups(&ctx, &mut tally)?;
         }
+        run_checks::run_all(&ctx, &picked, &mut tally);
         Ok(())
     });
     // Explicit, so that the result is printed; `Drop` would do it silently on a panic.

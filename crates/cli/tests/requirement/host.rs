@@ -127,9 +127,14 @@ fn host_gpus_from_a_built_tree() {
              combined: open kernel module, driver branch 580 or newer\n\
              driver open:580: satisfies\n",
         )
-        .stderr(predicate::str::starts_with(
-            "gpuctl: warning: NVIDIA GPU GK210GL [Tesla K80] (10de:102d) is Kepler or older silicon",
-        ));
+        .stderr(
+            predicate::str::starts_with(
+                "gpuctl: warning: NVIDIA GPU GK210GL [Tesla K80] (10de:102d) is Kepler or older silicon",
+            )
+            .and(predicate::str::contains(
+                "gpuctl: warning: driver open:580 will not drive GK210GL [Tesla K80] (Kepler or older, 10de:102d): open kernel module, the proprietary one is needed\n",
+            )),
+        );
 }
 
 #[test]

@@ -174,6 +174,12 @@ pub fn podman_args(plan: &Plan) -> Vec<String> {
         .collect()
 }
 
+/// The `docker run` arguments of a plan, and what differs from podman (`gpuctl run --engine
+/// docker`).
+pub fn docker_args(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
+    docker::render(plan, host)
+}
+
 /// One need as podman's flag and value.
 pub fn podman_pair(need: &Need) -> [String; 2] {
     match need {

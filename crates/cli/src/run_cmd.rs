@@ -1,0 +1,96 @@
+//! `gpuctl run`: the engine with the GPU arguments, its failure explained by family.
+
+use std::io::Write;
+
+use gpuctl_core::backend::Probe;
+use gpuctl_core::launch::{self, Engine};
+use gpuctl_core::{Registry, args, explain, render, selector};
+
+use crate::output::write_out;
+use crate::{CliError, Context, Outcome};
+
+/// The engines `gpuctl run` drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// podman run.
+    Podman,
+    /// docker run (the nodes' numeric groups instead of keep-groups, which docker does not know).
+    Docker,
+}
+
+/// Flags of `gpuctl run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The GPUs to give the container (as for `gpuctl args`).
+    #[arg(long, value_name = "SELECTOR", default_value = "all")]
+    pub gpus: Vec<String>,
+
+    /// The container engine.
+    #[arg(long, value_enum, default_value = "podman")]
+    pub engine: EngineArg,
+
+    /// Print the full command line, shell-quoted, instead of running it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// The engine's `run` arguments: options, the image, the command (after `--`).
+    #[arg(last = true, required = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+/// Runs `gpuctl run`: the engine's own exit code, or 1/2 for gpuctl's own failures.
+pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let registry = Registry::discovered();
+    ctx.ui.warn_all(registry.rejected());
+    let selection = selector::normalize(&a.gpus, &registry.names()).map_err(CliError::GpusFlag)?;
+    let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
+    ctx.ui.warn_all(&probe.cdi().warnings());
+    let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
+    let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
+    ctx.ui.warn_all(&notices);
+    let (engine, gpu_args) = match a.engine {
+        EngineArg::Podman => (Engine::Podman, render::podman_args(&plan)),
+        EngineArg::Docker => {
+            let (args, notes) = render::docker_args(&plan, &ctx.host);
+            let notes: Vec<String> = notes.iter().map(ToString::to_string).collect();
+            ctx.ui.warn_all(&notes);
+            (Engine::Docker, args)
+        }
+    };
+    if engine == Engine::Podman
+        && let Some(w) = launch::runtime_warning(&gpu_args, &a.args)
+    {
+        ctx.ui.warn(&w);
+    }
+    let argv = launch::command_line(engine, &gpu_args, &a.args);
+    if a.dry_run {
+        write_out(out, &format!("{}\n", launch::shell_quote(&argv)))?;
+        return Ok(Outcome::Served);
+    }
+    let mut stderr = std::io::stderr();
+    let outcome = launch::launch(&argv, &mut stderr).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            CliError::EngineMissing {
+                program: engine.program(),
+            }
+        } else {
+            CliError::EngineStart {
+                program: engine.program(),
+                reason: e.to_string(),
+            }
+        }
+    })?;
+    if outcome.code != 0
+        && let Some(e) = explain::explain(&outcome.stderr_tail, registry, Some(&probe))
+    {
+        let _ = write!(
+            stderr,
+            "\ngpuctl: {} exited with {}; ",
+            engine.program(),
+            outcome.code
+        );
+        let _ = stderr.write_all(e.render().as_bytes());
+    }
+    // Exit codes are 0-255; a code outside (never from a real engine) wraps as the shell's.
+    Ok(Outcome::Engine((outcome.code & 0xff) as u8))
+}

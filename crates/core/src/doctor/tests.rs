@@ -1,0 +1,65 @@
+//! The parsers doctor reads the host with.
+
+use super::host_checks::engine_runtime;
+use super::user::parse_status;
+use super::*;
+use rstest::rstest;
+
+#[rstest]
+#[case("[engine]\nruntime = \"runc\"\n", Some("runc"))]
+#[case("[containers]\nruntime = \"runc\"\n[engine]\n", None)]
+#[case("[engine]\n# runtime = \"runc\"\n", None)]
+#[case(
+    "[engine]\nruntime=\"/usr/local/bin/crun\" # local build\n",
+    Some("/usr/local/bin/crun")
+)]
+#[case(
+    "[engine]\nruntime = 'crun'\n[engine.runtimes]\nrunc = [\"/usr/bin/runc\"]\n",
+    Some("crun")
+)]
+#[case("", None)]
+fn containers_conf_runtime(#[case] text: &str, #[case] want: Option<&str>) {
+    assert_eq!(engine_runtime(text).as_deref(), want);
+}
+
+#[test]
+fn proc_status_gives_ids_and_groups() {
+    let id = parse_status(
+        "Name:\tbash\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\nFDSize:\t256\nGroups:\t10 39 105 \n",
+    );
+    assert_eq!(
+        id,
+        Some(Identity {
+            uid: 1000,
+            gid: 1000,
+            groups: vec![10, 39, 105]
+        })
+    );
+    let id = id.unwrap_or(Identity {
+        uid: 0,
+        gid: 0,
+        groups: vec![],
+    });
+    assert!(id.in_group(105) && id.in_group(1000) && !id.in_group(44));
+    assert_eq!(parse_status("Name:\tbash\n"), None);
+}
+
+#[test]
+fn the_report_exits_on_problems_only_and_counts_them() {
+    let r = DoctorReport {
+        checks: vec![
+            Check::new("selinux", "SELinux", Status::Warning).fact("x"),
+            Check::new("tier", "amd", Status::Ok),
+        ],
+    };
+    assert!(!r.has_problem());
+    assert!(
+        r.render()
+            .ends_with("0 problem(s), 1 warning(s), 1 ok, 0 skipped\n")
+    );
+    let r = DoctorReport {
+        checks: vec![Check::new("tier", "amd", Status::Problem).remedy("do it")],
+    };
+    assert!(r.has_problem());
+    assert!(r.render().contains("fix: do it"));
+}

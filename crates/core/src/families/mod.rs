@@ -1,0 +1,62 @@
+//! Failure families: one catalogue of what goes wrong when a GPU container starts, used three
+//! ways — `gpuctl explain` matches a family's signs in an engine's stderr, `gpuctl doctor` runs
+//! the host checks that find its cause before any container starts, and `gpuctl run` explains a
+//! failed launch. The catalogue and its public sources are listed in docs/explain.md.
+//!
+//! Signs are case-sensitive substrings, as the tools print them (podman's "Unable to find
+//! group", NVML's "Driver/library version mismatch" and nvidia-container-cli's lower-case
+//! "driver/library version mismatch" are different texts). Core holds the vendor-neutral
+//! families; vendors add theirs through [`crate::GpuBackend::families`].
+
+pub(crate) mod catalogue;
+
+pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
+
+use crate::registry::Registry;
+
+/// Container-side group and permission problems of the engine's own making (keep-groups).
+pub const PRIORITY_KEEP_GROUPS: u8 = 10;
+/// Problems a precise text pins down (NVML's, nvidia-container-cli's, SELinux's, KFD's errno).
+pub const PRIORITY_PRECISE: u8 = 12;
+/// Group and node-permission problems.
+pub const PRIORITY_GROUPS: u8 = 15;
+/// Runtime hooks failing (NVIDIA's hooks by name).
+pub const PRIORITY_HOOK: u8 = 20;
+/// Precise CDI messages.
+pub const PRIORITY_CDI_SPECIFIC: u8 = 25;
+/// Anything mentioning CDI or a CDI kind.
+pub const PRIORITY_CDI: u8 = 30;
+/// The GPU simply is not there (a vendor tool missing in the container).
+pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
+
+// The family type is part of the plug-in interface, so it lives in `pattern`, which imports
+// nothing; this name stays here.
+pub use crate::pattern::Family;
+
+/// Every family: core's, then each registered vendor's, then the legacy error patterns of
+/// plug-ins that predate families (each as a family with the code `vendor-pattern`).
+pub fn catalogue(registry: &Registry) -> Vec<Family> {
+    let mut out: Vec<Family> = CORE_FAMILIES.to_vec();
+    for b in registry.backends() {
+        out.extend(b.families().iter().copied());
+    }
+    for b in registry.backends() {
+        out.extend(b.error_patterns().iter().map(|p| p.as_family()));
+    }
+    out
+}
+
+/// The family `text` shows, the lowest priority first; on a tie the earlier in the catalogue.
+pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
+    let mut best: Option<Family> = None;
+    for f in catalogue(registry) {
+        if f.matches(text) && best.is_none_or(|b| f.priority < b.priority) {
+            best = Some(f);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

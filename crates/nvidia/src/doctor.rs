@@ -1,0 +1,259 @@
+//! NVIDIA's `gpuctl doctor` checks: the driver in use against what the GPUs need, the uvm
+//! node CUDA opens, the hook's `no-cgroups` for rootless podman, CDI specs written for another
+//! driver version, and the `/dev/char` links that keep device rules across a daemon-reload.
+
+use std::path::Path;
+
+use gpuctl_core::doctor::{Check, DoctorContext, Status, mounts_and_hooks};
+use gpuctl_core::{GpuBackend, Probe, Tier};
+
+use crate::backend::{KIND, Nvidia};
+use crate::requirement::{host_gpus, host_report, parse_driver_spec};
+use crate::table::builtin_table;
+
+/// The loaded driver's own words.
+pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
+/// The kernel's taint flags for the loaded module: `P` when its license is proprietary.
+pub const MODULE_TAINT: &str = "/sys/module/nvidia/taint";
+/// The toolkit's configuration, which the legacy hook reads.
+pub const TOOLKIT_CONFIG: &str = "/etc/nvidia-container-runtime/config.toml";
+
+/// The loaded NVIDIA kernel module, as `/proc/driver/nvidia/version` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedDriver {
+    /// True for the open kernel module ("Open Kernel Module").
+    pub open: bool,
+    /// The full version (`580.65.06`).
+    pub version: String,
+    /// The branch (`580`).
+    pub branch: u32,
+}
+
+/// Parses the `NVRM version:` line, e.g. `NVRM version: NVIDIA UNIX Open Kernel Module for
+/// x86_64  580.65.06  Release Build ...` or `NVRM version: NVIDIA UNIX x86_64 Kernel Module
+/// 535.154.05  Thu Dec 28 ...`.
+pub fn parse_proc_version(text: &str) -> Option<LoadedDriver> {
+    let line = text.lines().find(|l| l.starts_with("NVRM version:"))?;
+    let version = line.split_whitespace().find(|w| {
+        let mut parts = w.split('.');
+        parts
+            .next()
+            .is_some_and(|p| p.len() == 3 && p.parse::<u32>().is_ok())
+            && parts.next().is_some_and(|p| p.parse::<u32>().is_ok())
+    })?;
+    let branch = version.split('.').next()?.parse().ok()?;
+    Some(LoadedDriver {
+        open: line.contains("Open Kernel Module"),
+        version: version.to_string(),
+        branch,
+    })
+}
+
+/// Every NVIDIA check that applies to this host.
+pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+    let host = probe.host();
+    let (gpus, _) = host_gpus(host);
+    if gpus.is_empty() {
+        return vec![
+            Check::new("nvidia-driver", "NVIDIA", Status::Skipped)
+                .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
+        ];
+    }
+    let mut loaded = host
+        .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
+        .ok()
+        .and_then(|t| parse_proc_version(&t));
+    // The module's license decides over the banner: the kernel flags a proprietary one 'P'.
+    if let (Some(d), Ok(taint)) = (
+        loaded.as_mut(),
+        host.read_to_string(Path::new(MODULE_TAINT), 64),
+    ) {
+        d.open = !taint.contains('P');
+    }
+    let mut out = vec![driver(probe, loaded.as_ref())];
+    out.push(uvm(probe));
+    out.push(no_cgroups(probe, ctx));
+    if let Some(d) = &loaded {
+        out.extend(spec_driver(probe, d));
+    }
+    out.push(dev_char(probe));
+    out
+}
+
+fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
+    let Some(d) = loaded else {
+        return Check::new("nvidia-driver", "NVIDIA driver", Status::Problem)
+            .fact(format!("{PROC_VERSION} is missing: no NVIDIA kernel module is loaded"))
+            .remedy("install the driver 'gpuctl requirement' names, then reboot (or 'sudo modprobe nvidia')");
+    };
+    let module = if d.open { "open" } else { "proprietary" };
+    let spec_text = format!("{module}:{}", d.branch);
+    let mut c = Check::new(
+        "nvidia-driver",
+        format!("NVIDIA {} ({module} kernel module)", d.version),
+        Status::Ok,
+    );
+    let Ok(spec) = parse_driver_spec(&spec_text) else {
+        return c.fact(format!("cannot judge driver {spec_text}"));
+    };
+    let report = host_report(probe.host(), &builtin_table(), Some(&spec));
+    if let Some(comb) = &report.combined {
+        c = c.fact(format!("the GPUs need: {}", comb.describe));
+    }
+    for conflict in &report.conflicts {
+        c.status = Status::Problem;
+        c = c.fact(format!("the GPUs conflict: {conflict}"));
+    }
+    if let Some(v) = &report.driver
+        && let Some(why) = &v.why_not
+    {
+        c.status = Status::Problem;
+        c = c
+            .fact(format!("driver {spec_text} does not satisfy them: {why}"))
+            .remedy("install a driver 'gpuctl requirement' accepts (see its combined line)");
+    }
+    c
+}
+
+fn uvm(probe: &Probe) -> Check {
+    let there = probe
+        .host()
+        .exists(Path::new("/dev/nvidia-uvm"))
+        .unwrap_or(false);
+    if there {
+        Check::new("nvidia-uvm", "/dev/nvidia-uvm", Status::Ok).fact("present")
+    } else {
+        Check::new("nvidia-uvm", "/dev/nvidia-uvm", Status::Problem)
+            .fact("missing: the nvidia-uvm module is not loaded, and CUDA cannot start without it")
+            .remedy("sudo nvidia-modprobe -u -c=0 (or 'sudo modprobe nvidia-uvm'), then regenerate the CDI spec")
+    }
+}
+
+fn no_cgroups(probe: &Probe, ctx: &DoctorContext) -> Check {
+    let tier = Nvidia.tier(probe).ok().flatten();
+    if tier != Some(Tier::Hook) {
+        return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Skipped).fact(
+            "the legacy hook is not the tier in use; its no-cgroups setting does not matter",
+        );
+    }
+    if !ctx.rootless() {
+        return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
+            .fact("podman runs as root: the hook may set up device cgroups");
+    }
+    let text = probe
+        .host()
+        .read_to_string(Path::new(TOOLKIT_CONFIG), 1024 * 1024)
+        .unwrap_or_default();
+    if no_cgroups_set(&text) {
+        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
+            .fact("no-cgroups = true under [nvidia-container-cli]")
+    } else {
+        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Problem)
+            .fact("rootless podman with the legacy hook, and no-cgroups is not true under [nvidia-container-cli]")
+            .remedy(format!("sudo sed -i 's/^#no-cgroups = false/no-cgroups = true/' {TOOLKIT_CONFIG} (or move to CDI: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml')"))
+    }
+}
+
+/// True when `[nvidia-container-cli]` sets `no-cgroups = true`.
+pub fn no_cgroups_set(text: &str) -> bool {
+    let mut in_cli = false;
+    let mut set = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_cli = line == "[nvidia-container-cli]";
+        } else if in_cli
+            && let Some((k, v)) = line.split_once('=')
+            && k.trim() == "no-cgroups"
+        {
+            set = v.split('#').next().unwrap_or("").trim() == "true";
+        }
+    }
+    set
+}
+
+/// NVIDIA specs whose mounted libraries carry another driver version than the loaded one.
+fn spec_driver(probe: &Probe, loaded: &LoadedDriver) -> Vec<Check> {
+    let mut out = Vec::new();
+    for spec in probe.cdi().specs_for(KIND) {
+        let (mounts, _) = mounts_and_hooks(probe.host(), &spec.path);
+        let other: Vec<&String> = mounts
+            .iter()
+            .filter(|m| m.contains("nvidia") || m.contains("libcuda"))
+            .filter(|m| {
+                m.rsplit(".so.").next().is_some_and(|v| {
+                    v.matches('.').count() >= 1
+                        && v.starts_with(|c: char| c.is_ascii_digit())
+                        && v != loaded.version
+                })
+            })
+            .collect();
+        let mut c = Check::new("nvidia-spec-driver", spec.path.clone(), Status::Ok);
+        if let Some(first) = other.first() {
+            c.status = Status::Problem;
+            c = c
+                .fact(format!(
+                    "it mounts {first} but the loaded driver is {}",
+                    loaded.version
+                ))
+                .remedy("sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml");
+        } else {
+            c = c.fact(format!("written for the loaded driver {}", loaded.version));
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn dev_char(probe: &Probe) -> Check {
+    let host = probe.host();
+    let linked = host
+        .list_dir(Path::new("/dev/char"))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| e.name_str().map(str::to_string))
+        .any(|n| {
+            host.read_link(&Path::new("/dev/char").join(&n))
+                .is_ok_and(|t| t.to_string_lossy().contains("nvidia"))
+        });
+    if linked {
+        Check::new("nvidia-dev-char", "/dev/char", Status::Ok)
+            .fact("links to the NVIDIA nodes exist")
+    } else {
+        Check::new("nvidia-dev-char", "/dev/char", Status::Warning)
+            .fact("no /dev/char link leads to an NVIDIA node: a 'systemctl daemon-reload' can take the GPUs from running containers (NVML 'Unknown Error')")
+            .remedy("sudo nvidia-ctk system create-dev-char-symlinks --create-all")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(
+        "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Sun Jul 27 06:54:38 UTC 2025\nGCC version:  gcc version 12.3.0\n",
+        Some((true, "580.65.06", 580))
+    )]
+    #[case(
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.154.05  Thu Dec 28 15:37:48 UTC 2023\n",
+        Some((false, "535.154.05", 535))
+    )]
+    #[case("GCC version: 12\n", None)]
+    fn proc_version(#[case] text: &str, #[case] want: Option<(bool, &str, u32)>) {
+        let got = parse_proc_version(text).map(|d| (d.open, d.version, d.branch));
+        assert_eq!(got, want.map(|(o, v, b)| (o, v.to_string(), b)));
+    }
+
+    #[rstest]
+    #[case("[nvidia-container-cli]\nno-cgroups = true\n", true)]
+    #[case("[nvidia-container-cli]\n#no-cgroups = false\n", false)]
+    #[case("no-cgroups = true\n[nvidia-container-cli]\n", false)]
+    #[case(
+        "[nvidia-container-cli]\nno-cgroups = true # rootless\n[nvidia-container-runtime]\n",
+        true
+    )]
+    fn no_cgroups(#[case] text: &str, #[case] want: bool) {
+        assert_eq!(no_cgroups_set(text), want);
+    }
+}

@@ -1,0 +1,146 @@
+//! NVIDIA's failure families: what NVML, nvidia-smi, nvidia-container-cli and the toolkit's
+//! hooks print, by name. The real texts are test cases in crates/cli/tests/explain_real.rs.
+
+use gpuctl_core::families::{
+    Family, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
+    PRIORITY_PRECISE,
+};
+
+const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GPU.  On rootless\npodman the toolkit must be configured with 'no-cgroups = true' under\n[nvidia-container-cli] in /etc/nvidia-container-runtime/config.toml\n(host admin action), and the toolkit must match the installed driver.";
+
+const CDI_HOOK_HINT: &str = "Hint: the CDI spec's hooks run the toolkit's programs: install or update the\nNVIDIA Container Toolkit (1.17.1 or newer) so the spec's hook path exists, then\nregenerate the spec: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.";
+
+/// The NVIDIA families, in catalogue order.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        code: "nvidia-cuda-requirement",
+        signs: &[&["requirement error: unsatisfied condition: cuda"]],
+        priority: PRIORITY_KEEP_GROUPS - 2,
+        diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
+        remedy: "Hint: upgrade the host's NVIDIA driver to a branch that supports the image's CUDA, or use an\nimage built for an older CUDA ('nvidia-smi' on the host prints the CUDA version the driver supports).",
+        checks: &["nvidia-driver"],
+    },
+    Family {
+        code: "nvidia-nvml-version-mismatch",
+        signs: &[
+            &["Driver/library version mismatch"],
+            &["driver/library version mismatch"],
+        ],
+        priority: PRIORITY_KEEP_GROUPS - 1,
+        diagnosis: "the NVIDIA kernel module that is loaded is not the version of the user-space driver (NVML): the driver was upgraded and the old module is still loaded.",
+        remedy: "Hint: reboot the host (or unload and reload the nvidia modules), then regenerate the CDI spec:\n'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.",
+        checks: &["nvidia-driver", "cdi-stale"],
+    },
+    Family {
+        code: "nvidia-oci-runtime",
+        signs: &[&["OCI runtime \"nvidia\" not found"], &["find runc path"]],
+        priority: PRIORITY_KEEP_GROUPS + 1,
+        diagnosis: "podman is configured to use docker's 'nvidia' OCI runtime (nvidia-container-runtime), which podman does not need and which cannot find its runc.",
+        remedy: "Hint: remove 'runtime = \"nvidia\"' (and any nvidia [engine.runtimes] entry) from containers.conf\nand drop '--runtime=nvidia'; give podman the GPUs through CDI instead: 'podman run $(gpuctl args nvidia) ...'.",
+        checks: &["oci-runtime"],
+    },
+    Family {
+        code: "nvidia-docker-no-gpu-driver",
+        signs: &[&["could not select device driver", "capabilities: [[gpu]]"]],
+        priority: PRIORITY_PRECISE,
+        diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it).",
+        remedy: "Hint: install the NVIDIA Container Toolkit, then 'sudo nvidia-ctk runtime configure --runtime=docker'\nand 'sudo systemctl restart docker'; or pass the GPUs by CDI name: 'gpuctl run --engine docker -- ...'.",
+        checks: &["tier"],
+    },
+    Family {
+        code: "nvidia-hook-no-cgroups",
+        signs: &[
+            &["cgroup subsystem devices not found"],
+            &["devices.allow: permission denied"],
+            &["bpf_prog_query(BPF_CGROUP_DEVICE) failed"],
+        ],
+        priority: PRIORITY_PRECISE,
+        diagnosis: "nvidia-container-cli tried to set up device cgroups, which a rootless container (or a cgroup v2 host) does not allow.",
+        remedy: HOOK_HINT,
+        checks: &["nvidia-no-cgroups"],
+    },
+    Family {
+        code: "nvidia-nvml-unknown-error",
+        signs: &[&["Failed to initialize NVML: Unknown Error"]],
+        priority: PRIORITY_PRECISE + 1,
+        diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes.",
+        remedy: "Hint: recreate the container; to stop it recurring create the /dev/char links\n('sudo nvidia-ctk system create-dev-char-symlinks --create-all') or pass the GPUs with CDI.",
+        checks: &["nvidia-dev-char"],
+    },
+    Family {
+        code: "nvidia-nvml-insufficient-permissions",
+        signs: &[
+            &["NVML: Insufficient Permissions"],
+            &["nvml error: insufficient permissions"],
+        ],
+        priority: PRIORITY_GROUPS - 1,
+        diagnosis: "the container may not open the NVIDIA device nodes (SELinux labels, the hook's 'no-cgroups' on a rootless host, or node permissions for a non-root user in the container).",
+        remedy: "Hint: on SELinux hosts run 'sudo setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
+        checks: &["selinux", "nvidia-no-cgroups"],
+    },
+    Family {
+        code: "nvidia-hook-cdi-mode",
+        signs: &[&["invoking the NVIDIA Container Runtime Hook directly"]],
+        priority: PRIORITY_HOOK - 2,
+        diagnosis: "the NVIDIA toolkit is set to CDI mode, so its legacy hook refuses to run; the GPUs must come from the CDI spec instead.",
+        remedy: "Hint: request the GPUs by CDI name ('podman run $(gpuctl args nvidia) ...'), not through the hook\nor '--gpus' on an engine that routes it to the hook.",
+        checks: &["cdi-readable"],
+    },
+    Family {
+        code: "nvidia-cdi-hook",
+        signs: &[
+            &["nvidia-cdi-hook"],
+            &["nvidia-ctk` (exit code"],
+            &["fork/exec", "nvidia-ctk"],
+            // The create-symlinks hook of toolkit 1.17.0 refusing an image's own link.
+            &["failed to create link [lib"],
+        ],
+        priority: PRIORITY_HOOK - 1,
+        diagnosis: "a hook the CDI spec names (nvidia-cdi-hook or nvidia-ctk) is missing or failed: the spec was written by another toolkit version than the one installed.",
+        remedy: CDI_HOOK_HINT,
+        checks: &["cdi-stale"],
+    },
+    Family {
+        code: "nvidia-legacy-hook",
+        signs: &[
+            &["nvidia-container-runtime-hook"],
+            &["error executing hook", "nvidia-container-toolkit"],
+            &["nvidia-container-cli"],
+        ],
+        priority: PRIORITY_HOOK,
+        diagnosis: "the NVIDIA container hook (nvidia-container-runtime-hook, nvidia-container-toolkit or nvidia-container-cli) failed.",
+        remedy: HOOK_HINT,
+        checks: &["nvidia-no-cgroups", "nvidia-driver"],
+    },
+    Family {
+        code: "nvidia-stale-spec",
+        signs: &[
+            &["error stat'ing file", "nvidia", "No such file or directory"],
+            &["cannot stat `", "nvidia", "No such file or directory"],
+            &["failed to stat CDI host device \"/dev/nvidia"],
+            &[
+                "error mounting \"",
+                "nvidia",
+                "to rootfs at",
+                "no such file or directory",
+            ],
+        ],
+        priority: PRIORITY_HOOK + 1,
+        diagnosis: "the CDI spec hands the container NVIDIA driver files or nodes that no longer exist: it was generated for another driver version.",
+        remedy: "Hint: regenerate the CDI spec after every driver upgrade\n('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml', or enable the\nnvidia-cdi-refresh service of NVIDIA Container Toolkit 1.18 or newer).",
+        checks: &["cdi-stale", "nvidia-driver"],
+    },
+    Family {
+        code: "nvidia-nothing-injected",
+        signs: &[
+            &["nvidia-smi", "executable file not found"],
+            &["`nvidia-smi` not found"],
+            &["nvidia-smi: command not found"],
+            &["nvidia-smi: not found"],
+        ],
+        priority: PRIORITY_NOTHING_INJECTED,
+        diagnosis: "nvidia-smi is not in the container: no GPU was injected (no CDI device or hook was granted, or '--gpus' reached a podman that ignores it without a CDI spec).",
+        remedy: "Hint: start the container with the arguments gpuctl prints ('podman run $(gpuctl args nvidia) ...',\nor 'gpuctl run -- ...'); 'gpuctl doctor nvidia' says what the host offers.",
+        checks: &["tier"],
+    },
+];
