@@ -4,10 +4,10 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::render::{self, Format};
-use gpuctl_core::{Plan, Registry, Selection, args, selector};
+use gpuctl_core::{Notice, Plan, Registry, Selection, args, selector};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl args`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -50,27 +50,25 @@ pub struct ArgsArgs {
 }
 
 /// Runs `gpuctl args`.
-pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     ctx.ui.warn_all(registry.rejected());
-    let selection = selector::normalize(&a.selectors, &registry.names())
-        .map_err(|e| CliError::invalid(e.to_string()))?;
+    let selection =
+        selector::normalize(&a.selectors, &registry.names()).map_err(CliError::Selector)?;
     let plan = if selection == Selection::None {
         // Nothing asked, nothing probed.
         Plan::default()
     } else {
         let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
         ctx.ui.warn_all(&probe.cdi().warnings());
-        let plan = args::plan(registry, &probe, &selection)
-            .map_err(|e| CliError::unserved(e.to_string()))?;
-        let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
+        let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
+        let notices: Vec<&Notice> = plan.notices();
         ctx.ui.warn_all(&notices);
         plan
     };
-    let rendering = render::render(&plan, a.format.into(), &ctx.host)
-        .map_err(|e| CliError::unserved(e.to_string()))?;
-    let notes: Vec<String> = rendering.notes.iter().map(ToString::to_string).collect();
-    ctx.ui.warn_all(&notes);
+    let rendering =
+        render::render(&plan, a.format.into(), &ctx.host).map_err(CliError::UnsafePlain)?;
+    ctx.ui.warn_all(&rendering.notes);
     write_out(out, &rendering.text)?;
-    Ok(EXIT_OK)
+    Ok(Outcome::Served)
 }

@@ -7,7 +7,7 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::output::write_out;
-use crate::{Cli, CliError, EXIT_OK};
+use crate::{Cli, CliError, Outcome};
 
 /// Flags of `gpuctl completions`.
 #[derive(Debug, clap::Args)]
@@ -18,11 +18,11 @@ pub struct CompletionsArgs {
 }
 
 /// Prints the completion script on stdout.
-pub fn run(a: &CompletionsArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(a: &CompletionsArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     // clap_complete panics when its writer fails, so the script is built in memory and written
     // by the one function that turns a write failure into a sentence.
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut Cli::command(), "gpuctl", &mut script);
     write_out(out, &String::from_utf8_lossy(&script))?;
-    Ok(EXIT_OK)
+    Ok(Outcome::Served)
 }

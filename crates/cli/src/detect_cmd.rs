@@ -9,7 +9,7 @@ use gpuctl_core::report::{HostReport, detect};
 use gpuctl_core::{Device, Registry};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl detect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,7 +29,7 @@ pub struct DetectArgs {
 }
 
 /// Runs `gpuctl detect`. Always exit 0: a host without GPUs is a fact, not a failure.
-pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     let report = detect(registry, &probe);
@@ -37,8 +37,9 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
         DetectFormat::Json => {
             // Scripts read the JSON; the person running them still sees the warnings.
             ctx.ui.warn_all(&report.warnings);
-            let mut s = serde_json::to_string_pretty(&report).map_err(|e| {
-                CliError::unserved(format!("cannot encode the report as JSON ({e})"))
+            let mut s = serde_json::to_string_pretty(&report).map_err(|e| CliError::Encode {
+                what: "report",
+                reason: e.to_string(),
             })?;
             s.push('\n');
             s
@@ -46,7 +47,7 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<u8, Cli
         DetectFormat::Text => render_text(&report),
     };
     write_out(out, &text)?;
-    Ok(EXIT_OK)
+    Ok(Outcome::Served)
 }
 
 /// The report for people: per vendor, usable or not, the tier and why, the devices; then the
@@ -97,39 +98,10 @@ pub fn render_text(report: &HostReport) -> String {
     s
 }
 
+/// One device: its selector, its address, then what the vendor chose to show, in its order.
 fn device_line(vendor: &str, d: &Device) -> String {
     let mut parts = vec![format!("{vendor}:{}", d.index)];
-    if let Some(a) = &d.pci_address {
-        parts.push(a.clone());
-    }
-    if let Some(id) = d.detail_str("device_id") {
-        parts.push(format!("device {id}"));
-    }
-    if let Some(name) = d.detail_str("name") {
-        parts.push(name.to_string());
-    }
-    for key in ["render_node", "node"] {
-        if let Some(n) = d.detail_str(key) {
-            parts.push(n.to_string());
-        }
-    }
-    let mut line = parts.join("  ");
-    if let Some(generation) = d.detail_str("generation") {
-        let _ = write!(line, "  [{generation}");
-        match d.details.get("compute").and_then(|c| c.as_bool()) {
-            Some(true) => line.push_str(", compute]"),
-            Some(false) => line.push_str(", not compute]"),
-            None => line.push(']'),
-        }
-    }
-    // AMD's LLVM target, Intel's platform: what the vendor's table calls the device.
-    for key in ["target", "platform"] {
-        if let Some(label) = d.detail_str(key) {
-            let _ = write!(line, "  [{label}]");
-        }
-    }
-    if let Some(req) = d.detail_str("requirement") {
-        let _ = write!(line, "  driver: {req}");
-    }
-    line
+    parts.extend(d.pci_address.clone());
+    parts.extend(d.shown_facts().map(str::to_string));
+    parts.join("  ")
 }

@@ -7,7 +7,7 @@ use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, SystemPodm
 use gpuctl_core::{Registry, selector};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl doctor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -31,7 +31,7 @@ pub struct DoctorArgs {
 }
 
 /// Runs `gpuctl doctor`: exit 0 when no check found a problem, 1 otherwise.
-pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     ctx.ui.warn_all(registry.rejected());
     let selectors = if a.selectors.is_empty() {
@@ -39,8 +39,8 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<u8, Cli
     } else {
         a.selectors.clone()
     };
-    let selection = selector::normalize(&selectors, &registry.names())
-        .map_err(|e| CliError::invalid(e.to_string()))?;
+    let selection =
+        selector::normalize(&selectors, &registry.names()).map_err(CliError::Selector)?;
     // Specs are judged against podman's ceiling by the cdi-version check, not dropped first.
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
     let podman = SystemPodman::from_path_var(std::env::var_os("PATH").as_deref());
@@ -69,9 +69,9 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<u8, Cli
     };
     write_out(out, &text)?;
     Ok(if report.has_problem() {
-        EXIT_UNSERVED
+        Outcome::NotSatisfied
     } else {
-        EXIT_OK
+        Outcome::Served
     })
 }
 

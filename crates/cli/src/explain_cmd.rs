@@ -7,7 +7,7 @@ use gpuctl_core::backend::Probe;
 use gpuctl_core::{Registry, explain, input};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+use crate::{CliError, Context, Outcome};
 
 /// The most of podman's stderr gpuctl keeps: its end, where podman prints the error.
 const STDERR_LIMIT: u64 = 16 * 1024 * 1024;
@@ -23,16 +23,14 @@ pub struct ExplainArgs {
 }
 
 /// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
-pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let (tail, what, stream) = match &a.file {
         Some(path) if path.as_os_str() != "-" => (
             input::open_regular(path)
                 .and_then(|mut f| input::read_file_tail(&mut f, STDERR_LIMIT))
-                .map_err(|e| {
-                    CliError::invalid(format!(
-                        "cannot read {} ({e}); pass a file holding podman's stderr, or pipe it on standard input",
-                        path.display()
-                    ))
+                .map_err(|e| CliError::ExplainInput {
+                    file: Some(path.clone()),
+                    reason: e.to_string(),
                 })?,
             path.display().to_string(),
             false,
@@ -42,10 +40,9 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, Cl
                 &mut std::io::stdin().lock().take(STREAM_LIMIT),
                 STDERR_LIMIT,
             )
-            .map_err(|e| {
-                CliError::invalid(format!(
-                    "cannot read standard input ({e}); pass podman's stderr as a FILE instead"
-                ))
+            .map_err(|e| CliError::ExplainInput {
+                file: None,
+                reason: e.to_string(),
             })?,
             "standard input".to_string(),
             true,
@@ -69,14 +66,14 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<u8, Cl
     match explain::explain(&stderr, registry, Some(&probe)) {
         Some(e) => {
             write_out(out, &e.render())?;
-            Ok(EXIT_OK)
+            Ok(Outcome::Served)
         }
         None => {
             write_out(
                 out,
                 "No GPU misconfiguration found in this text; if the container still lacks its GPU, run 'gpuctl detect'.\n",
             )?;
-            Ok(EXIT_UNSERVED)
+            Ok(Outcome::NothingFound)
         }
     }
 }

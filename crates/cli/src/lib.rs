@@ -14,21 +14,17 @@ mod backends;
 mod completions_cmd;
 mod detect_cmd;
 mod doctor_cmd;
+pub mod error;
 mod explain_cmd;
 pub mod output;
 mod requirement;
 mod requirement_vendors;
 mod run_cmd;
 
-pub use output::{CliError, Ui};
-
-/// Exit code: the request was served.
-pub const EXIT_OK: u8 = 0;
-/// Exit code: the host cannot serve the request, the driver does not satisfy the requirement,
-/// the GPUs need conflicting drivers, or `explain` found no GPU problem.
-pub const EXIT_UNSERVED: u8 = 1;
-/// Exit code: invalid input (selector, device id, driver spec, table file, flags).
-pub const EXIT_INVALID: u8 = 2;
+pub use error::{
+    CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, RequirementInput, exit_code,
+};
+pub use output::Ui;
 
 /// Which `podman run` arguments give a container this host's GPUs, and which NVIDIA driver can
 /// drive them.
@@ -109,46 +105,42 @@ where
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() {
-                EXIT_INVALID
-            } else {
-                EXIT_OK
-            };
+            // clap prints its own words: usage on stderr, or help and version on stdout.
             let _ = e.print();
-            return ExitCode::from(code);
+            let end = if e.use_stderr() {
+                Err(CliError::Flags)
+            } else {
+                Ok(Outcome::Help)
+            };
+            return ExitCode::from(exit_code(&end));
         }
     };
     output::init_tracing(cli.verbose);
     let ui = Ui::new(cli.quiet);
     let mut stdout = std::io::stdout().lock();
-    let code = match run(cli, &ui, &mut stdout) {
-        Ok(code) => code,
-        Err(e) => {
-            ui.error(&e.message);
-            e.code
-        }
-    };
+    let mut end = run(cli, &ui, &mut stdout);
     if let Err(e) = stdout.flush()
         && e.kind() != std::io::ErrorKind::BrokenPipe
+        && end.is_ok()
     {
-        ui.error(&format!("cannot write the result to stdout ({e})"));
-        return ExitCode::from(EXIT_UNSERVED);
+        end = Err(CliError::Write {
+            reason: e.to_string(),
+        });
     }
-    ExitCode::from(code)
+    if let Err(e) = &end {
+        ui.error(&e.to_string());
+    }
+    ExitCode::from(exit_code(&end))
 }
 
-fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
+fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     // Completions describe the command line, not a host: no --root is needed or checked.
     if let Command::Completions(a) = &cli.command {
         return completions_cmd::run(a, out);
     }
     let host = match &cli.root {
         None => Host::system(),
-        Some(dir) => Host::at(dir).map_err(|e| {
-            CliError::invalid(format!(
-                "the root directory {e}; pass --root (or GPUCTL_ROOT) an existing directory"
-            ))
-        })?,
+        Some(dir) => Host::at(dir).map_err(CliError::Root)?,
     };
     let cdi_dirs = if cli.cdi_spec_dirs.is_empty() {
         gpuctl_core::cdi::DEFAULT_SPEC_DIRS
@@ -160,7 +152,9 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<u8, CliError> {
     };
     let podman = match &cli.podman_version {
         None => None,
-        Some(v) => Some(gpuctl_core::cdi::PodmanCeiling::parse(v).map_err(CliError::invalid)?),
+        Some(v) => {
+            Some(gpuctl_core::cdi::PodmanCeiling::parse(v).map_err(CliError::PodmanVersion)?)
+        }
     };
     let ctx = Context {
         host,

@@ -2,43 +2,16 @@
 
 use std::io::Write;
 
-use crate::{EXIT_INVALID, EXIT_UNSERVED};
-
-/// A failure the user sees as one sentence and an exit code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CliError {
-    /// The exit code (1 or 2).
-    pub code: u8,
-    /// The sentence, with its remedy.
-    pub message: String,
-}
-
-impl CliError {
-    /// Invalid input: exit 2.
-    pub fn invalid(message: impl Into<String>) -> Self {
-        CliError {
-            code: EXIT_INVALID,
-            message: message.into(),
-        }
-    }
-
-    /// The host cannot serve the request: exit 1.
-    pub fn unserved(message: impl Into<String>) -> Self {
-        CliError {
-            code: EXIT_UNSERVED,
-            message: message.into(),
-        }
-    }
-}
+use crate::CliError;
 
 /// Writes a result to stdout; a closed pipe (`gpuctl args | head -c0`) is not an error.
 pub fn write_out(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
     match out.write_all(text.as_bytes()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError::unserved(format!(
-            "cannot write the result to stdout ({e})"
-        ))),
+        Err(e) => Err(CliError::Write {
+            reason: e.to_string(),
+        }),
     }
 }
 
@@ -61,10 +34,10 @@ impl Ui {
         }
     }
 
-    /// Every warning, in order.
-    pub fn warn_all<S: AsRef<str>>(&self, messages: &[S]) {
+    /// Every warning, in order: sentences, or findings printed as their sentences.
+    pub fn warn_all<S: std::fmt::Display>(&self, messages: &[S]) {
         for m in messages {
-            self.warn(m.as_ref());
+            self.warn(&m.to_string());
         }
     }
 

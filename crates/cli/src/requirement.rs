@@ -9,15 +9,13 @@ use std::path::PathBuf;
 
 use gpuctl_core::registry::Registry;
 use gpuctl_core::requirement::report::{self as neutral};
-use gpuctl_nvidia::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
-use gpuctl_nvidia::requirement::{
-    DeviceIdError, Report, host_report, ids_report, parse_device_ids,
-};
+use gpuctl_nvidia::model::site::load_site_rows;
+use gpuctl_nvidia::requirement::{Report, host_report, ids_report, parse_device_ids};
 use gpuctl_nvidia::table::builtin_table;
 
 use crate::output::write_out;
 use crate::requirement_vendors as vendors;
-use crate::{CliError, Context, EXIT_OK, EXIT_UNSERVED};
+use crate::{CliError, Context, Outcome, RequirementInput};
 
 /// Output formats of `gpuctl requirement`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,17 +54,18 @@ pub struct RequirementArgs {
 
 /// Runs `gpuctl requirement`: exit 0 when one driver fits (and `--driver` is it), 1 when the
 /// GPUs conflict or the driver does not satisfy them, 2 for invalid input.
-pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(
+    ctx: &Context,
+    args: &RequirementArgs,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     let split = vendors::split_ids(&args.device_ids, registry)?;
-    let ids = parse_device_ids(&split.nvidia).map_err(|e| match e {
-        DeviceIdError::Malformed { .. } => CliError::invalid(e.to_string()),
-        DeviceIdError::TooMany { .. } => CliError::invalid(format!("{e}; pass one id per GPU")),
-    })?;
+    let ids = parse_device_ids(&split.nvidia).map_err(CliError::DeviceId)?;
     let (driver, specs) = vendors::split_specs(&args.driver)?;
     let mut table = builtin_table();
     if let Some(path) = &args.table {
-        let rows = load_site_rows(path).map_err(|e| CliError::invalid(site_sentence(&e)))?;
+        let rows = load_site_rows(path).map_err(CliError::SiteTable)?;
         table = table.with_prepended(rows);
     }
     let host_mode = args.device_ids.is_empty();
@@ -81,11 +80,11 @@ pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result
         && !others.is_empty()
         && let Some(d) = &driver
     {
-        return Err(CliError::invalid(format!(
-            "--driver '{}' is for NVIDIA GPUs, and none is in the request; name one (e.g. 2901) \
-             or drop the spec",
-            d.spec().escape_debug()
-        )));
+        return Err(CliError::Requirement(
+            RequirementInput::NvidiaSpecWithoutGpu {
+                spec: d.spec().to_string(),
+            },
+        ));
     }
     // Ids of other vendors only: NVIDIA has nothing to say, not even "no NVIDIA GPU found".
     let nvidia = if host_mode {
@@ -131,7 +130,11 @@ pub fn run(ctx: &Context, args: &RequirementArgs, out: &mut dyn Write) -> Result
     };
     write_out(out, &text)?;
     let unserved = nvidia.as_ref().is_some_and(Report::unserved) || rest.unserved();
-    Ok(if unserved { EXIT_UNSERVED } else { EXIT_OK })
+    Ok(if unserved {
+        Outcome::NotSatisfied
+    } else {
+        Outcome::Served
+    })
 }
 
 /// NVIDIA's answer in its JSON shape, with the other vendors' stacks added after its keys.
@@ -144,25 +147,10 @@ struct WithVendors<'a> {
 }
 
 fn json_error(e: serde_json::Error) -> CliError {
-    CliError::unserved(format!("cannot encode the answer as JSON ({e})"))
-}
-
-/// A site-table problem as one sentence that names the file and the remedy.
-fn site_sentence(e: &SiteError) -> String {
-    let remedy = match e {
-        SiteError::Unreadable { .. } => "pass --table a readable file".to_string(),
-        SiteError::UnknownFormat { .. } => "name it .json, .yaml or .yml".to_string(),
-        SiteError::TooLarge { .. } | SiteError::TooManyRows { .. } => {
-            format!("a site table holds at most {MAX_ROWS} rows in at most {MAX_FILE_BYTES} bytes")
-        }
-        SiteError::NotText { .. } | SiteError::Syntax { .. } => {
-            "write a list of rows with first and last (hex device ids), kernel_module, \
-             min_branch, max_branch, generation, compute"
-                .to_string()
-        }
-        SiteError::BadRow { .. } => "fix or remove that row".to_string(),
-    };
-    format!("site table {e}; {remedy}")
+    CliError::Encode {
+        what: "answer",
+        reason: e.to_string(),
+    }
 }
 
 /// The answer for people.

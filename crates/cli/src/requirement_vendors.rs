@@ -11,9 +11,11 @@ use gpuctl_core::requirement::{
     Requirement, SpecError, StackSpec, parse_spec, registered_components,
 };
 use gpuctl_core::{GpuBackend, Host};
-use gpuctl_nvidia::requirement::{DriverSpec, MAX_DEVICE_IDS, NVIDIA_VENDOR_ID, parse_driver_spec};
+use gpuctl_nvidia::requirement::{
+    DeviceIdError, DriverSpec, MAX_DEVICE_IDS, NVIDIA_VENDOR_ID, parse_driver_spec,
+};
 
-use crate::CliError;
+use crate::{CliError, RequirementInput};
 
 /// The ids of a request, split by vendor.
 #[derive(Default)]
@@ -28,10 +30,9 @@ pub struct Ids {
 /// else is NVIDIA's, parsed (and refused) as it always was.
 pub fn split_ids(tokens: &[String], registry: &Registry) -> Result<Ids, CliError> {
     if tokens.len() > MAX_DEVICE_IDS {
-        return Err(CliError::invalid(format!(
-            "more than {MAX_DEVICE_IDS} device ids were given, one per possible PCI device id; \
-             pass one id per GPU"
-        )));
+        return Err(CliError::DeviceId(DeviceIdError::TooMany {
+            limit: MAX_DEVICE_IDS,
+        }));
     }
     let mut ids = Ids::default();
     for token in tokens {
@@ -50,11 +51,9 @@ pub fn split_ids(tokens: &[String], registry: &Registry) -> Result<Ids, CliError
             continue;
         }
         let (Some(vendor_id), Some(device_id)) = (vendor_id, hex4(device)) else {
-            return Err(CliError::invalid(format!(
-                "'{}' is not a PCI device id; give VVVV:DDDD, four hex digits each (e.g. \
-                 1002:74a1), or an NVIDIA id as DDDD",
-                token.escape_debug()
-            )));
+            return Err(CliError::Requirement(RequirementInput::BadPciId {
+                token: token.clone(),
+            }));
         };
         let Some(backend) = registry
             .backends()
@@ -66,11 +65,11 @@ pub fn split_ids(tokens: &[String], registry: &Registry) -> Result<Ids, CliError
                 .iter()
                 .map(|b| format!("{:04x} ({})", b.pci_vendor_id(), b.vendor()))
                 .collect();
-            return Err(CliError::invalid(format!(
-                "'{}': no vendor gpuctl knows has PCI vendor id {vendor_id:04x}; known: {}",
-                token.escape_debug(),
-                known.join(", ")
-            )));
+            return Err(CliError::Requirement(RequirementInput::UnknownVendorId {
+                token: token.clone(),
+                vendor_id,
+                known,
+            }));
         };
         ids.others.push((*backend, device_id));
     }
@@ -87,26 +86,23 @@ pub fn split_specs(specs: &[String]) -> Result<(Option<DriverSpec>, Vec<StackSpe
         match parse_spec(spec, &registered) {
             Ok(s) => others.push(s),
             Err(SpecError::BadVersion { reason, .. }) => {
-                return Err(CliError::invalid(format!(
-                    "--driver '{}' is not a driver spec: {reason}",
-                    spec.escape_debug()
-                )));
+                return Err(CliError::Requirement(RequirementInput::BadStackSpec {
+                    spec: spec.clone(),
+                    reason,
+                }));
             }
             Err(SpecError::Unknown { known, .. }) => match parse_driver_spec(spec) {
                 Ok(n) if nvidia.is_none() => nvidia = Some(n),
                 Ok(_) => {
-                    return Err(CliError::invalid(format!(
-                        "--driver '{}' is a second NVIDIA driver spec; give one NVIDIA driver \
-                         source at a time",
-                        spec.escape_debug()
-                    )));
+                    return Err(CliError::Requirement(RequirementInput::SecondNvidiaSpec {
+                        spec: spec.clone(),
+                    }));
                 }
                 Err(e) => {
-                    return Err(CliError::invalid(format!(
-                        "--driver {e}; write {known} for the other vendors' stacks, or open:580 \
-                         (exactly 580), open:580+ (580 or newer), open (branch unknown) or 580 \
-                         (module unknown)"
-                    )));
+                    return Err(CliError::Requirement(RequirementInput::BadDriverSpec {
+                        error: e,
+                        known,
+                    }));
                 }
             },
         }
@@ -150,7 +146,8 @@ pub fn host_gpus(host: &Host, registry: &Registry) -> (Vec<GpuInput>, Vec<String
             continue;
         }
         let (devices, w) = pci::gpus_of_vendor(host, b.pci_vendor_id());
-        warnings.extend(w);
+        // The requirement report's warnings stay sentences: its JSON contract has strings.
+        warnings.extend(w.iter().map(ToString::to_string));
         out.extend(devices.iter().filter_map(|d| {
             b.driver_requirement(d).map(|requirement| GpuInput {
                 vendor: b.vendor(),
@@ -166,12 +163,10 @@ pub fn host_gpus(host: &Host, registry: &Registry) -> (Vec<GpuInput>, Vec<String
 pub fn check_specs_have_gpus(specs: &[StackSpec], gpus: &[GpuInput]) -> Result<(), CliError> {
     for s in specs {
         if !gpus.iter().any(|g| s.vendors.contains(&g.vendor)) {
-            return Err(CliError::invalid(format!(
-                "--driver '{}' is for {} GPUs, and none is in the request; name such a GPU \
-                 (VVVV:DDDD) or drop the spec",
-                s.spec.escape_debug(),
-                s.vendors.join(" or ")
-            )));
+            return Err(CliError::Requirement(RequirementInput::SpecWithoutGpu {
+                spec: s.spec.clone(),
+                vendors: s.vendors.iter().map(|v| v.to_string()).collect(),
+            }));
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ use gpuctl_core::launch::{self, Engine};
 use gpuctl_core::{Registry, args, explain, render, selector};
 
 use crate::output::write_out;
-use crate::{CliError, Context, EXIT_OK};
+use crate::{CliError, Context, Outcome};
 
 /// The engines `gpuctl run` drives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,15 +39,13 @@ pub struct RunArgs {
 }
 
 /// Runs `gpuctl run`: the engine's own exit code, or 1/2 for gpuctl's own failures.
-pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     ctx.ui.warn_all(registry.rejected());
-    let selection = selector::normalize(&a.gpus, &registry.names())
-        .map_err(|e| CliError::invalid(format!("--gpus: {e}")))?;
+    let selection = selector::normalize(&a.gpus, &registry.names()).map_err(CliError::GpusFlag)?;
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     ctx.ui.warn_all(&probe.cdi().warnings());
-    let plan =
-        args::plan(registry, &probe, &selection).map_err(|e| CliError::unserved(e.to_string()))?;
+    let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
     let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
     ctx.ui.warn_all(&notices);
     let (engine, gpu_args) = match a.engine {
@@ -67,17 +65,19 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<u8, CliErr
     let argv = launch::command_line(engine, &gpu_args, &a.args);
     if a.dry_run {
         write_out(out, &format!("{}\n", launch::shell_quote(&argv)))?;
-        return Ok(EXIT_OK);
+        return Ok(Outcome::Served);
     }
     let mut stderr = std::io::stderr();
     let outcome = launch::launch(&argv, &mut stderr).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            CliError::unserved(format!(
-                "{} is not on PATH; install it, or pick the engine with --engine",
-                engine.program()
-            ))
+            CliError::EngineMissing {
+                program: engine.program(),
+            }
         } else {
-            CliError::unserved(format!("cannot start {} ({e})", engine.program()))
+            CliError::EngineStart {
+                program: engine.program(),
+                reason: e.to_string(),
+            }
         }
     })?;
     if outcome.code != 0
@@ -92,5 +92,5 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<u8, CliErr
         let _ = stderr.write_all(e.render().as_bytes());
     }
     // Exit codes are 0-255; a code outside (never from a real engine) wraps as the shell's.
-    Ok((outcome.code & 0xff) as u8)
+    Ok(Outcome::Engine((outcome.code & 0xff) as u8))
 }

@@ -1,12 +1,12 @@
 //! Which vendors a host offers and their device order (docs/reference-tools.md#examples, 46-51).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 
 use gpuctl_cli as _;
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::detect;
-use gpuctl_core::{Host, Registry, cdi};
+use gpuctl_core::{Finding, GpuError, Host, Reason, Registry, cdi};
 use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {
@@ -112,7 +112,9 @@ fn ex51_a_device_directory_gives_the_node_name_as_address() {
         report
             .warnings
             .iter()
-            .any(|w| w.contains("renderD128/device is not a symbolic link")),
+            .any(|w| w.code() == "drm-address-unknown"
+                && w.to_string()
+                    .contains("renderD128/device is not a symbolic link")),
         "{:?}",
         report.warnings
     );
@@ -129,7 +131,10 @@ fn nvidia_devices_come_from_pci_even_without_a_driver() {
     let nvidia = &report.vendors[0];
     assert!(!nvidia.usable);
     assert!(
-        nvidia.reason.starts_with("2 NVIDIA GPU(s) on the PCI bus"),
+        nvidia
+            .reason
+            .to_string()
+            .starts_with("2 NVIDIA GPU(s) on the PCI bus"),
         "{}",
         nvidia.reason
     );
@@ -152,8 +157,37 @@ fn a_spec_naming_missing_host_nodes_is_reported_stale() {
     let report = detect(Registry::discovered(), &probe(&t));
     assert_eq!(
         report.warnings,
-        [
-            "CDI spec /etc/cdi/nvidia.yaml injects 1 host device node(s) that do not exist here (first: /dev/fake1): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'"
-        ]
+        [Finding::CdiSpecStale {
+            path: "/etc/cdi/nvidia.yaml".into(),
+            missing: vec!["/dev/fake1".into()],
+        }]
+    );
+    assert_eq!(
+        report.warnings[0].to_string(),
+        "CDI spec /etc/cdi/nvidia.yaml injects 1 host device node(s) that do not exist here (first: /dev/fake1): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'"
+    );
+}
+
+/// A vendor whose probe fails is reported unusable with the failure itself as its reason, so a
+/// caller can tell it from a vendor that merely lacks its driver.
+#[test]
+fn a_failed_probe_is_the_reason_not_a_sentence_about_it() {
+    let t = Tree::new();
+    t.link("/sys/class/drm", "drm"); // a link to itself: a loop
+    let report = detect(Registry::discovered(), &probe(&t));
+    let amd = &report.vendors[1];
+    assert!(!amd.usable);
+    let Reason::ProbeFailed(GpuError::Host { source, .. }) = &amd.reason else {
+        panic!("{:?}", amd.reason);
+    };
+    assert_eq!(source.path, PathBuf::from("/sys/class/drm"));
+    let json = serde_json::to_value(amd).unwrap();
+    assert_eq!(json["reason"], amd.reason.to_string());
+    assert!(
+        amd.reason
+            .to_string()
+            .starts_with("/sys/class/drm is a loop of symbolic links"),
+        "{}",
+        amd.reason
     );
 }

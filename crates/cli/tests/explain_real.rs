@@ -61,6 +61,15 @@ fn family(text: &str) -> Option<&'static str> {
     "nvidia-nvml-insufficient-permissions",
     "initialization error: nvml error: insufficient permissions: unknown"
 )]
+// https://podman-desktop.io/docs/podman/gpu (Troubleshooting, "Version mismatch": the text the
+// guide shows inside a container whose CDI spec does not match the installed driver)
+#[case("nvidia-nvml-na", "# nvidia-smi\nFailed to initialize NVML: N/A")]
+// A WSL user's notes on a CDI spec generated without libdxcore.so (the same text, with
+// nvidia-smi's shutdown line after it)
+#[case(
+    "nvidia-nvml-na",
+    "Failed to initialize NVML: N/A\nFailed to properly shut down NVML: N/A"
+)]
 // https://github.com/NVIDIA/nvidia-docker/issues/1671
 #[case(
     "nvidia-nvml-unknown-error",

@@ -153,7 +153,20 @@ fn detect_json_has_the_contracted_shape_on_every_host() {
                 assert!(spec.get(key).is_some(), "{key} in {spec}");
             }
         }
-        assert!(v["warnings"].is_array());
+        // Each warning is an object: a stable code, its facts, and the sentence stderr shows.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        for w in v["warnings"].as_array().unwrap() {
+            let code = w["code"].as_str().unwrap();
+            assert!(
+                !code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{w}"
+            );
+            let message = w["message"].as_str().unwrap();
+            assert!(
+                stderr.contains(&format!("gpuctl: warning: {message}\n")),
+                "{w}"
+            );
+        }
     }
 }
 

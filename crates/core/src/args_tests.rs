@@ -4,7 +4,7 @@ use super::*;
 use crate::backend::{MockGpuBackend, Tier};
 use crate::cdi::CdiRegistry;
 use crate::host::Host;
-use crate::plan::{Need, Notice, VendorPlan};
+use crate::plan::{Need, VendorPlan};
 use crate::render::podman_args;
 use rstest::rstest;
 
@@ -84,7 +84,12 @@ fn vendor(
                 None,
             );
         }
-        plan.notice(Notice::Unreadable(format!("{name} warned")));
+        plan.notice(crate::finding::Finding::vendor(
+            name,
+            "test-warned",
+            Vec::new(),
+            format!("{name} warned"),
+        ));
         Ok(plan)
     });
     Box::leak(Box::new(m))

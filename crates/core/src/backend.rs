@@ -1,22 +1,17 @@
 //! The vendor plug-in interface: what a vendor crate implements and registers.
 
-use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
-
-use serde::Serialize;
-
-use crate::cdi::{CdiRegistry, PodmanCeiling};
 use crate::doctor::{Check, DoctorContext};
-use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
-use crate::explain::ErrorPattern;
-use crate::families::Family;
-use crate::host::Host;
+use crate::pattern::{ErrorPattern, Family};
 use crate::pci::PciDevice;
 use crate::plan::VendorPlan;
 use crate::requirement::Requirement;
 
+// The types a backend works with live in the modules that own them; these names stay here so
+// `gpuctl_core::backend::Probe` and friends keep working for plug-ins.
+pub use crate::device::{Device, VendorReport};
 pub use crate::plan::Tier;
+pub use crate::probe::Probe;
 
 /// What is granted of one vendor: everything, or some devices by index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,151 +31,6 @@ impl Grant {
         Grant {
             indexes: Some(indexes),
         }
-    }
-}
-
-/// One device of a vendor, as `detect` lists it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Device {
-    /// The position `vendor:N` selects on raw tiers (PCI bus-address order).
-    pub index: usize,
-    /// The PCI bus address, when known.
-    pub pci_address: Option<String>,
-    /// Vendor-specific facts (`render_node`, `device_id`, `generation`, ...), serialized flat.
-    #[serde(flatten)]
-    pub details: serde_json::Map<String, serde_json::Value>,
-}
-
-impl Device {
-    /// A device with no details yet.
-    pub fn new(index: usize, pci_address: Option<String>) -> Self {
-        Device {
-            index,
-            pci_address,
-            details: serde_json::Map::new(),
-        }
-    }
-
-    /// Adds one detail.
-    pub fn with(mut self, key: &str, value: impl Into<serde_json::Value>) -> Self {
-        self.details.insert(key.to_string(), value.into());
-        self
-    }
-
-    /// A detail as text, when it is a string.
-    pub fn detail_str(&self, key: &str) -> Option<&str> {
-        self.details.get(key).and_then(|v| v.as_str())
-    }
-}
-
-/// What one vendor offers on this host, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VendorReport {
-    /// The vendor's selector name.
-    pub vendor: String,
-    /// True when a grant of this vendor would succeed.
-    pub usable: bool,
-    /// The tier a grant would use.
-    pub tier: Option<Tier>,
-    /// Why: which spec file, hook file or node decided it, or what is missing.
-    pub reason: String,
-    /// The devices, in index order.
-    pub devices: Vec<Device>,
-    /// The device names valid CDI specs declare for the vendor's kind, in the CDI library's
-    /// order (on the CDI tier, `vendor:N` must name one of these).
-    pub cdi_devices: Vec<String>,
-    /// Sentences about what could not be read while detecting (reported once, host-wide).
-    #[serde(skip)]
-    pub warnings: Vec<String>,
-}
-
-impl VendorReport {
-    /// A report with the CDI device names of `kind` filled in from the probe's specs.
-    pub fn new(
-        probe: &Probe,
-        vendor: &str,
-        kind: &str,
-        tier: Option<Tier>,
-        reason: String,
-        devices: Vec<Device>,
-    ) -> Self {
-        let cdi_devices = probe
-            .cdi()
-            .device_names(kind)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        VendorReport {
-            vendor: vendor.to_string(),
-            usable: tier.is_some(),
-            tier,
-            reason,
-            devices,
-            cdi_devices,
-            warnings: Vec::new(),
-        }
-    }
-}
-
-/// Everything a backend may look at while answering one call: the host and what was already
-/// read from it, so two vendors never read the same files twice.
-pub struct Probe {
-    host: Host,
-    cdi: CdiRegistry,
-    drm: OnceLock<Result<DrmScan, GpuError>>,
-    tiers: Mutex<Vec<(&'static str, Option<Tier>)>>,
-}
-
-impl Probe {
-    /// Reads the CDI specs of `cdi_dirs` (in priority order) once, for every vendor; with a
-    /// podman version, specs that podman cannot load count as invalid.
-    pub fn new(host: &Host, cdi_dirs: &[PathBuf], podman: Option<&PodmanCeiling>) -> Self {
-        let cdi = CdiRegistry::scan_for(host, cdi_dirs, podman);
-        Probe::with_cdi(host, cdi)
-    }
-
-    /// A probe over an already-read CDI registry (tests, callers with their own specs).
-    pub fn with_cdi(host: &Host, cdi: CdiRegistry) -> Self {
-        Probe {
-            host: host.clone(),
-            cdi,
-            drm: OnceLock::new(),
-            tiers: Mutex::new(Vec::new()),
-        }
-    }
-
-    /// The host.
-    pub fn host(&self) -> &Host {
-        &self.host
-    }
-
-    /// The CDI specs found.
-    pub fn cdi(&self) -> &CdiRegistry {
-        &self.cdi
-    }
-
-    /// `backend.tier(self)`, asked once per vendor and remembered: the one place a tier is
-    /// decided, for `args` (which hands it to [`GpuBackend::plan`]) and `detect` alike.
-    pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
-        let vendor = backend.vendor();
-        if let Ok(cache) = self.tiers.lock()
-            && let Some((_, tier)) = cache.iter().find(|(v, _)| *v == vendor)
-        {
-            return Ok(*tier);
-        }
-        let tier = backend.tier(self)?;
-        if let Ok(mut cache) = self.tiers.lock() {
-            cache.push((vendor, tier));
-        }
-        Ok(tier)
-    }
-
-    /// The DRM render nodes under `/sys/class/drm`, read once on first use.
-    pub fn drm(&self) -> Result<&DrmScan, GpuError> {
-        self.drm
-            .get_or_init(|| drm::scan(&self.host))
-            .as_ref()
-            .map_err(Clone::clone)
     }
 }
 
@@ -247,5 +97,14 @@ pub trait GpuBackend: Send + Sync {
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
         None
+    }
+}
+
+// Beside the trait rather than in `probe`, so that the probe need not know the trait.
+impl Probe {
+    /// `backend.tier(self)`, asked once per vendor and remembered: the one place a tier is
+    /// decided, for `args` (which hands it to [`GpuBackend::plan`]) and `detect` alike.
+    pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
+        self.cached_tier(backend.vendor(), || backend.tier(self))
     }
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::GpuError;
+use crate::finding::Finding;
 use crate::host::{Host, Problem};
 use crate::text::py_strip;
 
@@ -45,8 +46,8 @@ impl RenderNode {
 pub struct DrmScan {
     /// The nodes whose vendor could be read, in sysfs name order.
     pub nodes: Vec<RenderNode>,
-    /// Sentences about nodes that could not be read.
-    pub warnings: Vec<String>,
+    /// Nodes that could not be read.
+    pub warnings: Vec<Finding>,
 }
 
 impl DrmScan {
@@ -84,10 +85,12 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         // The kernel names render minors renderD<number>; anything else there is no node, and
         // its name (a blank, a newline) must never reach a podman argument.
         let Some(name) = entry.name_str().filter(|n| is_render_node_name(n)) else {
-            out.warnings.push(format!(
-                "{DRM_SYSFS}/{} is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs",
-                entry.name.to_string_lossy().escape_debug()
-            ));
+            out.warnings.push(Finding::DrmNodeNameInvalid {
+                path: format!(
+                    "{DRM_SYSFS}/{}",
+                    entry.name.to_string_lossy().escape_debug()
+                ),
+            });
             continue;
         };
         let node_dir = PathBuf::from(DRM_SYSFS).join(name);
@@ -96,14 +99,17 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
             // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
             Err(e) if e.problem == Problem::NotFound => continue,
             Err(e) if e.problem == Problem::NotADirectory => {
-                out.warnings.push(format!(
-                    "{DRM_SYSFS}/{name}/device is a file where a link to its PCI device is expected; {name} is skipped — check that /sys is sysfs"
-                ));
+                out.warnings.push(Finding::DrmDeviceNotALink {
+                    node: name.to_string(),
+                    path: format!("{DRM_SYSFS}/{name}/device"),
+                });
                 continue;
             }
             Err(e) => {
-                out.warnings
-                    .push(format!("{e}; {name} is skipped — check that /sys is sysfs"));
+                out.warnings.push(Finding::DrmNodeUnreadable {
+                    node: name.to_string(),
+                    error: e,
+                });
                 continue;
             }
         };
@@ -113,9 +119,10 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
                 None => name.to_string(),
             },
             Err(e) => {
-                out.warnings.push(format!(
-                    "{e}, so the PCI address of {name} is unknown and it is ordered by its name after the others — check that /sys is sysfs"
-                ));
+                out.warnings.push(Finding::DrmAddressUnknown {
+                    node: name.to_string(),
+                    error: e,
+                });
                 name.to_string()
             }
         };
@@ -141,7 +148,7 @@ pub fn is_render_node_name(name: &str) -> bool {
 pub fn by_path_links<'n>(
     host: &Host,
     nodes: &[&'n RenderNode],
-) -> (Vec<(&'n RenderNode, String)>, Vec<String>) {
+) -> (Vec<(&'n RenderNode, String)>, Vec<Finding>) {
     let mut links = Vec::new();
     let mut warnings = Vec::new();
     for node in nodes {
@@ -149,9 +156,7 @@ pub fn by_path_links<'n>(
         match host.exists(Path::new(&link)) {
             Ok(true) => links.push((*node, link)),
             Ok(false) => {}
-            Err(e) => warnings.push(format!(
-                "{e}, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
-            )),
+            Err(e) => warnings.push(Finding::ByPathLinkUnreadable { error: e }),
         }
     }
     (links, warnings)

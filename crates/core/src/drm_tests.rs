@@ -60,7 +60,9 @@ fn a_device_directory_instead_of_a_link_uses_the_node_name_and_warns() {
     assert_eq!(amd, ["0000:03:00.0", "renderD128"]);
     assert_eq!(s.warnings.len(), 1);
     assert!(
-        s.warnings[0].starts_with("/sys/class/drm/renderD128/device is not a symbolic link"),
+        s.warnings[0]
+            .to_string()
+            .starts_with("/sys/class/drm/renderD128/device is not a symbolic link"),
         "{:?}",
         s.warnings
     );
@@ -79,12 +81,13 @@ fn loops_and_dangling_links_skip_the_node_with_a_warning() {
     assert_eq!(s.nodes.len(), 1);
     assert_eq!(s.warnings.len(), 2, "{:?}", s.warnings);
     assert!(
-        s.warnings[0].contains(
+        s.warnings[0].to_string().contains(
             "renderD128/device/vendor is a loop of symbolic links; renderD128 is skipped"
         )
     );
     assert!(
         s.warnings[1]
+            .to_string()
             .contains("is a symbolic link whose target does not exist; renderD129 is skipped")
     );
 }
@@ -126,7 +129,7 @@ fn by_path_links_skip_absent_links_and_warn_on_dangling_ones() {
         [("renderD129", "/dev/dri/by-path/pci-0000:0b:00.0-render")]
     );
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].starts_with(
+    assert!(warnings[0].to_string().starts_with(
         "/dev/dri/by-path/pci-0000:03:00.0-render is a symbolic link whose target does not exist"
     ));
 }
@@ -138,7 +141,10 @@ fn a_device_file_instead_of_a_link_skips_the_node_with_a_warning() {
     let s = scan_tree(&t);
     assert!(s.nodes.is_empty());
     assert_eq!(
-        s.warnings,
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         [
             "/sys/class/drm/renderD128/device is a file where a link to its PCI device is expected; renderD128 is skipped — check that /sys is sysfs"
         ]
@@ -155,7 +161,10 @@ fn a_render_node_name_the_kernel_never_makes_is_skipped_with_a_warning() {
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["renderD129"]);
     assert_eq!(
-        s.warnings,
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         [
             "/sys/class/drm/renderD128 --privileged is not a render node name the kernel makes (renderD<number>); it is skipped — check that /sys is sysfs"
         ]

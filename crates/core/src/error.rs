@@ -19,6 +19,17 @@ pub enum GpuError {
         message: String,
     },
 
+    /// A render-node vendor's shared node is there but none of its render nodes is.
+    #[error(
+        "the selection requests '{vendor}' but no {vendor} render node was found under {dir} — the kernel driver looks loaded, yet exposes no DRM render device; check the kernel log (dmesg) for the driver's errors"
+    )]
+    NoRenderNode {
+        /// The vendor asked for.
+        vendor: String,
+        /// Where render nodes are listed (`/sys/class/drm`).
+        dir: String,
+    },
+
     /// `all` was asked for and no vendor is usable.
     #[error(
         "the selection is 'all' but no usable GPU support was detected on this host ({}); run 'gpuctl detect' to see what each vendor lacks",

@@ -6,46 +6,20 @@
 //! orders them; within CDI, podman's precise messages (unresolvable device, stale host node)
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
-use crate::backend::Probe;
 use crate::cdi::grammar::is_qualified_name;
 use crate::cdi::version::{min_podman, parse_version};
+use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH};
-use crate::families::{self, Family};
 pub use crate::families::{
     CDI_HINT, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
     PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
 };
+use crate::probe::Probe;
 use crate::registry::Registry;
 use crate::text::py_strip;
 
-/// One thing podman's stderr can say, and what it means: the form vendor plug-ins used before
-/// failure families; [`crate::GpuBackend::error_patterns`] still takes it, and explain treats
-/// each as a family coded `vendor-pattern`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ErrorPattern {
-    /// Substrings that must all occur.
-    pub all_of: &'static [&'static str],
-    /// Lower wins; see the `PRIORITY_*` constants.
-    pub priority: u8,
-    /// What went wrong, in one sentence.
-    pub diagnosis: &'static str,
-    /// What to do, as the `Hint:` block.
-    pub hint: &'static str,
-}
-
-impl ErrorPattern {
-    /// The pattern as a failure family.
-    pub fn as_family(&'static self) -> Family {
-        Family {
-            code: "vendor-pattern",
-            signs: std::slice::from_ref(&self.all_of),
-            priority: self.priority,
-            diagnosis: self.diagnosis,
-            remedy: self.hint,
-            checks: &[],
-        }
-    }
-}
+// Part of the plug-in interface, so defined in `pattern`; this name stays here.
+pub use crate::pattern::ErrorPattern;
 
 /// What `explain` found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use thiserror::Error;
 const MAX_LINK_HOPS: u32 = 40;
 
 /// Why a host path could not be looked at.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Problem {
     /// Nothing exists at the path.
     NotFound,
@@ -42,6 +42,22 @@ pub enum Problem {
     Io(String),
 }
 
+impl Problem {
+    /// A stable name for the problem, for JSON (`permission-denied`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Problem::NotFound => "not-found",
+            Problem::DanglingLink => "dangling-link",
+            Problem::Loop => "link-loop",
+            Problem::NotADirectory => "not-a-directory",
+            Problem::NotALink => "not-a-link",
+            Problem::TooLarge { .. } => "too-large",
+            Problem::PermissionDenied => "permission-denied",
+            Problem::Io(_) => "io-error",
+        }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -60,7 +76,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// A host path and what went wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Error)]
 #[error("{} {problem}", path.display())]
 pub struct HostError {
     /// The path as the host names it (not prefixed with the root).

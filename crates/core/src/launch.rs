@@ -103,6 +103,7 @@ pub fn launch(argv: &[String], stderr: &mut dyn Write) -> io::Result<Outcome> {
         .stdout(Stdio::inherit())
         .stderr(Stdio::piped())
         .spawn()?;
+    let forwarder = SignalForwarder::start(child.id());
     let mut tail: Vec<u8> = Vec::new();
     if let Some(mut pipe) = child.stderr.take() {
         let mut buf = [0u8; 8192];
@@ -122,7 +123,11 @@ pub fn launch(argv: &[String], stderr: &mut dyn Write) -> io::Result<Outcome> {
             }
         }
     }
-    let status = child.wait()?;
+    let status = child.wait();
+    if let Some(f) = forwarder {
+        f.stop();
+    }
+    let status = status?;
     if tail.len() > TAIL_BYTES {
         tail.drain(..tail.len() - TAIL_BYTES);
     }
@@ -137,6 +142,54 @@ pub fn launch(argv: &[String], stderr: &mut dyn Write) -> io::Result<Outcome> {
         code,
         stderr_tail: String::from_utf8_lossy(&tail).into_owned(),
     })
+}
+
+/// Keeps gpuctl alive while the engine runs, so the engine's exit code is still reported after
+/// a Ctrl-C, and passes on the signals that are sent to gpuctl alone.
+///
+/// SIGINT and SIGQUIT from a terminal reach the whole foreground process group, the engine
+/// included, so they are only absorbed here: sending them again would make podman (which proxies
+/// signals to the container) deliver them twice. SIGTERM and SIGHUP are usually sent to one
+/// process (`kill PID`, systemd stopping a unit's main process, a closed terminal), so they are
+/// forwarded to the engine, which stops the container as `podman run` does for its own signals.
+struct SignalForwarder {
+    handle: signal_hook::iterator::Handle,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl SignalForwarder {
+    /// Starts forwarding to `pid`. Without a signal thread the launch goes on with the default
+    /// dispositions (gpuctl then dies with the engine on Ctrl-C, as any process would).
+    fn start(pid: u32) -> Option<Self> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGQUIT, SIGTERM, SIGHUP])
+            .map_err(|e| tracing::debug!("cannot watch signals while the engine runs: {e}"))
+            .ok()?;
+        let handle = signals.handle();
+        let target = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw);
+        let thread = std::thread::spawn(move || {
+            for sig in signals.forever() {
+                let forward = match sig {
+                    SIGTERM => rustix::process::Signal::TERM,
+                    SIGHUP => rustix::process::Signal::HUP,
+                    _ => continue,
+                };
+                if let Some(pid) = target {
+                    // The engine may have exited a moment ago: nothing left to tell.
+                    let _ = rustix::process::kill_process(pid, forward);
+                }
+            }
+        });
+        Some(SignalForwarder { handle, thread })
+    }
+
+    /// Stops watching once the engine has exited.
+    fn stop(self) {
+        self.handle.close();
+        let _ = self.thread.join();
+    }
 }
 
 #[cfg(test)]

@@ -17,18 +17,23 @@
 pub mod args;
 pub mod backend;
 pub mod cdi;
+pub mod device;
 pub mod doctor;
 pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod families;
+pub mod finding;
 pub mod goyaml;
 pub mod host;
 pub mod input;
 pub mod launch;
+pub mod pattern;
 pub mod pci;
 pub mod plain;
 pub mod plan;
+pub mod probe;
+pub mod reason;
 pub mod recipe;
 pub mod registry;
 pub mod render;
@@ -40,9 +45,12 @@ pub mod selector;
 pub mod text;
 
 pub use backend::{Device, GpuBackend, Grant, Probe, Tier, VendorReport};
+pub use device::{Fact, FactValue};
 pub use error::GpuError;
+pub use finding::Finding;
 pub use host::{Host, HostError};
 pub use plan::{Item, Need, Notice, Plan, VendorPlan};
+pub use reason::Reason;
 pub use registry::Registry;
 pub use selector::{Selection, SelectorError};
 

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::finding::Finding;
 use crate::host::{Host, HostError};
 use crate::text::py_strip;
 
@@ -69,16 +70,14 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
 
 /// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
 /// warning for each entry that could not be read.
-pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<String>) {
+pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     let entries = match host.list_dir(Path::new(PCI_DEVICES)) {
         Ok(e) => e,
         Err(e) if e.is_absent() => return (out, warnings),
         Err(e) => {
-            warnings.push(format!(
-                "{e}; PCI devices could not be listed — check that /sys is sysfs"
-            ));
+            warnings.push(Finding::PciUnlistable { error: e });
             return (out, warnings);
         }
     };
@@ -112,7 +111,10 @@ pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Strin
         match probe() {
             Ok(Some(dev)) if dev.is_gpu_class() => out.push(dev),
             Ok(_) => {}
-            Err(e) => warnings.push(format!("{e}; PCI device {name} skipped")),
+            Err(e) => warnings.push(Finding::PciDeviceUnreadable {
+                address: name.to_string(),
+                error: e,
+            }),
         }
     }
     (out, warnings)

@@ -4,9 +4,10 @@
 //! compose or docker syntax is [`crate::render`]'s job, never the backend's.
 
 use std::collections::HashSet;
-use std::fmt;
 
 use serde::Serialize;
+
+use crate::finding::Finding;
 
 /// How a vendor's GPUs reach the container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,33 +66,9 @@ pub struct Item {
     pub device: Option<String>,
 }
 
-/// Something to tell the user once the whole call has succeeded. A small type of its own so
-/// that typed findings can take it over as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Notice {
-    /// An index grant without CDI: the order is gpuctl's (PCI bus address), not the vendor's.
-    BestEffortOrder {
-        /// The vendor granted by index.
-        vendor: String,
-        /// A vendor-specific tail for the sentence (NVIDIA: the baked-driver requirement).
-        extra: &'static str,
-    },
-    /// A probe read something it could not use (a broken by-path link, an unreadable node);
-    /// the sentence names it and the remedy.
-    Unreadable(String),
-}
-
-impl fmt::Display for Notice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Notice::BestEffortOrder { vendor, extra } => write!(
-                f,
-                "'{vendor}' GPU device selection without CDI is best-effort: gpuctl orders devices by PCI bus address, which may differ from the vendor tools' numbering.  Install the vendor's CDI spec for authoritative device mapping{extra}."
-            ),
-            Notice::Unreadable(sentence) => f.write_str(sentence),
-        }
-    }
-}
+/// Something to tell the user once the whole call has succeeded (a best-effort order, a node
+/// that could not be read): a typed finding, with its code and sentence.
+pub type Notice = Finding;
 
 /// One vendor's answer to its grant, on the tier decided for it.
 #[derive(Debug, Clone, PartialEq, Eq)]

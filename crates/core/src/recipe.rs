@@ -4,9 +4,12 @@
 //! vendor, and nothing here spells a podman flag.
 
 use crate::backend::{Grant, Probe};
+use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
-use crate::plan::{Need, Notice, VendorPlan};
+use crate::finding::Finding;
+use crate::plan::{Need, VendorPlan};
+use crate::reason::Reason;
 
 /// The CDI devices of a grant on the CDI tier, added to `plan`.
 ///
@@ -55,20 +58,18 @@ pub fn cdi_devices(
     Ok(())
 }
 
-/// One sentence saying which spec files make `kind` available.
+/// One sentence saying which spec files make `kind` available ([`Reason::cdi`] as text).
 pub fn cdi_reason(probe: &Probe, kind: &str) -> String {
-    let specs = probe.cdi().specs_for(kind);
-    let files: Vec<String> = specs
-        .iter()
-        .map(|s| {
-            format!(
-                "{} (cdiVersion {})",
-                s.path,
-                s.cdi_version.as_deref().unwrap_or("?")
-            )
-        })
-        .collect();
-    format!("CDI: {} declares {kind}", files.join(" and "))
+    Reason::cdi(probe, kind).to_string()
+}
+
+/// The stderr warning for an index grant without CDI; `extra` is the vendor's addition to the
+/// sentence, led by a space.
+pub fn best_effort_warning(vendor: &str, extra: &str) -> Finding {
+    Finding::IndexBestEffort {
+        vendor: vendor.to_string(),
+        note: extra.to_string(),
+    }
 }
 
 /// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes
@@ -82,12 +83,9 @@ pub fn select_render_nodes<'p>(
 ) -> Result<Vec<&'p RenderNode>, GpuError> {
     let nodes = probe.drm()?.of_vendor(pci_vendor);
     if nodes.is_empty() {
-        return Err(GpuError::Unserved {
+        return Err(GpuError::NoRenderNode {
             vendor: vendor.to_string(),
-            message: format!(
-                "the selection requests '{vendor}' but no {vendor} render node was found under {} — the kernel driver looks loaded, yet exposes no DRM render device; check the kernel log (dmesg) for the driver's errors",
-                drm::DRM_SYSFS
-            ),
+            dir: drm::DRM_SYSFS.to_string(),
         });
     }
     let Some(indexes) = &grant.indexes else {
@@ -120,13 +118,10 @@ pub fn render_nodes(
     let vendor = plan.vendor();
     let nodes = select_render_nodes(probe, vendor, pci_vendor, grant)?;
     for w in &probe.drm()?.warnings {
-        plan.notice(Notice::Unreadable(w.clone()));
+        plan.notice(w.clone());
     }
     if grant.indexes.is_some() {
-        plan.notice(Notice::BestEffortOrder {
-            vendor: vendor.to_string(),
-            extra: "",
-        });
+        plan.notice(best_effort_warning(vendor, ""));
     }
     for node in leading {
         plan.add(Need::DeviceNode((*node).to_string()), None);
@@ -139,7 +134,7 @@ pub fn render_nodes(
         plan.add(Need::BindReadOnly(link), Some(&node.address));
     }
     for w in warnings {
-        plan.notice(Notice::Unreadable(w));
+        plan.notice(w);
     }
     plan.add(Need::KeepGroups, None);
     Ok(())
@@ -156,7 +151,8 @@ pub fn render_node_devices(
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            crate::Device::new(i, Some(n.address.clone())).with("render_node", n.dev_path())
+            crate::Device::new(i, Some(n.address.clone()))
+                .with(Fact::shown("render_node", n.dev_path()))
         })
         .collect())
 }

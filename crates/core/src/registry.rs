@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use crate::backend::GpuBackend;
+use crate::finding::Finding;
 
 /// One vendor backend handed to `inventory`. Public only so the macro can build it.
 #[doc(hidden)]
@@ -31,7 +32,7 @@ pub const RESERVED_NAMES: [&str; 4] = ["all", "true", "none", "false"];
 /// The vendors gpuctl knows, in canonical order.
 pub struct Registry {
     backends: Vec<&'static dyn GpuBackend>,
-    rejected: Vec<String>,
+    rejected: Vec<Finding>,
 }
 
 impl Registry {
@@ -58,13 +59,13 @@ impl Registry {
         for b in list {
             let name = b.vendor();
             if !valid_vendor_name(name) {
-                rejected.push(format!(
-                    "the vendor backend '{name}' is ignored: a vendor name is lowercase letters, digits, '-' or '_' and not one of all, true, none, false"
-                ));
+                rejected.push(Finding::VendorNameInvalid {
+                    vendor: name.to_string(),
+                });
             } else if kept.iter().any(|k| k.vendor() == name) {
-                rejected.push(format!(
-                    "a second vendor backend named '{name}' is ignored: two linked crates register that name"
-                ));
+                rejected.push(Finding::VendorNameTaken {
+                    vendor: name.to_string(),
+                });
             } else {
                 kept.push(b);
             }
@@ -90,8 +91,8 @@ impl Registry {
         self.backends.iter().copied().find(|b| b.vendor() == vendor)
     }
 
-    /// Sentences about backends that could not be registered.
-    pub fn rejected(&self) -> &[String] {
+    /// The backends that could not be registered.
+    pub fn rejected(&self) -> &[Finding] {
         &self.rejected
     }
 }

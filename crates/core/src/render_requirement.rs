@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::backend::{Device, Probe};
+use crate::device::Fact;
 use crate::pci::{self, PciDevice};
-use crate::render_vendor::RenderNodeVendor;
 use crate::requirement::Requirement;
 
 /// How a render-node vendor gives driver requirements.
@@ -17,36 +17,50 @@ pub struct RequirementHook {
     pub requirement: fn(&PciDevice) -> Option<Requirement>,
 }
 
-impl RenderNodeVendor {
-    /// `devices` with, for each one whose PCI function the vendor's table knows, its device
-    /// id, name, label and requirement as details. Sysfs that cannot be read only costs the
-    /// details, never the device.
-    pub(crate) fn with_requirements(&self, probe: &Probe, devices: Vec<Device>) -> Vec<Device> {
-        let Some(hook) = self.requirement else {
-            return devices;
-        };
-        let (pci, _) = pci::gpus_of_vendor(probe.host(), self.pci_vendor_id);
-        let by_address: HashMap<&str, &PciDevice> =
-            pci.iter().map(|d| (d.address.as_str(), d)).collect();
-        devices
-            .into_iter()
-            .map(|d| {
-                let found = d.pci_address.as_deref().and_then(|a| by_address.get(a));
-                let Some(dev) = found else {
-                    return d;
-                };
-                let Some(req) = (hook.requirement)(dev) else {
-                    return d;
-                };
-                let mut d = d.with("device_id", dev.device_id_hex());
-                if let Some(name) = req.name() {
-                    d = d.with("name", name);
-                }
-                if let Some(label) = req.label() {
-                    d = d.with(hook.label_key, label);
-                }
-                d.with("requirement", req.describe())
-            })
-            .collect()
-    }
+/// `devices` of the vendor with PCI id `pci_vendor_id`, with, for each one whose PCI function
+/// the vendor's table (`hook`) knows, its device id, name, label and requirement as facts.
+/// Sysfs that cannot be read only costs the facts, never the device. A free function rather
+/// than a method of `RenderNodeVendor`, so that this module need not import `render_vendor`.
+pub(crate) fn with_requirements(
+    hook: Option<RequirementHook>,
+    pci_vendor_id: u16,
+    probe: &Probe,
+    devices: Vec<Device>,
+) -> Vec<Device> {
+    let Some(hook) = hook else {
+        return devices;
+    };
+    let (pci, _) = pci::gpus_of_vendor(probe.host(), pci_vendor_id);
+    let by_address: HashMap<&str, &PciDevice> =
+        pci.iter().map(|d| (d.address.as_str(), d)).collect();
+    devices
+        .into_iter()
+        .map(|d| {
+            let found = d.pci_address.as_deref().and_then(|a| by_address.get(a));
+            let Some(dev) = found else {
+                return d;
+            };
+            let Some(req) = (hook.requirement)(dev) else {
+                return d;
+            };
+            // detect text shows the id and name before the node, the label and the
+            // requirement after it.
+            let id = dev.device_id_hex();
+            let mut facts =
+                vec![Fact::new("device_id", id.as_str()).shown_as(format!("device {id}"))];
+            if let Some(name) = req.name() {
+                facts.push(Fact::shown("name", name));
+            }
+            let mut d = d;
+            facts.append(&mut d.facts);
+            d.facts = facts;
+            if let Some(label) = req.label() {
+                d = d.with(Fact::new(hook.label_key, label).shown_as(format!("[{label}]")));
+            }
+            let describe = req.describe();
+            d.with(
+                Fact::new("requirement", describe.as_str()).shown_as(format!("driver: {describe}")),
+            )
+        })
+        .collect()
 }

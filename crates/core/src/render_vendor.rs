@@ -13,7 +13,7 @@ use crate::plan::{Need, VendorPlan};
 use crate::recipe::{
     cdi_devices, cdi_reason, render_node_devices, render_nodes, select_render_nodes,
 };
-use crate::render_requirement::RequirementHook;
+use crate::render_requirement::{self, RequirementHook};
 use crate::requirement::Requirement;
 
 /// The facts and words of one render-node vendor.
@@ -130,8 +130,12 @@ impl RenderNodeVendor {
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
     fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let devices =
-            self.with_requirements(probe, render_node_devices(probe, &self.sysfs_vendor())?);
+        let devices = render_requirement::with_requirements(
+            self.requirement,
+            self.pci_vendor_id,
+            probe,
+            render_node_devices(probe, &self.sysfs_vendor())?,
+        );
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         let reason = match (tier, shared) {

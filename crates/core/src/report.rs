@@ -3,8 +3,13 @@
 
 use serde::Serialize;
 
-use crate::backend::{Probe, VendorReport};
 use crate::cdi::SpecReport;
+use crate::device::VendorReport;
+use crate::finding::Finding;
+/// Kept under this path for callers that de-duplicate warnings.
+pub use crate::finding::unique;
+use crate::probe::Probe;
+use crate::reason::Reason;
 use crate::registry::Registry;
 
 /// What the host offers.
@@ -14,14 +19,14 @@ pub struct HostReport {
     pub vendors: Vec<VendorReport>,
     /// Every CDI spec file found, valid or not.
     pub cdi_specs: Vec<SpecReport>,
-    /// Everything that could not be read or was skipped, one sentence each, without repeats.
-    pub warnings: Vec<String>,
+    /// Everything that could not be read or was skipped, without repeats.
+    pub warnings: Vec<Finding>,
 }
 
 /// Asks every vendor what it offers. A vendor whose probe fails is reported unusable with the
 /// failure as its reason; the others are still reported.
 pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
-    let mut warnings: Vec<String> = probe.cdi().warnings();
+    let mut warnings: Vec<Finding> = probe.cdi().warnings();
     warnings.extend(stale_specs(probe));
     warnings.extend(registry.rejected().iter().cloned());
     let mut vendors = Vec::new();
@@ -30,7 +35,14 @@ pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
             Ok(r) => r,
             Err(e) => {
                 let (vendor, kind) = (backend.vendor(), backend.cdi_kind());
-                VendorReport::new(probe, vendor, kind, None, e.to_string(), Vec::new())
+                VendorReport::new(
+                    probe,
+                    vendor,
+                    kind,
+                    None,
+                    Reason::ProbeFailed(e),
+                    Vec::new(),
+                )
             }
         };
         warnings.extend(report.warnings.iter().cloned());
@@ -42,37 +54,26 @@ pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
     HostReport {
         vendors,
         cdi_specs: probe.cdi().specs().to_vec(),
-        warnings: unique(warnings),
+        warnings: crate::finding::unique(warnings),
     }
 }
 
 /// A valid spec that injects host device nodes the host lacks was generated for another set of
 /// GPUs or driver: podman would fail with "failed to stat CDI host device".
-fn stale_specs(probe: &Probe) -> Vec<String> {
+fn stale_specs(probe: &Probe) -> Vec<Finding> {
     let mut out = Vec::new();
     for spec in probe.cdi().specs().iter().filter(|s| s.error.is_none()) {
-        let missing: Vec<&String> = spec
+        let missing: Vec<String> = spec
             .host_nodes
             .iter()
             .filter(|n| matches!(probe.host().exists(std::path::Path::new(n)), Ok(false)))
+            .cloned()
             .collect();
-        if let Some(first) = missing.first() {
-            out.push(format!(
-                "CDI spec {} injects {} host device node(s) that do not exist here (first: {first}): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'",
-                spec.path,
-                missing.len()
-            ));
-        }
-    }
-    out
-}
-
-/// Drops repeated sentences, keeping the first of each.
-pub fn unique(items: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(items.len());
-    for item in items {
-        if !out.contains(&item) {
-            out.push(item);
+        if !missing.is_empty() {
+            out.push(Finding::CdiSpecStale {
+                path: spec.path.clone(),
+                missing,
+            });
         }
     }
     out

@@ -6,10 +6,11 @@ use std::path::Path;
 use gpuctl_core::doctor::{Check, DoctorContext};
 use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{cdi_devices, cdi_reason};
+use gpuctl_core::recipe::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::Requirement;
 use gpuctl_core::{
-    Device, GpuBackend, GpuError, Grant, Need, Notice, Probe, Tier, VendorPlan, VendorReport,
+    Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,
+    VendorReport,
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
@@ -142,15 +143,15 @@ impl GpuBackend for Nvidia {
                     None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
                         let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
-                        plan.notice(Notice::BestEffortOrder {
-                            vendor: self.vendor().to_string(),
-                            extra: " (which also lifts the baked-driver requirement)",
-                        });
+                        plan.notice(best_effort_warning(
+                            self.vendor(),
+                            " (which also lifts the baked-driver requirement)",
+                        ));
                         n
                     }
                 };
                 for w in found.warnings {
-                    plan.notice(Notice::Unreadable(w));
+                    plan.notice(w);
                 }
                 for d in found.nodes {
                     plan.add(Need::DeviceNode(d), None);
@@ -169,29 +170,34 @@ impl GpuBackend for Nvidia {
         let numbering = Self::numbering(probe)?;
         let mut warnings = numbering.pci_warnings.clone();
         let pci_count = numbering.gpus.iter().filter(|g| g.pci.is_some()).count();
-        let reason = match tier {
+        let reason: Reason = match tier {
             Some(Tier::Cdi) => {
                 if let Some(h) = &hook {
-                    warnings.push(format!(
-                        "{h} (the legacy NVIDIA hook) is installed next to a CDI spec: NVIDIA says the two conflict — delete the hook file"
+                    warnings.push(Finding::vendor(
+                        self.vendor(),
+                        "nvidia-hook-beside-cdi",
+                        vec![("path", h.clone())],
+                        format!(
+                            "{h} (the legacy NVIDIA hook) is installed next to a CDI spec: NVIDIA says the two conflict — delete the hook file"
+                        ),
                     ));
                 }
-                cdi_reason(probe, KIND)
+                Reason::cdi(probe, KIND)
             }
-            Some(Tier::Hook) => format!(
+            Some(Tier::Hook) => Reason::Vendor(format!(
                 "legacy OCI hook: {} is installed and no valid CDI spec declares {KIND}; the hook injects the GPUs named in NVIDIA_VISIBLE_DEVICES",
                 hook.as_deref().unwrap_or(HOOK_FILE)
-            ),
-            Some(Tier::Raw) => format!(
+            )),
+            Some(Tier::Raw) => Reason::Vendor(format!(
                 "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
-            ),
-            None if pci_count == 0 => format!(
+            )),
+            None if pci_count == 0 => Reason::Vendor(format!(
                 "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
-            ),
-            None => format!(
+            )),
+            None => Reason::Vendor(format!(
                 "{} NVIDIA GPU(s) on the PCI bus, but no CDI spec declaring {KIND}, no legacy hook and no {NVIDIA_CTL}: load the NVIDIA driver and run 'nvidia-ctk cdi generate'",
                 pci_count
-            ),
+            )),
         };
         if tier == Some(Tier::Raw) {
             warnings.extend(numbering.warnings(probe.host()));
@@ -204,20 +210,38 @@ impl GpuBackend for Nvidia {
         let names = pci::device_names(probe.host(), PCI_VENDOR, &ids);
         let mut devices = Vec::new();
         for (index, gpu) in numbering.gpus.iter().enumerate() {
+            // In the order detect text shows them: id, name, node, generation, driver.
             let mut d = Device::new(index, Some(gpu.address.clone()));
+            let req = gpu
+                .pci
+                .as_ref()
+                .map(|dev| builtin_requirement(dev.device_id));
             if let Some(dev) = &gpu.pci {
-                let req = builtin_requirement(dev.device_id);
+                let id = dev.device_id_hex();
                 d = d
-                    .with("device_id", dev.device_id_hex())
-                    .with("name", names.get(&dev.device_id).cloned())
-                    .with("generation", req.generation().map(str::to_string))
-                    .with("compute", req.compute())
-                    .with("requirement", req.describe());
+                    .with(Fact::new("device_id", id.as_str()).shown_as(format!("device {id}")))
+                    .with(Fact::shown("name", names.get(&dev.device_id).cloned()));
             }
             if let Some(minor) = numbering.minor(gpu) {
                 d = d
-                    .with("minor", minor)
-                    .with("node", format!("/dev/nvidia{minor}"));
+                    .with(Fact::new("minor", minor))
+                    .with(Fact::shown("node", format!("/dev/nvidia{minor}")));
+            }
+            if let Some(req) = req {
+                let compute = req.compute();
+                let mut generation = Fact::new("generation", req.generation());
+                if let Some(g) = req.generation() {
+                    generation = generation.shown_as(match compute {
+                        Some(true) => format!("[{g}, compute]"),
+                        Some(false) => format!("[{g}, not compute]"),
+                        None => format!("[{g}]"),
+                    });
+                }
+                let describe = req.describe();
+                d = d.with(generation).with(Fact::new("compute", compute)).with(
+                    Fact::new("requirement", describe.as_str())
+                        .shown_as(format!("driver: {describe}")),
+                );
             }
             devices.push(d);
         }

@@ -60,6 +60,17 @@ pub const FAMILIES: &[Family] = &[
         checks: &["nvidia-no-cgroups"],
     },
     Family {
+        // Podman Desktop's GPU guide, "Troubleshooting: Version mismatch"
+        // (https://podman-desktop.io/docs/podman/gpu): nvidia-smi in the container prints this
+        // when the CDI spec was generated for another driver than the one installed.
+        code: "nvidia-nvml-na",
+        signs: &[&["Failed to initialize NVML: N/A"]],
+        priority: PRIORITY_KEEP_GROUPS - 1,
+        diagnosis: "NVML in the container cannot reach the driver ('N/A'): the CDI spec does not match the installed NVIDIA driver (it was generated for another version, or, under WSL, without the driver store's libdxcore.so).",
+        remedy: "Hint: regenerate the CDI spec for the driver that is installed now:\n'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml' (inside the podman machine on macOS and Windows),\nthen restart the container (or the podman machine).",
+        checks: &["cdi-stale", "nvidia-spec-driver", "nvidia-driver"],
+    },
+    Family {
         code: "nvidia-nvml-unknown-error",
         signs: &[&["Failed to initialize NVML: Unknown Error"]],
         priority: PRIORITY_PRECISE + 1,

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::GpuError;
 use gpuctl_core::host::Host;
 use gpuctl_core::text::{is_ascii_digits, py_splitlines, py_strip};
+use gpuctl_core::{Finding, GpuError};
 
 use crate::numbering::{GPU_MINOR_MAX, Numbering};
 
@@ -62,8 +62,8 @@ fn is_driver_dir_name(name: &str) -> bool {
 pub struct DevNodes {
     /// Host paths, sorted by name: `nvidia10` before `nvidia2`, as the reference sorts.
     pub nodes: Vec<String>,
-    /// At most one sentence naming the `nvidia*` entries that are not granted.
-    pub warnings: Vec<String>,
+    /// At most one finding naming the `nvidia*` entries that are not granted.
+    pub warnings: Vec<Finding>,
 }
 
 /// The `/dev` entries NVIDIA's driver makes (nodes and the `nvidia-caps` directories). Any
@@ -116,9 +116,14 @@ pub fn dev_nodes(host: &Host) -> Result<DevNodes, GpuError> {
         out.nodes.push(path);
     }
     if !left_out.is_empty() {
-        out.warnings.push(format!(
-            "not granted: {} — only the nodes NVIDIA's driver makes are passed; add any other with --device yourself if the container needs it",
-            left_out.join(", ")
+        let entries = left_out.join(", ");
+        out.warnings.push(Finding::vendor(
+            "nvidia",
+            "nvidia-nodes-not-granted",
+            vec![("entries", entries.clone())],
+            format!(
+                "not granted: {entries} — only the nodes NVIDIA's driver makes are passed; add any other with --device yourself if the container needs it"
+            ),
         ));
     }
     Ok(out)

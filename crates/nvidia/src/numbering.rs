@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::GpuError;
 use gpuctl_core::host::{Host, Problem};
 use gpuctl_core::pci::{self, PCI_DEVICES, PciDevice};
+use gpuctl_core::{Finding, GpuError};
 
 use crate::nodes::{self, PROC_GPUS, host_error, unserved};
 
@@ -65,8 +65,8 @@ pub struct Numbering {
     pub gpus: Vec<Gpu>,
     /// Every procfs entry, sorted by name.
     pub proc: Vec<ProcEntry>,
-    /// Sentences about PCI devices that could not be read (one of them may be a GPU).
-    pub pci_warnings: Vec<String>,
+    /// PCI devices that could not be read (one of them may be a GPU).
+    pub pci_warnings: Vec<Finding>,
     /// Minors that more than one procfs entry claims.
     pub duplicate_minors: HashSet<u32>,
 }
@@ -248,15 +248,20 @@ impl Numbering {
     }
 
     /// One warning per GPU that `nvidia:N` cannot grant on the raw tier, for `detect`.
-    pub fn warnings(&self, host: &Host) -> Vec<String> {
-        let mut out: Vec<String> = self
+    pub fn warnings(&self, host: &Host) -> Vec<Finding> {
+        let mut out: Vec<Finding> = self
             .proc
             .iter()
             .filter(|e| !e.is_address())
             .map(|e| {
-                format!(
-                    "{} under {PROC_GPUS} is not a PCI address: no GPU can be granted by index on the raw tier until it is gone",
-                    quoted(&e.raw)
+                Finding::vendor(
+                    "nvidia",
+                    "nvidia-proc-entry-not-pci-address",
+                    vec![("entry", e.raw.to_string_lossy().to_string())],
+                    format!(
+                        "{} under {PROC_GPUS} is not a PCI address: no GPU can be granted by index on the raw tier until it is gone",
+                        quoted(&e.raw)
+                    ),
                 )
             })
             .collect();
@@ -266,10 +271,19 @@ impl Numbering {
                 .enumerate()
                 .filter(|(_, g)| self.minor(g).is_none())
                 .map(|(i, g)| {
-                    format!(
-                        "nvidia:{i} ({}): {}; 'nvidia:{i}' cannot be granted on the raw tier",
-                        g.address,
-                        self.no_node_reason(host, g)
+                    let why = self.no_node_reason(host, g);
+                    Finding::vendor(
+                        "nvidia",
+                        "nvidia-index-not-grantable",
+                        vec![
+                            ("index", i.to_string()),
+                            ("pci_address", g.address.clone()),
+                            ("reason", why.clone()),
+                        ],
+                        format!(
+                            "nvidia:{i} ({}): {why}; 'nvidia:{i}' cannot be granted on the raw tier",
+                            g.address
+                        ),
                     )
                 }),
         );

@@ -219,7 +219,8 @@ pub fn host_gpus(host: &Host) -> (Vec<Gpu>, Vec<String>) {
             pci_address: Some(d.address),
         })
         .collect();
-    (gpus, warnings)
+    // The requirement report's warnings stay sentences: its JSON contract has strings.
+    (gpus, warnings.iter().map(ToString::to_string).collect())
 }
 
 /// A requirement in the JSON shape DESIGN.md fixes.

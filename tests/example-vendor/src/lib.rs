@@ -5,18 +5,22 @@
 //!
 //! Nothing in gpuctl's core names acme: registering is what makes `gpuctl args acme` work.
 
+use std::path::Path;
+
+use gpuctl_core::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
+use gpuctl_core::explain::ErrorPattern;
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::render_requirement::RequirementHook;
 use gpuctl_core::render_vendor::RenderNodeVendor;
 use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
+use gpuctl_core::{Fact, GpuError, VendorPlan};
 
 /// Acme's CDI kind.
 pub const KIND: &str = "acme.example/npu";
 /// The control node every Acme device needs next to its render node.
 pub const CTL: &str = "/dev/acme-ctl";
 
-/// The Acme backend. Everything about its tiers is gpuctl's render-node mechanism; Acme
-/// supplies its facts and words, and registers the constant.
+/// Acme's tiers: gpuctl's render-node mechanism, with Acme's facts and words.
 pub const ACME: RenderNodeVendor = RenderNodeVendor {
     vendor: "acme",
     display: "Acme",
@@ -35,7 +39,89 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
     ..RenderNodeVendor::DEFAULT
 };
 
-gpuctl_core::register_backend!(ACME);
+/// The Acme backend: [`ACME`], plus one fact of Acme's own that `detect` shows, each device's
+/// firmware version (the made-up sysfs attribute `acme_firmware` of its PCI device).
+pub struct Acme;
+
+/// The sysfs attribute with an Acme device's firmware version.
+pub const FIRMWARE_ATTR: &str = "acme_firmware";
+
+impl Acme {
+    fn firmware(probe: &Probe, pci_address: &str) -> Fact {
+        let path = Path::new("/sys/bus/pci/devices")
+            .join(pci_address)
+            .join(FIRMWARE_ATTR);
+        let version = probe
+            .host()
+            .read_to_string(&path, 64)
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty());
+        match version {
+            Some(v) => Fact::new("firmware", v.as_str()).shown_as(format!("firmware {v}")),
+            None => Fact::new("firmware", None::<String>),
+        }
+    }
+}
+
+impl GpuBackend for Acme {
+    fn vendor(&self) -> &'static str {
+        ACME.vendor()
+    }
+
+    fn pci_vendor_id(&self) -> u16 {
+        ACME.pci_vendor_id()
+    }
+
+    fn cdi_kind(&self) -> &'static str {
+        ACME.cdi_kind()
+    }
+
+    fn order(&self) -> u32 {
+        ACME.order()
+    }
+
+    fn missing_summary(&self) -> &'static str {
+        ACME.missing_summary()
+    }
+
+    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        ACME.tier(probe)
+    }
+
+    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
+        let mut report = ACME.detect(probe)?;
+        for d in &mut report.devices {
+            if let Some(address) = d.pci_address.clone() {
+                d.facts.push(Acme::firmware(probe, &address));
+            }
+        }
+        Ok(report)
+    }
+
+    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
+        ACME.device_addresses(probe)
+    }
+
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        ACME.plan(probe, tier, grant)
+    }
+
+    fn error_patterns(&self) -> &'static [ErrorPattern] {
+        ACME.error_patterns()
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        ACME.driver_requirement(device)
+    }
+}
+
+gpuctl_core::register_backend!(Acme);
 
 /// Acme's own stack component: the firmware bundle its driver loads. Registering it is what
 /// makes `--driver acme-firmware:2.1` a spec gpuctl understands.

@@ -14,6 +14,7 @@ fn acme_host() -> Tree {
     t.dev(&["acme-ctl"]);
     t.render_node("renderD129", "0x1e5a", "0000:41:00.0")
         .by_path("0000:41:00.0", "renderD129");
+    t.file("/sys/bus/pci/devices/0000:41:00.0/acme_firmware", "2.1.0\n");
     t.render_node("renderD128", "0x1e5a", "0000:81:00.0");
     t.render_node("renderD130", "0x8086", "0000:00:02.0");
     t
@@ -106,6 +107,21 @@ fn detect_lists_acme() {
     assert_eq!(acme["tier"], "raw");
     assert_eq!(acme["devices"][0]["render_node"], "/dev/dri/renderD129");
     assert_eq!(acme["devices"][1]["pci_address"], "0000:81:00.0");
+    assert_eq!(acme["devices"][0]["firmware"], "2.1.0");
+    assert!(acme["devices"][1]["firmware"].is_null());
+}
+
+/// A fact the plug-in adds shows in detect text, though the command line has never heard of it.
+#[test]
+fn detect_text_shows_the_plugins_own_fact() {
+    let t = acme_host();
+    gpuctl_acme(&t)
+        .args(["detect"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "  acme:0  0000:41:00.0  /dev/dri/renderD129  firmware 2.1.0\n  acme:1  0000:81:00.0  /dev/dri/renderD128\n",
+        ));
 }
 
 /// The plug-in's own table and stack component work in `requirement` with no core change.

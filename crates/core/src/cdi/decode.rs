@@ -13,8 +13,6 @@ use std::borrow::Cow;
 use crate::goyaml::resolve::{Value, as_go_string, key_string, resolve};
 use crate::goyaml::{Doc, Node, NodeId};
 
-use super::model::{RawSpec, SPEC_FIELDS};
-
 /// A node as `encoding/json` sees it.
 enum J<'d, 'a> {
     Null,
@@ -310,14 +308,19 @@ impl<'d, 'a> De<'d, 'a> {
         Ok(())
     }
 
-    /// Decodes the whole spec; `None` when the document is empty or `null` (the library's
-    /// "no Spec data").
-    pub(super) fn spec(&self) -> Result<Option<RawSpec<'a>>, String> {
-        let Some(root) = self.doc.root else {
-            return Ok(None);
-        };
-        let mut spec = RawSpec::default();
-        let found = self.object(root, "Spec", SPEC_FIELDS, |de, i, v| spec.field(de, i, v))?;
-        Ok(found.then_some(spec))
+    /// The document's root node; `None` when the document is empty.
+    pub(super) fn root(&self) -> Option<NodeId> {
+        self.doc.root
+    }
+
+    /// Decodes an object into a struct value, telling whether it was there (not `null`).
+    pub(super) fn object_found(
+        &self,
+        id: NodeId,
+        ty: &str,
+        fields: &[&str],
+        each: impl FnMut(&Self, usize, NodeId) -> R,
+    ) -> Result<bool, String> {
+        self.object(id, ty, fields, each)
     }
 }

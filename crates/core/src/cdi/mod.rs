@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::finding::Finding;
 use crate::host::{Host, Problem};
-pub use podman::PodmanCeiling;
+pub use podman::{PodmanCeiling, PodmanVersionError};
 pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
 
 /// The spec directories podman reads unless told otherwise, lowest priority first.
@@ -46,9 +47,9 @@ pub struct SpecReport {
     /// Host device nodes the spec injects.
     #[serde(skip)]
     pub host_nodes: Vec<String>,
-    /// What to do about the error.
+    /// True when only the podman named by `--podman-version` cannot load it.
     #[serde(skip)]
-    remedy: &'static str,
+    podman_rejects: bool,
     /// What podman does with the file when gpuctl skips it.
     #[serde(skip)]
     podman: PodmanDoes,
@@ -56,7 +57,7 @@ pub struct SpecReport {
     priority: usize,
 }
 
-/// What podman does with a spec gpuctl skips; the warning says it.
+/// What podman does with a spec gpuctl skips; the finding says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PodmanDoes {
     Skips,
@@ -70,7 +71,7 @@ pub struct CdiRegistry {
     specs: Vec<SpecReport>,
     /// Resolved devices by fully qualified name, sorted as the library lists them.
     devices: BTreeMap<String, usize>,
-    warnings: Vec<String>,
+    warnings: Vec<Finding>,
 }
 
 impl CdiRegistry {
@@ -103,9 +104,7 @@ impl CdiRegistry {
                 return;
             }
             Err(e) => {
-                self.warnings.push(format!(
-                    "the CDI spec directory {e}, so its specs are not considered; make it readable (podman cannot read it either)"
-                ));
+                self.warnings.push(Finding::CdiDirUnreadable { error: e });
                 return;
             }
         };
@@ -119,10 +118,9 @@ impl CdiRegistry {
                 Some("json") => SpecFormat::Json,
                 Some("yaml") => SpecFormat::Yaml,
                 Some("yml") if !entry.is_dir => {
-                    self.warnings.push(format!(
-                        "{} is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec",
-                        path.display()
-                    ));
+                    self.warnings.push(Finding::CdiSpecWrongExtension {
+                        path: path.display().to_string(),
+                    });
                     continue;
                 }
                 _ => continue,
@@ -130,26 +128,25 @@ impl CdiRegistry {
             match host.metadata(&path) {
                 Ok(Some(m)) if m.is_file() => {}
                 Ok(Some(m)) if !m.is_dir() => {
-                    self.warnings.push(format!(
-                        "{} is not read: it is {}, not a regular file; podman's CDI library would try to read it{}, so remove it from the CDI directory",
-                        path.display(),
-                        special_kind(&m),
-                        if m.file_type().is_fifo() { " and wait for a writer" } else { "" }
-                    ));
+                    self.warnings.push(Finding::CdiSpecNotRegular {
+                        path: path.display().to_string(),
+                        kind: special_kind(&m),
+                        fifo: m.file_type().is_fifo(),
+                    });
                     continue;
                 }
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
-                    self.warnings.push(format!("CDI spec {e}; it is skipped"));
+                    self.warnings.push(Finding::CdiSpecUnreadable { error: e });
                     continue;
                 }
             }
             taken += 1;
             if taken > MAX_SPECS_PER_DIR {
-                self.warnings.push(format!(
-                    "{} holds more than {MAX_SPECS_PER_DIR} spec files; the rest are not read",
-                    dir.display()
-                ));
+                self.warnings.push(Finding::CdiDirTooManySpecs {
+                    dir: dir.display().to_string(),
+                    limit: MAX_SPECS_PER_DIR,
+                });
                 break;
             }
             self.specs
@@ -181,11 +178,11 @@ impl CdiRegistry {
         }
         for (qualified, files) in conflicts {
             self.devices.remove(&qualified);
-            let paths: Vec<&str> = files.iter().map(|&i| self.specs[i].path.as_str()).collect();
-            self.warnings.push(format!(
-                "conflicting CDI device \"{qualified}\" (specs {}): two specs in one directory declare it, so neither is usable; remove the stale spec",
-                paths.join(", ")
-            ));
+            let paths = files.iter().map(|&i| self.specs[i].path.clone()).collect();
+            self.warnings.push(Finding::CdiDeviceConflict {
+                device: qualified,
+                paths,
+            });
         }
     }
 
@@ -256,7 +253,7 @@ fn read_spec(
         devices: Vec::new(),
         error: None,
         host_nodes: Vec::new(),
-        remedy: "fix or regenerate it",
+        podman_rejects: false,
         podman: PodmanDoes::Skips,
         priority,
     };
@@ -277,7 +274,7 @@ fn read_spec(
         let version = version::parse_version(&spec.cdi_version).unwrap_or((0, 0, 0));
         match podman.and_then(|p| p.rejects(version, &spec.device_names)) {
             Some(why) => {
-                report.remedy = "upgrade podman, or regenerate the spec for this podman";
+                report.podman_rejects = true;
                 Err(SpecError::Invalid(why))
             }
             None => Ok(spec),
@@ -302,9 +299,6 @@ fn read_spec(
                 SpecError::Crash(_) => PodmanDoes::Crashes,
                 SpecError::Expansion(_) => PodmanDoes::MayLoad,
             };
-            if report.podman == PodmanDoes::MayLoad {
-                report.remedy = "regenerate it without YAML aliases";
-            }
             report.error = Some(e.reason().to_string());
         }
     }
@@ -312,23 +306,24 @@ fn read_spec(
 }
 
 impl CdiRegistry {
-    /// One sentence per invalid spec.
-    fn invalid_spec_warnings(&self) -> impl Iterator<Item = String> + '_ {
+    /// One finding per invalid spec.
+    fn invalid_spec_warnings(&self) -> impl Iterator<Item = Finding> + '_ {
         self.specs.iter().filter_map(|s| {
-            s.error.as_ref().map(|e| {
-                let podman = match s.podman {
-                    PodmanDoes::Skips => "podman skips it too (it reports only 'unresolvable CDI devices')",
-                    PodmanDoes::Crashes => "podman's CDI library crashes on it",
-                    PodmanDoes::MayLoad => "podman's CDI library may still load it, building gigabytes of text on the way",
-                };
-                format!("CDI spec {} is skipped: {e}; {podman}, so {}", s.path, s.remedy)
+            let (path, reason) = (s.path.clone(), s.error.clone()?);
+            Some(match s.podman {
+                PodmanDoes::Crashes => Finding::CdiSpecCrashesLibrary { path, reason },
+                PodmanDoes::MayLoad => Finding::CdiSpecAliasExpansion { path, reason },
+                PodmanDoes::Skips if s.podman_rejects => {
+                    Finding::CdiSpecUnloadable { path, reason }
+                }
+                PodmanDoes::Skips => Finding::CdiSpecInvalid { path, reason },
             })
         })
     }
 
-    /// Sentences about specs that are skipped, unreadable or in conflict: invalid specs first,
-    /// then directory and conflict problems.
-    pub fn warnings(&self) -> Vec<String> {
+    /// Specs that are skipped, unreadable or in conflict: invalid specs first, then directory
+    /// and conflict problems.
+    pub fn warnings(&self) -> Vec<Finding> {
         self.invalid_spec_warnings()
             .chain(self.warnings.iter().cloned())
             .collect()

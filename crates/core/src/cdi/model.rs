@@ -259,3 +259,14 @@ impl<'a> RawIntelRdt<'a> {
         }
     }
 }
+
+/// Decodes the whole spec; `None` when the document is empty or `null` (the library's
+/// "no Spec data"). Here rather than in `decode`, so that the decoder need not know the model.
+pub(super) fn decode_spec<'a>(de: &De<'_, 'a>) -> Result<Option<RawSpec<'a>>, String> {
+    let Some(root) = de.root() else {
+        return Ok(None);
+    };
+    let mut spec = RawSpec::default();
+    let found = de.object_found(root, "Spec", SPEC_FIELDS, |de, i, v| spec.field(de, i, v))?;
+    Ok(found.then_some(spec))
+}

@@ -15,24 +15,43 @@ pub struct PodmanCeiling {
     pub digit_names: bool,
 }
 
+/// A `--podman-version` that is not a podman version.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PodmanVersionError {
+    /// No leading major number.
+    #[error(
+        "podman version '{text}' is not a version like 4.3.1; pass what 'podman version --format {{{{.Client.Version}}}}' prints"
+    )]
+    NotAVersion {
+        /// The text as given.
+        text: String,
+    },
+    /// A major number followed by something that is not a minor number.
+    #[error("podman version '{text}' is not a version like 4.3.1")]
+    BadMinor {
+        /// The text as given.
+        text: String,
+    },
+}
+
 impl PodmanCeiling {
     /// Parses a podman version (`4.3.1`, `5.4`, `v5.2.0`, `6.0.0-dev`).
-    pub fn parse(text: &str) -> Result<PodmanCeiling, String> {
+    pub fn parse(text: &str) -> Result<PodmanCeiling, PodmanVersionError> {
         let t = text.trim().strip_prefix('v').unwrap_or(text.trim());
         let core = t.split(['-', '+', '~']).next().unwrap_or("");
         let mut parts = core.split('.').map(|p| p.parse::<u32>());
         let (Some(Ok(major)), minor) = (parts.next(), parts.next()) else {
-            return Err(format!(
-                "podman version '{text}' is not a version like 4.3.1; pass what 'podman version --format {{{{.Client.Version}}}}' prints"
-            ));
+            return Err(PodmanVersionError::NotAVersion {
+                text: text.to_string(),
+            });
         };
         let minor = match minor {
             None => 0,
             Some(Ok(m)) => m,
             Some(Err(_)) => {
-                return Err(format!(
-                    "podman version '{text}' is not a version like 4.3.1"
-                ));
+                return Err(PodmanVersionError::BadMinor {
+                    text: text.to_string(),
+                });
             }
         };
         let max_cdi = match (major, minor) {
@@ -119,7 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn what_podman_4_3_1_rejects() -> Result<(), String> {
+    fn what_podman_4_3_1_rejects() -> Result<(), PodmanVersionError> {
         let c = PodmanCeiling::parse("4.3.1")?;
         let names = vec!["0".to_string(), "all".to_string()];
         assert_eq!(c.rejects((0, 5, 0), &names), None);

@@ -11,7 +11,7 @@ use thiserror::Error;
 use super::decode::De;
 use super::edits::{Rules, check_edits, is_empty, nil_entry};
 use super::grammar::{check_device_name, parse_kind};
-use super::model::RawSpec;
+use super::model::{RawSpec, decode_spec};
 use super::version::{minimum_version, parse_version};
 use crate::goyaml::{self, YamlError};
 
@@ -87,8 +87,7 @@ pub(super) fn parse_spec_with(
     let text = goyaml::decode_text(bytes).map_err(yaml)?;
     let doc = goyaml::load(&text).map_err(yaml)?;
     goyaml::walk::check(&doc, ALIAS_BYTES_LIMIT).map_err(yaml)?;
-    let raw = De::new(&doc)
-        .spec()
+    let raw = decode_spec(&De::new(&doc))
         .map_err(|e| SpecError::Invalid(format!("failed to parse CDI Spec: {e}")))?
         .ok_or_else(|| SpecError::Invalid("failed to parse CDI Spec, no Spec data".to_string()))?;
     validate(&raw, rules).map_err(|e| match e {

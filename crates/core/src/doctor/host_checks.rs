@@ -31,9 +31,9 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
                 r.reason
             )),
             Ok(r) if explicit => Check::new("tier", v.vendor(), Status::Problem)
-                .fact(r.reason)
+                .fact(r.reason.to_string())
                 .remedy(format!("run 'gpuctl detect' for what {} needs", v.vendor())),
-            Ok(r) => Check::new("tier", v.vendor(), Status::Skipped).fact(r.reason),
+            Ok(r) => Check::new("tier", v.vendor(), Status::Skipped).fact(r.reason.to_string()),
             Err(e) => Check::new("tier", v.vendor(), Status::Problem).fact(e.to_string()),
         };
         out.push(c);

@@ -185,7 +185,7 @@ pub fn check(p: &PodmanFacts) -> Check {
                 c
             }
         }
-        Some(Err(e)) => Check::new("podman", "podman", Status::Warning).fact(e),
+        Some(Err(e)) => Check::new("podman", "podman", Status::Warning).fact(e.to_string()),
         None => {
             Check::new("podman", "podman", Status::Warning).fact("podman did not say its version")
         }

@@ -29,33 +29,9 @@ pub const PRIORITY_CDI: u8 = 30;
 /// The GPU simply is not there (a vendor tool missing in the container).
 pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 
-/// One way a GPU container fails: how it shows, what caused it, what finds it early, and
-/// what to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Family {
-    /// Stable identifier (`cdi-stale-spec`), printed by `explain` and `run`.
-    pub code: &'static str,
-    /// The texts that show the family: it matches when every substring of any one sign
-    /// occurs.
-    pub signs: &'static [&'static [&'static str]],
-    /// Lower wins when several families match; see the `PRIORITY_*` constants.
-    pub priority: u8,
-    /// What went wrong, naming the cause, in one sentence.
-    pub diagnosis: &'static str,
-    /// What to do, as the `Hint:` block, with commands a user can type.
-    pub remedy: &'static str,
-    /// The `gpuctl doctor` checks that find the cause on the host (their codes).
-    pub checks: &'static [&'static str],
-}
-
-impl Family {
-    /// True when any sign's substrings all occur in `text`.
-    pub fn matches(&self, text: &str) -> bool {
-        self.signs
-            .iter()
-            .any(|sign| !sign.is_empty() && sign.iter().all(|s| text.contains(s)))
-    }
-}
+// The family type is part of the plug-in interface, so it lives in `pattern`, which imports
+// nothing; this name stays here.
+pub use crate::pattern::Family;
 
 /// Every family: core's, then each registered vendor's, then the legacy error patterns of
 /// plug-ins that predate families (each as a family with the code `vendor-pattern`).

@@ -1,0 +1,216 @@
+//! What `detect` says about one vendor: its devices and why it is usable or not.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::finding::Finding;
+use crate::plan::Tier;
+use crate::probe::Probe;
+use crate::reason::Reason;
+
+/// One device of a vendor, as `detect` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Device {
+    /// The position `vendor:N` selects on raw tiers (PCI bus-address order).
+    pub index: usize,
+    /// The PCI bus address, when known.
+    pub pci_address: Option<String>,
+    /// What the vendor knows about the device (`render_node`, `device_id`, `generation`, ...),
+    /// in the order `detect` text shows them.
+    pub facts: Vec<Fact>,
+}
+
+impl Device {
+    /// A device with no facts yet.
+    pub fn new(index: usize, pci_address: Option<String>) -> Self {
+        Device {
+            index,
+            pci_address,
+            facts: Vec::new(),
+        }
+    }
+
+    /// Adds one fact after the others.
+    pub fn with(mut self, fact: Fact) -> Self {
+        self.facts.push(fact);
+        self
+    }
+
+    /// Adds facts after the others.
+    pub fn with_all(mut self, facts: impl IntoIterator<Item = Fact>) -> Self {
+        self.facts.extend(facts);
+        self
+    }
+
+    /// The fact with this JSON key.
+    pub fn fact(&self, key: &str) -> Option<&Fact> {
+        self.facts.iter().find(|f| f.key == key)
+    }
+
+    /// What `detect` text shows after the index and address: each shown fact, in order.
+    pub fn shown_facts(&self) -> impl Iterator<Item = &str> {
+        self.facts.iter().filter_map(|f| f.text.as_deref())
+    }
+}
+
+// JSON: index and address first, then every fact flat under its key, keys in byte order (as
+// the map of details that came before typed facts printed them).
+impl Serialize for Device {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut facts: Vec<&Fact> = self.facts.iter().collect();
+        facts.sort_by_key(|f| f.key);
+        facts.dedup_by_key(|f| f.key);
+        let mut map = serializer.serialize_map(Some(facts.len() + 2))?;
+        map.serialize_entry("index", &self.index)?;
+        map.serialize_entry("pci_address", &self.pci_address)?;
+        for f in facts {
+            map.serialize_entry(f.key, &f.value)?;
+        }
+        map.end()
+    }
+}
+
+/// One thing a vendor knows about a device: its JSON key and value, and how `detect` text shows
+/// it. `detect` renders facts without knowing them, so a plug-in's facts show with no change
+/// to the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fact {
+    /// The key in `detect --format json` (`render_node`).
+    pub key: &'static str,
+    /// The value in JSON.
+    pub value: FactValue,
+    /// The words in `detect` text (`device 2704`), or `None` when only JSON carries it.
+    pub text: Option<String>,
+}
+
+/// A fact's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FactValue {
+    /// Words or an identifier.
+    Text(String),
+    /// A number.
+    Number(u64),
+    /// Yes or no.
+    Flag(bool),
+    /// Not known on this host (JSON `null`).
+    Unknown,
+}
+
+impl Fact {
+    /// A fact only JSON carries.
+    pub fn new(key: &'static str, value: impl Into<FactValue>) -> Self {
+        Fact {
+            key,
+            value: value.into(),
+            text: None,
+        }
+    }
+
+    /// A fact `detect` text shows as its value; an unknown value shows nothing.
+    pub fn shown(key: &'static str, value: impl Into<FactValue>) -> Self {
+        let value = value.into();
+        let text = match &value {
+            FactValue::Text(t) => Some(t.clone()),
+            FactValue::Number(n) => Some(n.to_string()),
+            FactValue::Flag(b) => Some(b.to_string()),
+            FactValue::Unknown => None,
+        };
+        Fact { key, value, text }
+    }
+
+    /// The same fact, shown in `detect` text as `text`.
+    pub fn shown_as(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+}
+
+impl Serialize for FactValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FactValue::Text(t) => serializer.serialize_str(t),
+            FactValue::Number(n) => serializer.serialize_u64(*n),
+            FactValue::Flag(b) => serializer.serialize_bool(*b),
+            FactValue::Unknown => serializer.serialize_none(),
+        }
+    }
+}
+
+impl From<String> for FactValue {
+    fn from(t: String) -> Self {
+        FactValue::Text(t)
+    }
+}
+
+impl From<&str> for FactValue {
+    fn from(t: &str) -> Self {
+        FactValue::Text(t.to_string())
+    }
+}
+
+impl From<u32> for FactValue {
+    fn from(n: u32) -> Self {
+        FactValue::Number(u64::from(n))
+    }
+}
+
+impl From<bool> for FactValue {
+    fn from(b: bool) -> Self {
+        FactValue::Flag(b)
+    }
+}
+
+impl<T: Into<FactValue>> From<Option<T>> for FactValue {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(FactValue::Unknown, Into::into)
+    }
+}
+
+/// What one vendor offers on this host, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VendorReport {
+    /// The vendor's selector name.
+    pub vendor: String,
+    /// True when a grant of this vendor would succeed.
+    pub usable: bool,
+    /// The tier a grant would use.
+    pub tier: Option<Tier>,
+    /// Why: which spec file, hook file or node decided it, or what is missing.
+    pub reason: Reason,
+    /// The devices, in index order.
+    pub devices: Vec<Device>,
+    /// The device names valid CDI specs declare for the vendor's kind, in the CDI library's
+    /// order (on the CDI tier, `vendor:N` must name one of these).
+    pub cdi_devices: Vec<String>,
+    /// What could not be read while detecting (reported once, host-wide).
+    #[serde(skip)]
+    pub warnings: Vec<Finding>,
+}
+
+impl VendorReport {
+    /// A report with the CDI device names of `kind` filled in from the probe's specs.
+    pub fn new(
+        probe: &Probe,
+        vendor: &str,
+        kind: &str,
+        tier: Option<Tier>,
+        reason: impl Into<Reason>,
+        devices: Vec<Device>,
+    ) -> Self {
+        let cdi_devices = probe
+            .cdi()
+            .device_names(kind)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        VendorReport {
+            vendor: vendor.to_string(),
+            usable: tier.is_some(),
+            tier,
+            reason: reason.into(),
+            devices,
+            cdi_devices,
+            warnings: Vec::new(),
+        }
+    }
+}

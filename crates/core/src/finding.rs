@@ -1,0 +1,398 @@
+//! What gpuctl noticed that did not stop it: a skipped spec, an unreadable sysfs entry, a
+//! best-effort selection. Each kind carries its facts; this module is the one place that turns
+//! them into the sentence printed on stderr and into the JSON object scripts read
+//! (`{"code": ..., <facts>, "message": ...}`). A `code` never changes once released, so scripts
+//! match it instead of the sentence.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::host::HostError;
+
+/// Something gpuctl noticed that did not stop it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Finding {
+    /// A CDI spec does not parse or validate, so it declares nothing.
+    CdiSpecInvalid {
+        /// The spec's host path.
+        path: String,
+        /// Why, in the CDI library's words where it has them.
+        reason: String,
+    },
+    /// A valid CDI spec that the podman named by `--podman-version` cannot load.
+    CdiSpecUnloadable {
+        /// The spec's host path.
+        path: String,
+        /// Why that podman cannot load it.
+        reason: String,
+    },
+    /// A CDI spec on which the CDI library crashes instead of refusing it.
+    CdiSpecCrashesLibrary {
+        /// The spec's host path.
+        path: String,
+        /// What in it crashes the library.
+        reason: String,
+    },
+    /// A CDI spec whose YAML aliases expand past gpuctl's bound; the library might still load
+    /// it, building gigabytes of text on the way.
+    CdiSpecAliasExpansion {
+        /// The spec's host path.
+        path: String,
+        /// How far it expands.
+        reason: String,
+    },
+    /// A CDI spec directory exists but cannot be listed.
+    CdiDirUnreadable {
+        /// The directory and the problem.
+        error: HostError,
+    },
+    /// A `.yml` file in a spec directory: CDI reads only `.json` and `.yaml`.
+    CdiSpecWrongExtension {
+        /// The file's host path.
+        path: String,
+    },
+    /// A file named like a spec that is a FIFO, socket or device node: the CDI library would try
+    /// to read it (and wait on a FIFO), so gpuctl does not.
+    CdiSpecNotRegular {
+        /// The file's host path.
+        path: String,
+        /// What it is, in a few words (`a FIFO`).
+        kind: &'static str,
+        /// True for a FIFO, which the library would wait on for a writer.
+        fifo: bool,
+    },
+    /// A spec file that cannot be looked at.
+    CdiSpecUnreadable {
+        /// The file and the problem.
+        error: HostError,
+    },
+    /// A spec directory with more files than gpuctl reads.
+    CdiDirTooManySpecs {
+        /// The directory's host path.
+        dir: String,
+        /// How many spec files are read.
+        limit: usize,
+    },
+    /// Two specs in one directory declare the same device, so neither is usable.
+    CdiDeviceConflict {
+        /// The fully qualified device name (`nvidia.com/gpu=0`).
+        device: String,
+        /// The specs that declare it.
+        paths: Vec<String>,
+    },
+    /// A valid spec injects host device nodes that do not exist.
+    CdiSpecStale {
+        /// The spec's host path.
+        path: String,
+        /// The missing nodes, in the spec's order.
+        missing: Vec<String>,
+    },
+    /// A linked vendor backend whose name cannot be a selector token.
+    VendorNameInvalid {
+        /// The name it registers.
+        vendor: String,
+    },
+    /// A second linked vendor backend with a name already taken.
+    VendorNameTaken {
+        /// The name both register.
+        vendor: String,
+    },
+    /// An entry under `/sys/class/drm` that starts like a render node but is not a name the
+    /// kernel makes (`renderD<number>`).
+    DrmNodeNameInvalid {
+        /// The entry's host path, with unprintable characters escaped.
+        path: String,
+    },
+    /// A render node's `device` is a file where sysfs has a link to the PCI device.
+    DrmDeviceNotALink {
+        /// The render node (`renderD128`).
+        node: String,
+        /// The `device` entry's host path.
+        path: String,
+    },
+    /// A render node's PCI vendor cannot be read, so the node is skipped.
+    DrmNodeUnreadable {
+        /// The render node.
+        node: String,
+        /// The file and the problem.
+        error: HostError,
+    },
+    /// A render node's PCI address cannot be read, so it is ordered by its name.
+    DrmAddressUnknown {
+        /// The render node.
+        node: String,
+        /// The link and the problem.
+        error: HostError,
+    },
+    /// A render node's `/dev/dri/by-path` link cannot be looked at, so it is not mounted.
+    ByPathLinkUnreadable {
+        /// The link and the problem.
+        error: HostError,
+    },
+    /// `/sys/bus/pci/devices` cannot be listed.
+    PciUnlistable {
+        /// The directory and the problem.
+        error: HostError,
+    },
+    /// One PCI device's attributes cannot be read, so it is skipped.
+    PciDeviceUnreadable {
+        /// The PCI address.
+        address: String,
+        /// The file and the problem.
+        error: HostError,
+    },
+    /// An index grant on a tier without CDI: devices are ordered by PCI bus address.
+    IndexBestEffort {
+        /// The vendor.
+        vendor: String,
+        /// The vendor's addition to the sentence, led by a space, or empty.
+        note: String,
+    },
+    /// A plug-in's own finding, with its own code and facts.
+    Vendor(VendorFinding),
+}
+
+/// A finding only one vendor knows about. Its code should start with the vendor's name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VendorFinding {
+    /// The vendor.
+    pub vendor: String,
+    /// The stable code (`nvidia-hook-beside-cdi`).
+    pub code: &'static str,
+    /// The facts, as JSON keys and text values.
+    pub facts: Vec<(&'static str, String)>,
+    /// The sentence, with its remedy.
+    pub message: String,
+}
+
+impl Finding {
+    /// A plug-in's own finding.
+    pub fn vendor(
+        vendor: &str,
+        code: &'static str,
+        facts: Vec<(&'static str, String)>,
+        message: String,
+    ) -> Self {
+        Finding::Vendor(VendorFinding {
+            vendor: vendor.to_string(),
+            code,
+            facts,
+            message,
+        })
+    }
+
+    /// The stable code scripts match (listed in the README).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Finding::CdiSpecInvalid { .. } => "cdi-spec-invalid",
+            Finding::CdiSpecUnloadable { .. } => "cdi-spec-unloadable",
+            Finding::CdiSpecCrashesLibrary { .. } => "cdi-spec-crashes-library",
+            Finding::CdiSpecAliasExpansion { .. } => "cdi-spec-alias-expansion",
+            Finding::CdiDirUnreadable { .. } => "cdi-dir-unreadable",
+            Finding::CdiSpecWrongExtension { .. } => "cdi-spec-wrong-extension",
+            Finding::CdiSpecNotRegular { .. } => "cdi-spec-not-regular-file",
+            Finding::CdiSpecUnreadable { .. } => "cdi-spec-unreadable",
+            Finding::CdiDirTooManySpecs { .. } => "cdi-dir-too-many-specs",
+            Finding::CdiDeviceConflict { .. } => "cdi-device-conflict",
+            Finding::CdiSpecStale { .. } => "cdi-spec-stale",
+            Finding::VendorNameInvalid { .. } => "vendor-name-invalid",
+            Finding::VendorNameTaken { .. } => "vendor-name-taken",
+            Finding::DrmNodeNameInvalid { .. } => "drm-node-name-invalid",
+            Finding::DrmDeviceNotALink { .. } => "drm-device-not-a-link",
+            Finding::DrmNodeUnreadable { .. } => "drm-node-unreadable",
+            Finding::DrmAddressUnknown { .. } => "drm-address-unknown",
+            Finding::ByPathLinkUnreadable { .. } => "by-path-link-unreadable",
+            Finding::PciUnlistable { .. } => "pci-unlistable",
+            Finding::PciDeviceUnreadable { .. } => "pci-device-unreadable",
+            Finding::IndexBestEffort { .. } => "index-best-effort",
+            Finding::Vendor(v) => v.code,
+        }
+    }
+
+    /// The facts, as they appear in JSON beside `code` and `message`.
+    pub fn facts(&self) -> Vec<(&'static str, Value)> {
+        let host = |e: &HostError| {
+            vec![
+                ("path", Value::from(e.path.display().to_string())),
+                ("problem", Value::from(e.problem.code())),
+            ]
+        };
+        let text = |s: &str| Value::from(s);
+        match self {
+            Finding::CdiSpecInvalid { path, reason }
+            | Finding::CdiSpecUnloadable { path, reason }
+            | Finding::CdiSpecCrashesLibrary { path, reason }
+            | Finding::CdiSpecAliasExpansion { path, reason } => {
+                vec![("path", text(path)), ("reason", text(reason))]
+            }
+            Finding::CdiDirUnreadable { error }
+            | Finding::CdiSpecUnreadable { error }
+            | Finding::ByPathLinkUnreadable { error }
+            | Finding::PciUnlistable { error } => host(error),
+            Finding::CdiSpecWrongExtension { path } | Finding::DrmNodeNameInvalid { path } => {
+                vec![("path", text(path))]
+            }
+            Finding::CdiSpecNotRegular { path, kind, .. } => {
+                vec![("path", text(path)), ("kind", text(kind))]
+            }
+            Finding::CdiDirTooManySpecs { dir, limit } => {
+                vec![("path", text(dir)), ("limit", Value::from(*limit))]
+            }
+            Finding::CdiDeviceConflict { device, paths } => {
+                vec![
+                    ("device", text(device)),
+                    ("paths", Value::from(paths.clone())),
+                ]
+            }
+            Finding::CdiSpecStale { path, missing } => {
+                vec![
+                    ("path", text(path)),
+                    ("missing", Value::from(missing.clone())),
+                ]
+            }
+            Finding::VendorNameInvalid { vendor }
+            | Finding::VendorNameTaken { vendor }
+            | Finding::IndexBestEffort { vendor, .. } => vec![("vendor", text(vendor))],
+            Finding::DrmDeviceNotALink { node, path } => {
+                vec![("node", text(node)), ("path", text(path))]
+            }
+            Finding::DrmNodeUnreadable { node, error }
+            | Finding::DrmAddressUnknown { node, error } => {
+                let mut facts = vec![("node", text(node))];
+                facts.extend(host(error));
+                facts
+            }
+            Finding::PciDeviceUnreadable { address, error } => {
+                let mut facts = vec![("pci_address", text(address))];
+                facts.extend(host(error));
+                facts
+            }
+            Finding::Vendor(v) => {
+                let mut facts = vec![("vendor", text(&v.vendor))];
+                facts.extend(v.facts.iter().map(|(k, s)| (*k, text(s))));
+                facts
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const PODMAN_SKIPS: &str =
+            "podman skips it too (it reports only 'unresolvable CDI devices')";
+        const SYSFS: &str = "check that /sys is sysfs";
+        match self {
+            Finding::CdiSpecInvalid { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; {PODMAN_SKIPS}, so fix or regenerate it"
+            ),
+            Finding::CdiSpecUnloadable { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; {PODMAN_SKIPS}, so upgrade podman, or regenerate the spec for this podman"
+            ),
+            Finding::CdiSpecCrashesLibrary { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; podman's CDI library crashes on it, so fix or regenerate it"
+            ),
+            Finding::CdiSpecAliasExpansion { path, reason } => write!(
+                f,
+                "CDI spec {path} is skipped: {reason}; podman's CDI library may still load it, building gigabytes of text on the way, so regenerate it without YAML aliases"
+            ),
+            Finding::CdiDirUnreadable { error } => write!(
+                f,
+                "the CDI spec directory {error}, so its specs are not considered; make it readable (podman cannot read it either)"
+            ),
+            Finding::CdiSpecWrongExtension { path } => write!(
+                f,
+                "{path} is not read: CDI reads only .json and .yaml files; rename it to .yaml if it is a spec"
+            ),
+            Finding::CdiSpecNotRegular { path, kind, fifo } => write!(
+                f,
+                "{path} is not read: it is {kind}, not a regular file; podman's CDI library would try to read it{}, so remove it from the CDI directory",
+                if *fifo { " and wait for a writer" } else { "" }
+            ),
+            Finding::CdiSpecUnreadable { error } => write!(f, "CDI spec {error}; it is skipped"),
+            Finding::CdiDirTooManySpecs { dir, limit } => write!(
+                f,
+                "{dir} holds more than {limit} spec files; the rest are not read"
+            ),
+            Finding::CdiDeviceConflict { device, paths } => write!(
+                f,
+                "conflicting CDI device \"{device}\" (specs {}): two specs in one directory declare it, so neither is usable; remove the stale spec",
+                paths.join(", ")
+            ),
+            Finding::CdiSpecStale { path, missing } => write!(
+                f,
+                "CDI spec {path} injects {} host device node(s) that do not exist here (first: {}): it is stale — regenerate it, or podman fails with 'failed to stat CDI host device'",
+                missing.len(),
+                missing.first().map_or("", String::as_str)
+            ),
+            Finding::VendorNameInvalid { vendor } => write!(
+                f,
+                "the vendor backend '{vendor}' is ignored: a vendor name is lowercase letters, digits, '-' or '_' and not one of all, true, none, false"
+            ),
+            Finding::VendorNameTaken { vendor } => write!(
+                f,
+                "a second vendor backend named '{vendor}' is ignored: two linked crates register that name"
+            ),
+            Finding::DrmNodeNameInvalid { path } => write!(
+                f,
+                "{path} is not a render node name the kernel makes (renderD<number>); it is skipped — {SYSFS}"
+            ),
+            Finding::DrmDeviceNotALink { node, path } => write!(
+                f,
+                "{path} is a file where a link to its PCI device is expected; {node} is skipped — {SYSFS}"
+            ),
+            Finding::DrmNodeUnreadable { node, error } => {
+                write!(f, "{error}; {node} is skipped — {SYSFS}")
+            }
+            Finding::DrmAddressUnknown { node, error } => write!(
+                f,
+                "{error}, so the PCI address of {node} is unknown and it is ordered by its name after the others — {SYSFS}"
+            ),
+            Finding::ByPathLinkUnreadable { error } => write!(
+                f,
+                "{error}, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
+            ),
+            Finding::PciUnlistable { error } => {
+                write!(f, "{error}; PCI devices could not be listed — {SYSFS}")
+            }
+            Finding::PciDeviceUnreadable { address, error } => {
+                write!(f, "{error}; PCI device {address} skipped")
+            }
+            Finding::IndexBestEffort { vendor, note } => write!(
+                f,
+                "'{vendor}' GPU device selection without CDI is best-effort: gpuctl orders devices by PCI bus address, which may differ from the vendor tools' numbering.  Install the vendor's CDI spec for authoritative device mapping{note}."
+            ),
+            Finding::Vendor(v) => f.write_str(&v.message),
+        }
+    }
+}
+
+impl Serialize for Finding {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let facts = self.facts();
+        let mut map = serializer.serialize_map(Some(facts.len() + 2))?;
+        map.serialize_entry("code", self.code())?;
+        for (key, value) in &facts {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("message", &self.to_string())?;
+        map.end()
+    }
+}
+
+/// Drops repeated findings, keeping the first of each.
+pub fn unique<T: PartialEq>(items: Vec<T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "finding_tests.rs"]
+mod tests;
