@@ -17,6 +17,8 @@ use rstest::rstest;
 #[case("Polaris12", "4.15")]
 #[case("VegaM", "4.15")]
 #[case("Navi10", "5.3")]
+#[case("BEIGE_GOBY", "5.14")]
+#[case("YELLOW_CARP", "5.14")]
 fn every_device_of_a_chip_gets_the_kernel_its_source_states(
     #[case] chip: &str,
     #[case] kernel: &str,
@@ -41,7 +43,7 @@ fn every_device_of_a_chip_gets_the_kernel_its_source_states(
 fn every_row_of_the_file_is_a_case_above_and_nothing_else_gets_a_kernel() {
     let t = tables();
     assert!(t.skipped.is_empty(), "{:?}", t.skipped);
-    assert_eq!(t.kernels.len(), 12);
+    assert_eq!(t.kernels.len(), 14);
     // Vega20 (gfx906) and Navi32 (gfx1101) have no row: no source read settles them.
     assert_eq!(lookup(0x66af, None).first_kernel, None);
     assert_eq!(lookup(0x747e, None).first_kernel, None);
