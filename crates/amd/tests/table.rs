@@ -147,15 +147,17 @@ fn listed_gpus(
 }
 
 #[rstest]
-#[case(0x15bf, "gfx1103", "11.0.0")]
-#[case(0x1681, "gfx1035", "10.3.0")]
-#[case(0x73ff, "gfx1032", "10.3.0")]
+#[case(0x15bf, "gfx1103", "11.0.0", "any driver")]
+// Yellow Carp: amdgpu drives it from Linux 5.14 (crates/amd/data/amdgpu-kernel.tsv).
+#[case(0x1681, "gfx1035", "10.3.0", "Linux kernel 5.14 or newer")]
+#[case(0x73ff, "gfx1032", "10.3.0", "any driver")]
 // Navi 33: the LLVM docs name the RX 7600 (XT) gfx1102; every revision of 0x7480 is that chip.
-#[case(0x7480, "gfx1102", "11.0.0")]
+#[case(0x7480, "gfx1102", "11.0.0", "any driver")]
 fn integrated_and_unlisted_gpus_carry_the_override(
     #[case] id: u16,
     #[case] target: &str,
     #[case] value: &str,
+    #[case] describe: &str,
 ) {
     let gpu = lookup(id, None);
     assert_eq!(gpu.target.as_deref(), Some(target));
@@ -163,7 +165,7 @@ fn integrated_and_unlisted_gpus_carry_the_override(
         matches!(gpu.rocm, RocmSupport::Unofficial { override_version, .. } if override_version == value)
     );
     let r = gpu.requirement();
-    assert_eq!(r.describe(), "any driver");
+    assert_eq!(r.describe(), describe);
     assert!(r.notes()[0].contains(&format!("HSA_OVERRIDE_GFX_VERSION={value}")));
 }
 
