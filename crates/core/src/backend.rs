@@ -1,6 +1,6 @@
 //! The vendor plug-in interface: what a vendor crate implements and registers.
 
-use crate::doctor::{Check, DoctorContext};
+use crate::check::{Check, DoctorContext};
 use crate::error::GpuError;
 use crate::pattern::{ErrorPattern, Family};
 use crate::pci::PciDevice;

@@ -9,7 +9,7 @@
 //! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
 //! - [`launch`]: `gpuctl run`'s command line and launch.
-//! - [`doctor`]: host checks before a container starts.
+//! - [`doctor`]: host checks before a container starts ([`check`]: what a check says).
 //! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
 //! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
 //!   live in its own crate).
@@ -17,6 +17,7 @@
 pub mod args;
 pub mod backend;
 pub mod cdi;
+pub mod check;
 pub mod device;
 pub mod doctor;
 pub mod drm;

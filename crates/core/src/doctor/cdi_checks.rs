@@ -5,11 +5,12 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use super::user::Identity;
-use super::{Check, PodmanFacts, Status};
 use crate::backend::Probe;
 use crate::cdi::version::{min_podman, parse_version};
 use crate::cdi::{PodmanCeiling, SPEC_SIZE_LIMIT};
+use crate::check::podman::PodmanFacts;
+use crate::check::user::Identity;
+use crate::check::{Check, Status};
 use crate::host::Host;
 
 /// One check per spec: valid, and loadable by the installed podman.

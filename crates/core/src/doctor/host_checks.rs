@@ -5,9 +5,9 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use super::user::group_name;
-use super::{Check, DoctorContext, Status};
 use crate::backend::{GpuBackend, Probe};
+use crate::check::user::group_name;
+use crate::check::{Check, DoctorContext, Status};
 use crate::plan::Need;
 use crate::registry::Registry;
 use crate::selector::Selection;

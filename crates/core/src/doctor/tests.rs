@@ -1,8 +1,8 @@
 //! The parsers doctor reads the host with.
 
 use super::host_checks::engine_runtime;
-use super::user::parse_status;
 use super::*;
+use crate::check::user::parse_status;
 use rstest::rstest;
 
 #[rstest]
