@@ -191,6 +191,18 @@ pub fn render_text(report: &Report) -> String {
             .first()
             .map_or(v.vendor.as_str(), |g| &g.requirement.vendor);
         match &v.combined {
+            // The combined requirement holds only host-wide constraints (the ROCm release, the
+            // kernel); a per-device choice such as Intel's i915 or xe is each GPU's own, so
+            // "any driver" here would read as if no GPU needed anything.
+            Some(c)
+                if c.constraints.is_empty()
+                    && v.gpus.iter().any(|g| !g.requirement.constraints.is_empty()) =>
+            {
+                let _ = writeln!(
+                    s,
+                    "{display} combined: no host-wide constraint (each GPU's requirement above is its own)"
+                );
+            }
             Some(c) => {
                 let _ = writeln!(s, "{display} combined: {}", c.describe);
             }
