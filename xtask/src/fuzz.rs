@@ -57,7 +57,7 @@ pub fn run(args: &FuzzArgs) -> Result<bool, String> {
         return Ok(true);
     }
     ensure_cargo_fuzz()?;
-    let mut ok = true;
+    let mut failed = 0usize;
     for target in &targets {
         eprintln!("fuzz: {target}: running {} s", args.seconds);
         let status = Command::new("cargo")
@@ -80,10 +80,12 @@ pub fn run(args: &FuzzArgs) -> Result<bool, String> {
             .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
         if !status.success() {
             eprintln!("fuzz: {target} FAILED; the input is under fuzz/artifacts/{target}/");
-            ok = false;
+            failed += 1;
         }
     }
-    Ok(ok)
+    // One closing line a reader (or CI) can take in at a glance after libFuzzer's own output.
+    println!("fuzz: {} passed, {failed} failed", targets.len() - failed);
+    Ok(failed == 0)
 }
 
 fn repo_root() -> PathBuf {
