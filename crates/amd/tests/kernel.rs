@@ -1,5 +1,5 @@
 //! The first kernel of each AMD chip against `crates/amd/data/amdgpu-kernel.tsv` (whose rows
-//! cite the Gentoo wiki's AMDGPU feature table and the Linux 5.3 release notes): every chip of
+//! cite the Gentoo wiki, release notes and amdgpu pull requests): every chip of
 //! the file lands on the kernel its source states, for every device id of that chip.
 #![allow(clippy::unwrap_used)]
 
@@ -19,6 +19,9 @@ use rstest::rstest;
 #[case("Navi10", "5.3")]
 #[case("BEIGE_GOBY", "5.14")]
 #[case("YELLOW_CARP", "5.14")]
+#[case("Vega10", "4.12")]
+#[case("Vega20", "4.20")]
+#[case("SIENNA_CICHLID", "5.9")]
 fn every_device_of_a_chip_gets_the_kernel_its_source_states(
     #[case] chip: &str,
     #[case] kernel: &str,
@@ -43,9 +46,9 @@ fn every_device_of_a_chip_gets_the_kernel_its_source_states(
 fn every_row_of_the_file_is_a_case_above_and_nothing_else_gets_a_kernel() {
     let t = tables();
     assert!(t.skipped.is_empty(), "{:?}", t.skipped);
-    assert_eq!(t.kernels.len(), 14);
-    // Vega20 (gfx906) and Navi32 (gfx1101) have no row: no source read settles them.
-    assert_eq!(lookup(0x66af, None).first_kernel, None);
+    assert_eq!(t.kernels.len(), 17);
+    // Vega12 (gfx904) and Navi32 (gfx1101) have no row: no source read settles them.
+    assert_eq!(lookup(0x69af, None).first_kernel, None);
     assert_eq!(lookup(0x747e, None).first_kernel, None);
 }
 
