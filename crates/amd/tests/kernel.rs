@@ -22,6 +22,7 @@ use rstest::rstest;
 #[case("Vega10", "4.12")]
 #[case("Vega20", "4.20")]
 #[case("SIENNA_CICHLID", "5.9")]
+#[case("Aldebaran", "5.13")]
 fn every_device_of_a_chip_gets_the_kernel_its_source_states(
     #[case] chip: &str,
     #[case] kernel: &str,
@@ -46,7 +47,7 @@ fn every_device_of_a_chip_gets_the_kernel_its_source_states(
 fn every_row_of_the_file_is_a_case_above_and_nothing_else_gets_a_kernel() {
     let t = tables();
     assert!(t.skipped.is_empty(), "{:?}", t.skipped);
-    assert_eq!(t.kernels.len(), 17);
+    assert_eq!(t.kernels.len(), 18);
     // Vega12 (gfx904) and Navi32 (gfx1101) have no row: no source read settles them.
     assert_eq!(lookup(0x69af, None).first_kernel, None);
     assert_eq!(lookup(0x747e, None).first_kernel, None);

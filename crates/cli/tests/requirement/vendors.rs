@@ -24,7 +24,7 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
             "NVIDIA GPU (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
              combined: open kernel module, driver branch 570 or newer\n\
              AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer, Linux kernel 6.5 or newer\n\
-             AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older\n  \
+             AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older, Linux kernel 4.20 or newer\n  \
              note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \
              note: ROCm lists gfx906 as deprecated\n\
              AMD combined: ROCm 6.0.0 to 6.2.2, Linux kernel 6.5 or newer\n\
@@ -87,7 +87,9 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver rocm:5.7, kernel:6.8: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 5.7 is older than 6.0.0")]
 #[case(&["--driver", "rocm:6.3.2", "1002:66af"], 1,
        "driver rocm:6.3.2: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): ROCm 6.3.2 is newer than 6.2.2")]
-#[case(&["--driver", "rocm:6.2.2", "1002:66af"], 0, "driver rocm:6.2.2: satisfies")]
+// Vega20 needs Linux 4.20 (crates/amd/data/amdgpu-kernel.tsv), so the spec names the kernel.
+#[case(&["--driver", "rocm:6.2.2", "--driver", "kernel:6.8", "1002:66af"], 0,
+       "driver rocm:6.2.2, kernel:6.8: satisfies")]
 #[case(&["--driver", "xe", "--driver", "kernel:6.12", "8086:e20b"], 0, "driver xe, kernel:6.12: satisfies")]
 #[case(&["--driver", "i915", "8086:e20b"], 1,
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
