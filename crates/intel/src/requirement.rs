@@ -99,18 +99,17 @@ impl IntelGpu {
                 if d.force_probe == Some(true) {
                     alt.note = Some(format!("needs {flags}"));
                 } else if let Some(from) = d.default_from {
-                    // Before the other driver existed (xe came with 6.8) there is nothing to
-                    // keep off the device, so only the driver's own flag is named.
-                    let other_first = self
+                    // i915 only has to keep xe off the device where xe would bind it
+                    // unasked; where xe itself needs force_probe (or does not list the
+                    // platform), i915's own flag is all it takes.
+                    let xe_binds_unasked = self
                         .drivers
                         .iter()
-                        .find(|o| o.driver == other)
-                        .and_then(|o| o.first_kernel);
-                    let flags = match other_first {
-                        Some(o) if d.driver == "i915" && from <= o => {
-                            format!("i915.force_probe={id:04x}")
-                        }
-                        _ => flags,
+                        .any(|o| o.driver == "xe" && o.force_probe == Some(false));
+                    let flags = if d.driver == "i915" && !xe_binds_unasked {
+                        format!("i915.force_probe={id:04x}")
+                    } else {
+                        flags
                     };
                     alt.note = Some(format!("before Linux {from} needs {flags}"));
                 }

@@ -152,25 +152,48 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
         .filter(|d| d.default_from.is_some())
         .map(|d| (d.macro_name, d.driver))
         .collect();
-    assert_eq!(with, [("DG2", "i915"), ("LNL", "xe"), ("BMG", "xe")]);
+    assert_eq!(
+        with,
+        [
+            ("ADLS", "i915"),
+            ("DG1", "i915"),
+            ("DG2", "i915"),
+            ("MTL", "i915"),
+            ("LNL", "xe"),
+            ("BMG", "xe")
+        ]
+    );
 }
 
-// crates/intel/data/force-probe.tsv's DG2 row: Phoronix's Linux 6.2 graphics summary (2022-12)
-// says Alchemist needs no i915.force_probe from 6.2 on; xe did not exist yet (6.8), so only
-// i915's own flag is named.
-#[test]
-fn alchemist_binds_i915_without_force_probe_from_6_2() {
-    let gpu = lookup(0x56a0);
-    assert_eq!(gpu.macro_name, Some("DG2"));
+/// crates/intel/data/force-probe.tsv's i915 rows, each where its source puts it: xe needs its own
+/// force_probe on all four platforms, so the note names only i915's flag.
+#[rstest]
+// balena-os/balena-intel#633 (2023-05-03): Alder Lake GPUs supported from 5.16 (force_probe=4680 before).
+#[case(0x4680, "ADLS", "5.16")]
+// jellyfin/jellyfin.org#1526 (2025-08-19): DG1 without force_probe from 6.17.
+#[case(0x4905, "DG1", "6.17")]
+// Phoronix, Linux 6.2 graphics summary (2022-12): Alchemist stable, no i915.force_probe.
+#[case(0x56a0, "DG2", "6.2")]
+// nishikiout.net (2024-01-08): Meteor Lake's GPU usable by default from Linux 6.7.
+#[case(0x7d40, "MTL", "6.7")]
+fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
+    #[case] id: u16,
+    #[case] macro_name: &str,
+    #[case] kernel: &str,
+) {
+    let gpu = lookup(id);
+    assert_eq!(gpu.macro_name, Some(macro_name));
     let i915 = gpu.drivers.iter().find(|d| d.driver == "i915").unwrap();
     assert_eq!(
         i915.default_from,
-        Some(gpuctl_core::requirement::Version::parse("6.2").unwrap())
+        Some(gpuctl_core::requirement::Version::parse(kernel).unwrap())
     );
+    let r = gpu.requirement().describe();
     assert!(
-        gpu.requirement()
-            .describe()
-            .starts_with("i915 kernel driver (before Linux 6.2 needs i915.force_probe=56a0) or")
+        r.starts_with(&format!(
+            "i915 kernel driver (before Linux {kernel} needs i915.force_probe={id:04x}) or"
+        )),
+        "{r}"
     );
 }
 
