@@ -86,7 +86,8 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0x9a49,
     "Intel GPU (Tiger Lake, 8086:9a49)",
-    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 and i915.force_probe=!9a49)"
+    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 \
+     and i915.force_probe=!9a49), Linux kernel 5.4 or newer"
 )]
 #[case(
     0x56a5,
@@ -199,6 +200,8 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
 
 /// crates/intel/data/drivers.tsv's first_kernel rows, each as the source named there says.
 #[rstest]
+// freebsd/drm-kmod#47, its maintainer (2021-01-16): Tiger Lake support introduced in 5.4.
+#[case(0x9a49, "TGL", "i915", "5.4")]
 // Phoronix, Linux 5.18 i915 pull (2022-02-09): Alder Lake N support in place.
 #[case(0x46d0, "ADLN", "i915", "5.18")]
 // wccftech (2022-07): initial Meteor Lake in the pull for "Linux 5.20", released as 6.0.
