@@ -99,6 +99,18 @@ impl IntelGpu {
                 if d.force_probe == Some(true) {
                     alt.note = Some(format!("needs {flags}"));
                 } else if let Some(from) = d.default_from {
+                    // i915 only has to keep xe off the device where xe would bind it
+                    // unasked; where xe itself needs force_probe (or does not list the
+                    // platform), i915's own flag is all it takes.
+                    let xe_binds_unasked = self
+                        .drivers
+                        .iter()
+                        .any(|o| o.driver == "xe" && o.force_probe == Some(false));
+                    let flags = if d.driver == "i915" && !xe_binds_unasked {
+                        format!("i915.force_probe={id:04x}")
+                    } else {
+                        flags
+                    };
                     alt.note = Some(format!("before Linux {from} needs {flags}"));
                 }
                 alt

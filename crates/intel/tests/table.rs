@@ -86,12 +86,14 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0x9a49,
     "Intel GPU (Tiger Lake, 8086:9a49)",
-    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 and i915.force_probe=!9a49)"
+    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 \
+     and i915.force_probe=!9a49), Linux kernel 5.4 or newer"
 )]
 #[case(
     0x56a5,
     "Intel GPU (Alchemist, 8086:56a5)",
-    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5)"
+    "i915 kernel driver (before Linux 6.2 needs i915.force_probe=56a5) or xe kernel driver \
+     (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5)"
 )]
 #[case(0x9b41, "Intel GPU (Comet Lake, 8086:9b41)", "i915 kernel driver")]
 // xe only: the kernel floor is the GPU's own.
@@ -104,7 +106,8 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0x64a0,
     "Intel GPU (Lunar Lake, 8086:64a0)",
-    "xe kernel driver (before Linux 6.12 needs xe.force_probe=64a0 and i915.force_probe=!64a0)"
+    "xe kernel driver (before Linux 6.12 needs xe.force_probe=64a0 and i915.force_probe=!64a0), \
+     Linux kernel 6.8 or newer"
 )]
 fn requirements(#[case] id: u16, #[case] who: &str, #[case] describe: &str) {
     let r = lookup(id).requirement();
@@ -150,5 +153,84 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
         .filter(|d| d.default_from.is_some())
         .map(|d| (d.macro_name, d.driver))
         .collect();
-    assert_eq!(with, [("LNL", "xe"), ("BMG", "xe")]);
+    assert_eq!(
+        with,
+        [
+            ("ADLS", "i915"),
+            ("DG1", "i915"),
+            ("DG2", "i915"),
+            ("MTL", "i915"),
+            ("LNL", "xe"),
+            ("BMG", "xe")
+        ]
+    );
+}
+
+/// crates/intel/data/force-probe.tsv's i915 rows, each where its source puts it: xe needs its own
+/// force_probe on all four platforms, so the note names only i915's flag.
+#[rstest]
+// balena-os/balena-intel#633 (2023-05-03): Alder Lake GPUs supported from 5.16 (force_probe=4680 before).
+#[case(0x4680, "ADLS", "5.16")]
+// jellyfin/jellyfin.org#1526 (2025-08-19): DG1 without force_probe from 6.17.
+#[case(0x4905, "DG1", "6.17")]
+// Phoronix, Linux 6.2 graphics summary (2022-12): Alchemist stable, no i915.force_probe.
+#[case(0x56a0, "DG2", "6.2")]
+// nishikiout.net (2024-01-08): Meteor Lake's GPU usable by default from Linux 6.7.
+#[case(0x7d40, "MTL", "6.7")]
+fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
+    #[case] id: u16,
+    #[case] macro_name: &str,
+    #[case] kernel: &str,
+) {
+    let gpu = lookup(id);
+    assert_eq!(gpu.macro_name, Some(macro_name));
+    let i915 = gpu.drivers.iter().find(|d| d.driver == "i915").unwrap();
+    assert_eq!(
+        i915.default_from,
+        Some(gpuctl_core::requirement::Version::parse(kernel).unwrap())
+    );
+    let r = gpu.requirement().describe();
+    assert!(
+        r.starts_with(&format!(
+            "i915 kernel driver (before Linux {kernel} needs i915.force_probe={id:04x}) or"
+        )),
+        "{r}"
+    );
+}
+
+/// crates/intel/data/drivers.tsv's first_kernel rows, each as the source named there says.
+#[rstest]
+// freebsd/drm-kmod#47, its maintainer (2021-01-16): Tiger Lake support introduced in 5.4.
+#[case(0x9a49, "TGL", "i915", "5.4")]
+// Phoronix, Linux 5.18 i915 pull (2022-02-09): Alder Lake N support in place.
+#[case(0x46d0, "ADLN", "i915", "5.18")]
+// wccftech (2022-07): initial Meteor Lake in the pull for "Linux 5.20", released as 6.0.
+#[case(0x7d40, "MTL", "i915", "6.0")]
+// Phoronix, first drm-xe-next pull for 6.8 (2023-12-15): Lunar Lake under enablement, force-probed.
+#[case(0x64a0, "LNL", "xe", "6.8")]
+// thenextgentechinsider.com/?p=17680: initial Xe3 (Panther Lake) support first in Linux 6.13.
+#[case(0xb080, "PTL", "xe", "6.13")]
+fn first_kernel_lands_where_its_source_says(
+    #[case] id: u16,
+    #[case] macro_name: &str,
+    #[case] driver: &str,
+    #[case] kernel: &str,
+) {
+    let gpu = lookup(id);
+    assert_eq!(gpu.macro_name, Some(macro_name));
+    let row = gpu.drivers.iter().find(|d| d.driver == driver).unwrap();
+    assert_eq!(
+        row.first_kernel,
+        Some(gpuctl_core::requirement::Version::parse(kernel).unwrap())
+    );
+}
+
+// Alder Lake-N: i915 from 5.18 is the GPU's floor; xe adds its own 6.8.
+#[test]
+fn alder_lake_n_carries_the_i915_floor() {
+    assert_eq!(
+        lookup(0x46d0).requirement().describe(),
+        "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs \
+         xe.force_probe=46d0 and i915.force_probe=!46d0), Linux kernel 5.18 or newer"
+    );
 }
