@@ -18,6 +18,7 @@
 //! The files are compiled in and parsed once, on first use. A line that does not parse is
 //! skipped, never a panic; the tests assert that no line of the shipped files is skipped.
 
+use gpuctl_core::text::tsv_rows;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -90,19 +91,13 @@ pub fn tables() -> &'static Tables {
     TABLES.get_or_init(parse_all)
 }
 
-fn rows(text: &'static str) -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
-    text.lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| (l, l.split('\t').collect()))
-}
-
 fn hex16(s: &str) -> Option<u16> {
     (s.len() == 4).then(|| u16::from_str_radix(s, 16).ok())?
 }
 
 fn parse_all() -> Tables {
     let mut t = Tables::default();
-    for (line, f) in rows(AMDGPU_IDS) {
+    for (line, f) in tsv_rows(AMDGPU_IDS) {
         match (
             f.as_slice(),
             f.get(1).and_then(|r| u8::from_str_radix(r, 16).ok()),
@@ -115,7 +110,7 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("amdgpu-ids.tsv", line)),
         }
     }
-    for (line, f) in rows(THUNK_GFXIP) {
+    for (line, f) in tsv_rows(THUNK_GFXIP) {
         let parsed = match f.as_slice() {
             [id, major, minor, stepping, chip] => {
                 let n = |s: &str| s.parse::<u32>().ok();
@@ -135,7 +130,7 @@ fn parse_all() -> Tables {
             None => t.skipped.push(("thunk-gfxip.tsv", line)),
         }
     }
-    for (line, f) in rows(ROCM_GPUS) {
+    for (line, f) in tsv_rows(ROCM_GPUS) {
         match (f.as_slice(), f.first().and_then(|r| Version::parse(r).ok())) {
             ([_, product, target, status, source], Some(release)) if target.starts_with("gfx") => {
                 t.rocm.push(RocmRow {
@@ -149,7 +144,7 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("rocm-gpus.tsv", line)),
         }
     }
-    for (line, f) in rows(ROCM_UNOFFICIAL) {
+    for (line, f) in tsv_rows(ROCM_UNOFFICIAL) {
         match f.as_slice() {
             [target, value, source] if Version::parse(value).is_ok() => {
                 t.unofficial.insert(*target, (*value, *source));
@@ -158,13 +153,13 @@ fn parse_all() -> Tables {
         }
     }
     t.rocm_products = t.rocm.iter().map(|r| normalize(r.product)).collect();
-    for (line, f) in rows(COMMUNITY_TARGETS) {
+    for (line, f) in tsv_rows(COMMUNITY_TARGETS) {
         match f.as_slice() {
             [name, target, _] if target.starts_with("gfx") => t.community.push((name, target)),
             _ => t.skipped.push(("community-targets.tsv", line)),
         }
     }
-    for (line, f) in rows(AMDGPU_KERNEL) {
+    for (line, f) in tsv_rows(AMDGPU_KERNEL) {
         match (f.as_slice(), f.get(1).and_then(|v| Version::parse(v).ok())) {
             ([key, _, _], Some(first)) => {
                 t.kernels.insert(*key, first);

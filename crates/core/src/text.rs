@@ -99,6 +99,15 @@ pub fn py_str_list<S: AsRef<str>>(items: &[S]) -> String {
     format!("[{}]", inner.join(", "))
 }
 
+/// The rows of a vendor data file shipped in a crate (the AMD and Intel tables): one row per
+/// line, fields separated by tabs, blank lines and `#` comment lines (the file's origin)
+/// skipped. Each row comes with its line, so a loader can report a line it cannot read.
+pub fn tsv_rows(text: &str) -> impl Iterator<Item = (&str, Vec<&str>)> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| (l, l.split('\t').collect()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

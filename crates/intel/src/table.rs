@@ -14,6 +14,7 @@
 //! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
 //! panic, and the tests assert that none of the shipped lines is.
 
+use gpuctl_core::text::tsv_rows;
 use std::sync::OnceLock;
 
 use gpuctl_core::requirement::Version;
@@ -84,15 +85,9 @@ pub fn tables() -> &'static Tables {
     TABLES.get_or_init(parse_all)
 }
 
-fn rows(text: &'static str) -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
-    text.lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| (l, l.split('\t').collect()))
-}
-
 fn parse_all() -> Tables {
     let mut t = Tables::default();
-    for (line, f) in rows(PCIIDS) {
+    for (line, f) in tsv_rows(PCIIDS) {
         match f.as_slice() {
             [m, id] if id.len() == 4 => match u16::from_str_radix(id, 16) {
                 Ok(id) => t.ids.push((id, m)),
@@ -101,7 +96,7 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("pciids.tsv", line)),
         }
     }
-    for (line, f) in rows(PLATFORMS) {
+    for (line, f) in tsv_rows(PLATFORMS) {
         match f.as_slice() {
             [m, name, d @ ("yes" | "no")] => t.platforms.push(Platform {
                 macro_name: m,
@@ -111,7 +106,7 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("platforms.tsv", line)),
         }
     }
-    for (line, f) in rows(DRIVERS) {
+    for (line, f) in tsv_rows(DRIVERS) {
         let force = |s: &str| match s {
             "yes" => Some(Some(true)),
             "no" => Some(Some(false)),
@@ -136,7 +131,7 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("drivers.tsv", line)),
         }
     }
-    for (line, f) in rows(FORCE_PROBE) {
+    for (line, f) in tsv_rows(FORCE_PROBE) {
         let version = f.get(2).and_then(|v| Version::parse(v).ok());
         let row = match (f.as_slice(), version) {
             ([m, d, _, _], Some(v)) => t
@@ -150,7 +145,7 @@ fn parse_all() -> Tables {
             t.skipped.push(("force-probe.tsv", line));
         }
     }
-    for (line, f) in rows(COMPUTE) {
+    for (line, f) in tsv_rows(COMPUTE) {
         match f.as_slice() {
             [m, p, cl, ze] => t.compute.push(ComputeRow {
                 macro_name: m,
