@@ -9,6 +9,9 @@ pub mod version;
 
 mod decode;
 mod edits;
+mod fast;
+mod fast_json;
+mod fast_yaml;
 mod model;
 
 use std::collections::BTreeMap;

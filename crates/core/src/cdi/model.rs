@@ -16,8 +16,8 @@ pub(super) const SPEC_FIELDS: &[&str] = &[
     "devices",
     "containerEdits",
 ];
-const DEVICE_FIELDS: &[&str] = &["name", "annotations", "containerEdits"];
-const EDITS_FIELDS: &[&str] = &[
+pub(super) const DEVICE_FIELDS: &[&str] = &["name", "annotations", "containerEdits"];
+pub(super) const EDITS_FIELDS: &[&str] = &[
     "env",
     "deviceNodes",
     "netDevices",
@@ -26,7 +26,7 @@ const EDITS_FIELDS: &[&str] = &[
     "intelRdt",
     "additionalGids",
 ];
-const NODE_FIELDS: &[&str] = &[
+pub(super) const NODE_FIELDS: &[&str] = &[
     "path",
     "hostPath",
     "type",
@@ -37,19 +37,19 @@ const NODE_FIELDS: &[&str] = &[
     "uid",
     "gid",
 ];
-const MOUNT_FIELDS: &[&str] = &["hostPath", "containerPath", "options", "type"];
-const HOOK_FIELDS: &[&str] = &["hookName", "path", "args", "env", "timeout"];
-const RDT_FIELDS: &[&str] = &[
+pub(super) const MOUNT_FIELDS: &[&str] = &["hostPath", "containerPath", "options", "type"];
+pub(super) const HOOK_FIELDS: &[&str] = &["hookName", "path", "args", "env", "timeout"];
+pub(super) const RDT_FIELDS: &[&str] = &[
     "closID",
     "l3CacheSchema",
     "memBwSchema",
     "schemata",
     "enableMonitoring",
 ];
-const NET_FIELDS: &[&str] = &["hostInterfaceName", "name"];
+pub(super) const NET_FIELDS: &[&str] = &["hostInterfaceName", "name"];
 
 /// `specs.Spec`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawSpec<'a> {
     pub(super) cdi_version: Cow<'a, str>,
     pub(super) kind: Cow<'a, str>,
@@ -60,7 +60,7 @@ pub(super) struct RawSpec<'a> {
 }
 
 /// `specs.Device`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawDevice<'a> {
     pub(super) name: Cow<'a, str>,
     pub(super) annotations: Option<usize>,
@@ -69,7 +69,7 @@ pub(super) struct RawDevice<'a> {
 
 /// `specs.ContainerEdits`. A `None` element of a pointer slice is a Go nil pointer, on which the
 /// library's checks crash.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawEdits<'a> {
     pub(super) env: Option<Vec<Cow<'a, str>>>,
     pub(super) device_nodes: Option<Vec<Option<RawDeviceNode<'a>>>>,
@@ -81,7 +81,7 @@ pub(super) struct RawEdits<'a> {
 }
 
 /// `specs.DeviceNode`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawDeviceNode<'a> {
     pub(super) path: Cow<'a, str>,
     pub(super) host_path: Cow<'a, str>,
@@ -90,7 +90,7 @@ pub(super) struct RawDeviceNode<'a> {
 }
 
 /// `specs.Mount`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawMount<'a> {
     pub(super) host_path: Cow<'a, str>,
     pub(super) container_path: Cow<'a, str>,
@@ -98,7 +98,7 @@ pub(super) struct RawMount<'a> {
 }
 
 /// `specs.Hook`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawHook<'a> {
     pub(super) hook_name: Cow<'a, str>,
     pub(super) path: Cow<'a, str>,
@@ -106,7 +106,7 @@ pub(super) struct RawHook<'a> {
 }
 
 /// `specs.IntelRdt`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawIntelRdt<'a> {
     pub(super) clos_id: Cow<'a, str>,
     pub(super) schemata: Option<Vec<Cow<'a, str>>>,
@@ -114,7 +114,7 @@ pub(super) struct RawIntelRdt<'a> {
 }
 
 /// `specs.LinuxNetDevice`.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct RawNetDevice<'a> {
     pub(super) host_interface_name: Cow<'a, str>,
     pub(super) name: Cow<'a, str>,

@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use super::decode::De;
 use super::edits::{Rules, check_edits, is_empty, nil_entry};
+use super::fast;
 use super::grammar::{check_device_name, parse_kind};
 use super::model::{RawSpec, decode_spec};
 use super::version::{minimum_version, parse_version};
@@ -72,12 +73,34 @@ pub fn parse_spec(bytes: &[u8], format: SpecFormat) -> Result<ParsedSpec, SpecEr
 
 /// Parses and validates one spec under one library release's rules. JSON and YAML take the same
 /// path, as in the library's `ParseSpec` (`sigs.k8s.io/yaml.UnmarshalStrict`): the format only
-/// names the file.
+/// names the file. The shapes generators write are decoded by the fast path (`fast.rs`); it
+/// declines everything else, and any spec it cannot vouch for is read again in full, so every
+/// refusal is worded by the full reader.
 pub(super) fn parse_spec_with(
     bytes: &[u8],
     _format: SpecFormat,
     rules: Rules,
 ) -> Result<ParsedSpec, SpecError> {
+    // Every spec a unit test reads (the library's verdict cases among them) holds the fast path
+    // to the full reader.
+    #[cfg(test)]
+    if let Err(e) = fast_path_agrees(bytes) {
+        panic!("{e}");
+    }
+    if let Some(Ok(spec)) = fast::decode(bytes).map(|raw| validate(&raw, rules)) {
+        return Ok(spec);
+    }
+    with_full_decode(bytes, |raw| validate(raw, rules))?.map_err(|e| match e {
+        Invalid::Crash(field) => SpecError::Crash(format!(
+            "a null entry in {field}, on which podman's CDI library crashes instead of refusing the spec"
+        )),
+        Invalid::Reason(r) => SpecError::Invalid(r),
+    })
+}
+
+/// The full reader: yaml.v2's reading into a tree, its alias rule, then `encoding/json`'s
+/// decoding of the tree into `specs-go`'s types; `then` sees the decoded spec.
+fn with_full_decode<T>(bytes: &[u8], then: impl FnOnce(&RawSpec<'_>) -> T) -> Result<T, SpecError> {
     // Too deep a nesting and excessive aliasing are refused by the library too (a value of the
     // wrong type; yaml.v2's alias rule); only a large expansion is gpuctl's own bound.
     let yaml = |e: YamlError| match e {
@@ -90,12 +113,26 @@ pub(super) fn parse_spec_with(
     let raw = decode_spec(&De::new(&doc))
         .map_err(|e| SpecError::Invalid(format!("failed to parse CDI Spec: {e}")))?
         .ok_or_else(|| SpecError::Invalid("failed to parse CDI Spec, no Spec data".to_string()))?;
-    validate(&raw, rules).map_err(|e| match e {
-        Invalid::Crash(field) => SpecError::Crash(format!(
-            "a null entry in {field}, on which podman's CDI library crashes instead of refusing the spec"
+    Ok(then(&raw))
+}
+
+/// The differential check of the fast path against the full reader, for the tests and the
+/// `cdi_fast` fuzz target: `Ok(false)` when the fast path declines `bytes`, `Ok(true)` when both
+/// decode them to the same spec, and `Err` saying how they differ otherwise.
+#[doc(hidden)]
+pub fn fast_path_agrees(bytes: &[u8]) -> Result<bool, String> {
+    let Some(fast) = fast::decode(bytes) else {
+        return Ok(false);
+    };
+    match with_full_decode(bytes, |full| {
+        (*full != fast).then(|| format!("fast path read {fast:?}, full reader {full:?}"))
+    }) {
+        Ok(None) => Ok(true),
+        Ok(Some(diff)) => Err(diff),
+        Err(e) => Err(format!(
+            "fast path read {fast:?}, the full reader refused: {e}"
         )),
-        Invalid::Reason(r) => SpecError::Invalid(r),
-    })
+    }
 }
 
 /// Aliases may add at most this many bytes: a spec may not expand past the size a spec file may
@@ -172,6 +209,10 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
 #[cfg(test)]
 #[path = "spec_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "fast_tests.rs"]
+mod fast_tests;
 
 #[cfg(test)]
 #[path = "library_verdicts_tests.rs"]

@@ -77,24 +77,44 @@ fn cannot(got: &str, text: &str, want: &str) -> String {
     format!("cannot decode !!{got} `{text}` as a !!{want}")
 }
 
+/// True when yaml.v2 reads the untagged plain scalar `text` as a string (not a boolean,
+/// number, null or merge key). Allocates nothing unless the text starts like a number.
+pub fn plain_is_str(text: &str) -> bool {
+    match text.as_bytes().first() {
+        None => false,
+        Some(b'.' | b'0'..=b'9' | b'+' | b'-') => matches!(implicit(text), Value::Str(_)),
+        Some(_) => word(text).is_none(),
+    }
+}
+
 /// The untagged reading (`resolve` with an empty tag).
 fn implicit(text: &str) -> Value<'static> {
-    match text {
+    if let Some(v) = word(text) {
+        return v;
+    }
+    implicit_number(text)
+}
+
+/// The fixed words yaml.v2 resolves: YAML 1.1 booleans, nulls, infinities, NaN, the merge key.
+fn word(text: &str) -> Option<Value<'static>> {
+    Some(match text {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            return Value::Bool(true);
+            Value::Bool(true)
         }
         "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            return Value::Bool(false);
+            Value::Bool(false)
         }
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY);
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        "<<" => return Value::Merge,
-        _ => {}
-    }
+        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
+        ".nan" | ".NaN" | ".NAN" => Value::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Value::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Value::Float(f64::NEG_INFINITY),
+        "<<" => Value::Merge,
+        _ => return None,
+    })
+}
+
+/// The reading of a text that is none of yaml.v2's fixed words.
+fn implicit_number(text: &str) -> Value<'static> {
     let owned = || Value::Str(Cow::Owned(text.to_string()));
     match text.as_bytes()[0] {
         b'.' => float(text).map_or_else(owned, Value::Float),

@@ -1,0 +1,290 @@
+//! The block-YAML reader of the fast path: what `nvidia-ctk` and Intel's generator write. One
+//! document (an optional leading `---`), block mappings of plain keys, block sequences (indented
+//! or not), single-line scalars (plain, or quoted without escapes), `{}` and `[]`. Not comments,
+//! anchors, aliases, tags, flow collections with content, block scalars, multi-line scalars,
+//! quoted keys, or anything it does not recognise: those return `None`.
+
+use super::fast::{Frame, Source, Tok};
+use crate::goyaml::resolve::plain_is_str;
+
+/// The longest key read: libyaml refuses a simple key over 1024 characters.
+const LONGEST_KEY: usize = 1000;
+
+pub(super) struct Yaml<'a> {
+    text: &'a str,
+    pos: usize,
+    /// Whether `pos` is on the rest of a line after `key:` or `- ` (the value starts there),
+    /// rather than at the start of a line.
+    inline: bool,
+    /// The inline value follows `- ` (so it may be a compact mapping), not `key:`.
+    after_dash: bool,
+    /// The column of the collection whose value the reader stands at.
+    owner: usize,
+}
+
+/// The next non-blank line: its indentation and where its content starts.
+enum Line {
+    Eof,
+    At { indent: usize, start: usize },
+}
+
+/// A byte that cannot start a plain scalar (`-`, `?` and `:` can, before a non-space; this
+/// reader does not take those except `-`).
+fn indicator(b: u8) -> bool {
+    b"-?:,[]{}#&*!|>'\"%@`".contains(&b)
+}
+
+impl<'a> Yaml<'a> {
+    pub(super) fn new(text: &'a str) -> Option<Self> {
+        let pos = match text.strip_prefix("---") {
+            Some(rest) if rest.starts_with('\n') => 4,
+            Some(_) => return None,
+            None => 0,
+        };
+        Some(Yaml {
+            text,
+            pos,
+            inline: false,
+            after_dash: false,
+            owner: 0,
+        })
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.bytes()[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.text.len(), |i| from + i)
+    }
+
+    /// Moves past the line that ends at or after `at`.
+    fn next_line_from(&mut self, at: usize) {
+        self.pos = (self.line_end(at) + 1).min(self.text.len());
+        self.inline = false;
+    }
+
+    /// The next line with content, from the start of a line; a comment is not taken.
+    fn peek(&self) -> Option<Line> {
+        let b = self.bytes();
+        let mut p = self.pos;
+        loop {
+            let indent = b[p..].iter().take_while(|&&c| c == b' ').count();
+            let start = p + indent;
+            match b.get(start) {
+                None => return Some(Line::Eof),
+                Some(b'\n') => p = start + 1,
+                Some(b'#') => return None,
+                Some(_) => return Some(Line::At { indent, start }),
+            }
+        }
+    }
+
+    /// Reads `key:` at `start`, leaving the reader at its value.
+    fn key_at(&mut self, start: usize, indent: usize) -> Option<&'a str> {
+        let b = self.bytes();
+        let end = self.line_end(start);
+        let colon = (start..end).find(|&i| b[i] == b':' && (i + 1 == end || b[i + 1] == b' '))?;
+        let key = &self.text[start..colon];
+        let kb = key.as_bytes();
+        if kb.is_empty()
+            || kb.len() > LONGEST_KEY
+            || indicator(kb[0])
+            || kb.ends_with(b" ")
+            || key.contains(" #")
+            || !plain_is_str(key)
+        {
+            return None;
+        }
+        let value = colon + 1 + b[colon + 1..end].iter().take_while(|&&c| c == b' ').count();
+        self.owner = indent;
+        if value == end {
+            self.next_line_from(end);
+        } else {
+            self.pos = value;
+            self.inline = true;
+            self.after_dash = false;
+        }
+        Some(key)
+    }
+
+    /// The inline value is exactly `token` (`{}` or `[]`) and nothing follows it on the line.
+    fn inline_is(&mut self, token: &str) -> bool {
+        let end = self.line_end(self.pos);
+        if &self.text[self.pos..end] == token {
+            self.next_line_from(end);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+impl<'a> Source<'a> for Yaml<'a> {
+    fn root(&mut self) -> Option<Frame> {
+        match self.peek()? {
+            Line::At { indent: 0, .. } => Some(Frame::default()),
+            _ => None,
+        }
+    }
+
+    fn map_start(&mut self) -> Option<Frame> {
+        if self.inline {
+            if self.inline_is("{}") {
+                return Some(Frame {
+                    empty: true,
+                    ..Frame::default()
+                });
+            }
+            // `- key: value`: a mapping whose keys stand at this column.
+            let indent = self.pos - self.text[..self.pos].rfind('\n').map_or(0, |i| i + 1);
+            return self.after_dash.then_some(Frame {
+                indent,
+                first: true,
+                empty: false,
+            });
+        }
+        match self.peek()? {
+            Line::At { indent, start } if indent > self.owner && self.bytes()[start] != b'-' => {
+                Some(Frame {
+                    indent,
+                    ..Frame::default()
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn map_key(&mut self, frame: &mut Frame) -> Option<Option<&'a str>> {
+        if frame.empty {
+            return Some(None);
+        }
+        if frame.first {
+            frame.first = false;
+            return self.key_at(self.pos, frame.indent).map(Some);
+        }
+        match self.peek()? {
+            Line::Eof => Some(None),
+            Line::At { indent, .. } if indent < frame.indent => Some(None),
+            Line::At { indent, start } if indent == frame.indent => {
+                self.key_at(start, indent).map(Some)
+            }
+            Line::At { .. } => None,
+        }
+    }
+
+    fn seq_start(&mut self) -> Option<Frame> {
+        if self.inline {
+            return self.inline_is("[]").then(|| Frame {
+                empty: true,
+                ..Frame::default()
+            });
+        }
+        // A sequence may stand at its key's column (nvidia-ctk writes it so).
+        match self.peek()? {
+            Line::At { indent, start } if indent >= self.owner && self.bytes()[start] == b'-' => {
+                Some(Frame {
+                    indent,
+                    ..Frame::default()
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn seq_next(&mut self, frame: &mut Frame) -> Option<bool> {
+        if frame.empty {
+            return Some(false);
+        }
+        let (indent, start) = match self.peek()? {
+            Line::Eof => return Some(false),
+            Line::At { indent, start } => (indent, start),
+        };
+        if indent < frame.indent {
+            return Some(false);
+        }
+        if indent > frame.indent {
+            return None;
+        }
+        let b = self.bytes();
+        if b[start] != b'-' {
+            // The end of a sequence at its key's column; the mapping goes on.
+            return Some(false);
+        }
+        if b.get(start + 1) != Some(&b' ') {
+            return None;
+        }
+        let value = start + 1 + b[start + 1..].iter().take_while(|&&c| c == b' ').count();
+        if matches!(b.get(value), None | Some(b'\n')) {
+            return None;
+        }
+        self.pos = value;
+        self.inline = true;
+        self.after_dash = true;
+        self.owner = frame.indent;
+        Some(true)
+    }
+
+    fn scalar(&mut self) -> Option<Tok<'a>> {
+        if !self.inline {
+            return None;
+        }
+        let end = self.line_end(self.pos);
+        let s = &self.text[self.pos..end];
+        let b = s.as_bytes();
+        let tok = match b[0] {
+            q @ (b'"' | b'\'') => {
+                let inner = s.get(1..s.len().checked_sub(1)?)?;
+                let bad = |c: &u8| *c == q || *c == b'\\';
+                if b.len() < 2 || b[b.len() - 1] != q || inner.bytes().any(|c| bad(&c)) {
+                    return None;
+                }
+                Tok::Str(inner)
+            }
+            c => {
+                let dash_ok = c == b'-' && b.get(1).is_some_and(|&n| n != b' ');
+                if (indicator(c) && !dash_ok)
+                    || s.ends_with(' ')
+                    || s.ends_with(':')
+                    || s.contains(": ")
+                    || s.contains(" #")
+                {
+                    return None;
+                }
+                plain(s)?
+            }
+        };
+        self.next_line_from(end);
+        Some(tok)
+    }
+
+    fn finish(&mut self) -> Option<()> {
+        matches!(self.peek()?, Line::Eof).then_some(())
+    }
+}
+
+/// A plain scalar, resolved as yaml.v2 does; `None` for what the fast path does not take.
+fn plain(s: &str) -> Option<Tok<'_>> {
+    match s {
+        "true" => return Some(Tok::Bool(true)),
+        "false" => return Some(Tok::Bool(false)),
+        _ => {}
+    }
+    if let Some(n) = decimal(s) {
+        return Some(Tok::Int(n));
+    }
+    plain_is_str(s).then_some(Tok::Str(s))
+}
+
+/// `0` or a decimal without leading zero, up to 18 digits (so it fits any field's type test).
+pub(super) fn decimal(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    let digits = !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit);
+    if !digits || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    s.parse().ok()
+}
