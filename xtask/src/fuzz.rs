@@ -14,6 +14,7 @@ pub const TARGETS: &[&str] = &[
     "selector",
     "cdi_spec",
     "cdi_dir",
+    "cdi_fast",
     "explain",
     "ids",
     "site_table",
@@ -200,6 +201,19 @@ impl Seeds {
                 )
                 .flat_map(|s| [prefixed(0, &s), prefixed(1, &s)])
                 .collect(),
+            // The raw spec, and the benchmark's generator-shaped specs: the fast path's subset.
+            "cdi_fast" => self
+                .specs
+                .iter()
+                .cloned()
+                .chain(
+                    self.literals
+                        .iter()
+                        .filter(spec_like)
+                        .map(|l| l.as_bytes().to_vec()),
+                )
+                .chain(bench_specs())
+                .collect(),
             "site_table" => self
                 .literals
                 .iter()
@@ -237,6 +251,17 @@ impl Seeds {
         }
         Ok(n)
     }
+}
+
+/// The benchmark hosts' specs at 2 and 8 GPUs, in both formats.
+fn bench_specs() -> Vec<Vec<u8>> {
+    use crate::bench::hosts::{SpecFormat, spec};
+    [2, 8]
+        .into_iter()
+        .flat_map(|gpus| [SpecFormat::Json, SpecFormat::Yaml].map(|f| spec(gpus, f)))
+        .filter_map(Result::ok)
+        .map(String::into_bytes)
+        .collect()
 }
 
 fn prefixed(first: u8, body: &[u8]) -> Vec<u8> {

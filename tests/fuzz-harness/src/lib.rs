@@ -24,6 +24,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("selector", selector),
     ("cdi_spec", cdi_spec),
     ("cdi_dir", cdi_dir),
+    ("cdi_fast", cdi_fast),
     ("explain", explain),
     ("ids", ids),
     ("site_table", site_table),
@@ -60,6 +61,14 @@ pub fn cdi_spec(data: &[u8]) {
         SpecFormat::Yaml
     };
     let _ = parse_spec(body, format);
+}
+
+/// One CDI spec, the whole input: wherever the fast path decodes it, the full reader must decode
+/// it to the same spec (gpuctl_core's `cdi/fast.rs`).
+pub fn cdi_fast(data: &[u8]) {
+    if let Err(diff) = gpuctl_core::cdi::spec::fast_path_agrees(data) {
+        panic!("the fast path and the full reader differ: {diff}");
+    }
 }
 
 /// The file names a fuzzed spec directory can hold: both formats, the ignored `.yml`, a name

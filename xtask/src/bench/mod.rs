@@ -5,7 +5,7 @@
 //! memory. Goals (issue 9): `args all` on the 8-GPU host at most 2x `/bin/true`; a 2 MB spec
 //! directory in at most 10 ms and 16 MiB, linear in size.
 
-mod hosts;
+pub(crate) mod hosts;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
