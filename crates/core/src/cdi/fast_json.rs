@@ -4,7 +4,7 @@
 //! `:` is on a later line or over 1000 characters on (libyaml's simple-key rule would read
 //! those differently): those return `None`.
 
-use super::fast::{Frame, Source, Tok};
+use super::fast::{Frame, Source, Tok, has_below, has_byte};
 use super::fast_yaml::decimal;
 
 /// The farthest a key's `:` may stand from the key's start (libyaml: 1024).
@@ -45,14 +45,22 @@ impl<'a> Json<'a> {
             return None;
         }
         let start = self.pos + 1;
-        let len = b[start..]
+        let mut end = start;
+        while let Some(chunk) = b.get(end..end + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([b'"'; 8]));
+            if has_byte(word, b'"') | has_byte(word, b'\\') | has_below(word, b' ') != 0 {
+                break;
+            }
+            end += 8;
+        }
+        end += b[end..]
             .iter()
             .position(|&c| c == b'"' || c == b'\\' || c < b' ')?;
-        if b[start + len] != b'"' {
+        if b[end] != b'"' {
             return None;
         }
-        self.pos = start + len + 1;
-        Some(&self.text[start..start + len])
+        self.pos = end + 1;
+        Some(&self.text[start..end])
     }
 
     /// A collection's opening bracket, and whether it is empty.

@@ -292,3 +292,23 @@ fn json_near_misses_fall_back(#[case] from: &str, #[case] to: &str) {
 fn degenerate_texts_fall_back(#[case] text: &str) {
     assert!(!agrees(text));
 }
+
+/// The eight-bytes-at-a-time tests the readers skip text with: a flag for every lane that
+/// matches, and the lowest flag always a true match.
+#[rstest]
+#[case::none(*b"abcdefgh", b':', None)]
+#[case::first(*b":bcdefgh", b':', Some(0))]
+#[case::last(*b"abcdefg:", b':', Some(7))]
+#[case::two(*b"ab:de:gh", b':', Some(2))]
+#[case::line_feed(*b"abc\ndefg", b'\n', Some(3))]
+fn eight_byte_lanes(#[case] bytes: [u8; 8], #[case] byte: u8, #[case] first: Option<u32>) {
+    use super::fast::{has_below, has_byte};
+    let hit = has_byte(u64::from_le_bytes(bytes), byte);
+    assert_eq!((hit != 0).then(|| hit.trailing_zeros() / 8), first);
+    let below = has_below(u64::from_le_bytes(bytes), b' ');
+    let control = bytes.iter().position(|&b| b < b' ');
+    assert_eq!(
+        (below != 0).then(|| below.trailing_zeros() as usize / 8),
+        control
+    );
+}

@@ -4,7 +4,7 @@
 //! anchors, aliases, tags, flow collections with content, block scalars, multi-line scalars,
 //! quoted keys, or anything it does not recognise: those return `None`.
 
-use super::fast::{Frame, Source, Tok};
+use super::fast::{Frame, Source, Tok, has_byte};
 use crate::goyaml::resolve::plain_is_str;
 
 /// The longest key read: libyaml refuses a simple key over 1024 characters.
@@ -20,12 +20,23 @@ pub(super) struct Yaml<'a> {
     after_dash: bool,
     /// The column of the collection whose value the reader stands at.
     owner: usize,
+    /// Where the line the reader is on starts.
+    line: usize,
 }
 
 /// The next non-blank line: its indentation and where its content starts.
 enum Line {
     Eof,
     At { indent: usize, start: usize },
+}
+
+/// How a scan of a line's plain text stopped.
+struct Scan {
+    /// At the line's end, or at the first `:` followed by a space or the end of the line.
+    stop: usize,
+    colon: bool,
+    /// ` #` (a comment) came before the stop.
+    hash: bool,
 }
 
 /// A byte that cannot start a plain scalar (`-`, `?` and `:` can, before a non-space; this
@@ -47,6 +58,7 @@ impl<'a> Yaml<'a> {
             inline: false,
             after_dash: false,
             owner: 0,
+            line: 0,
         })
     }
 
@@ -61,9 +73,52 @@ impl<'a> Yaml<'a> {
             .map_or(self.text.len(), |i| from + i)
     }
 
+    /// Scans plain text from `from`. This is the reader's inner loop, so it skips eight bytes at
+    /// a time while none of them is a line feed, `:` or `#`.
+    fn scan(&self, from: usize) -> Scan {
+        let b = self.bytes();
+        let mut hash = false;
+        let mut i = from;
+        loop {
+            while let Some(chunk) = b.get(i..i + 8) {
+                let word = u64::from_le_bytes(chunk.try_into().unwrap_or([b'\n'; 8]));
+                let hit = has_byte(word, b'\n') | has_byte(word, b':') | has_byte(word, b'#');
+                if hit != 0 {
+                    // The lowest flagged lane is a true match (false flags only sit above one).
+                    i += hit.trailing_zeros() as usize / 8;
+                    break;
+                }
+                i += 8;
+            }
+            let Some(&c) = b.get(i) else { break };
+            match c {
+                b'\n' => break,
+                b':' if matches!(b.get(i + 1), None | Some(b' ' | b'\n')) => {
+                    return Scan {
+                        stop: i,
+                        colon: true,
+                        hash,
+                    };
+                }
+                b'#' => hash |= i > from && b[i - 1] == b' ',
+                _ => {}
+            }
+            i += 1;
+        }
+        Scan {
+            stop: i,
+            colon: false,
+            hash,
+        }
+    }
+
     /// Moves past the line that ends at or after `at`.
     fn next_line_from(&mut self, at: usize) {
-        self.pos = (self.line_end(at) + 1).min(self.text.len());
+        let end = match self.bytes().get(at) {
+            Some(b'\n') | None => at,
+            Some(_) => self.line_end(at),
+        };
+        self.pos = (end + 1).min(self.text.len());
         self.inline = false;
     }
 
@@ -86,23 +141,28 @@ impl<'a> Yaml<'a> {
     /// Reads `key:` at `start`, leaving the reader at its value.
     fn key_at(&mut self, start: usize, indent: usize) -> Option<&'a str> {
         let b = self.bytes();
-        let end = self.line_end(start);
-        let colon = (start..end).find(|&i| b[i] == b':' && (i + 1 == end || b[i + 1] == b' '))?;
+        let scan = self.scan(start);
+        if !scan.colon || scan.hash {
+            return None;
+        }
+        let colon = scan.stop;
         let key = &self.text[start..colon];
         let kb = key.as_bytes();
         if kb.is_empty()
             || kb.len() > LONGEST_KEY
             || indicator(kb[0])
-            || kb.ends_with(b" ")
-            || key.contains(" #")
+            || matches!(kb[kb.len() - 1], b' ' | b':')
             || !plain_is_str(key)
         {
             return None;
         }
-        let value = colon + 1 + b[colon + 1..end].iter().take_while(|&&c| c == b' ').count();
+        let mut value = colon + 1;
+        while b.get(value) == Some(&b' ') {
+            value += 1;
+        }
         self.owner = indent;
-        if value == end {
-            self.next_line_from(end);
+        if matches!(b.get(value), None | Some(b'\n')) {
+            self.next_line_from(value);
         } else {
             self.pos = value;
             self.inline = true;
@@ -113,6 +173,9 @@ impl<'a> Yaml<'a> {
 
     /// The inline value is exactly `token` (`{}` or `[]`) and nothing follows it on the line.
     fn inline_is(&mut self, token: &str) -> bool {
+        if self.bytes()[self.pos] != token.as_bytes()[0] {
+            return false;
+        }
         let end = self.line_end(self.pos);
         if &self.text[self.pos..end] == token {
             self.next_line_from(end);
@@ -140,7 +203,7 @@ impl<'a> Source<'a> for Yaml<'a> {
                 });
             }
             // `- key: value`: a mapping whose keys stand at this column.
-            let indent = self.pos - self.text[..self.pos].rfind('\n').map_or(0, |i| i + 1);
+            let indent = self.pos - self.line;
             return self.after_dash.then_some(Frame {
                 indent,
                 first: true,
@@ -170,6 +233,7 @@ impl<'a> Source<'a> for Yaml<'a> {
             Line::Eof => Some(None),
             Line::At { indent, .. } if indent < frame.indent => Some(None),
             Line::At { indent, start } if indent == frame.indent => {
+                self.line = start - indent;
                 self.key_at(start, indent).map(Some)
             }
             Line::At { .. } => None,
@@ -222,6 +286,7 @@ impl<'a> Source<'a> for Yaml<'a> {
             return None;
         }
         self.pos = value;
+        self.line = start - indent;
         self.inline = true;
         self.after_dash = true;
         self.owner = frame.indent;
@@ -232,29 +297,28 @@ impl<'a> Source<'a> for Yaml<'a> {
         if !self.inline {
             return None;
         }
-        let end = self.line_end(self.pos);
-        let s = &self.text[self.pos..end];
-        let b = s.as_bytes();
-        let tok = match b[0] {
+        let b = self.bytes();
+        let start = self.pos;
+        let (tok, end) = match b[start] {
             q @ (b'"' | b'\'') => {
-                let inner = s.get(1..s.len().checked_sub(1)?)?;
-                let bad = |c: &u8| *c == q || *c == b'\\';
-                if b.len() < 2 || b[b.len() - 1] != q || inner.bytes().any(|c| bad(&c)) {
+                let len = b[start + 1..]
+                    .iter()
+                    .position(|&c| c == q || c == b'\\' || c == b'\n')?;
+                let close = start + 1 + len;
+                let end = close + 1;
+                if b[close] != q || !matches!(b.get(end), None | Some(b'\n')) {
                     return None;
                 }
-                Tok::Str(inner)
+                (Tok::Str(&self.text[start + 1..close]), end)
             }
             c => {
-                let dash_ok = c == b'-' && b.get(1).is_some_and(|&n| n != b' ');
-                if (indicator(c) && !dash_ok)
-                    || s.ends_with(' ')
-                    || s.ends_with(':')
-                    || s.contains(": ")
-                    || s.contains(" #")
-                {
+                let dash_ok = c == b'-' && b.get(start + 1).is_some_and(|&n| n != b' ');
+                let scan = self.scan(start);
+                let end = scan.stop;
+                if (indicator(c) && !dash_ok) || scan.colon || scan.hash || b[end - 1] == b' ' {
                     return None;
                 }
-                plain(s)?
+                (plain(&self.text[start..end])?, end)
             }
         };
         self.next_line_from(end);

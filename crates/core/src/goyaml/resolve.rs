@@ -80,10 +80,17 @@ fn cannot(got: &str, text: &str, want: &str) -> String {
 /// True when yaml.v2 reads the untagged plain scalar `text` as a string (not a boolean,
 /// number, null or merge key). Allocates nothing unless the text starts like a number.
 pub fn plain_is_str(text: &str) -> bool {
-    match text.as_bytes().first() {
+    let b = text.as_bytes();
+    match b.first() {
         None => false,
+        // A sign before anything but a digit or a point is no number (`--link`).
+        Some(b'+' | b'-') if !matches!(b.get(1), Some(b'0'..=b'9' | b'.')) => true,
         Some(b'.' | b'0'..=b'9' | b'+' | b'-') => matches!(implicit(text), Value::Str(_)),
-        Some(_) => word(text).is_none(),
+        // Only these start one of the fixed words, none longer than 5 bytes.
+        Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' | b'<') => {
+            b.len() > 5 || word(text).is_none()
+        }
+        Some(_) => true,
     }
 }
 
