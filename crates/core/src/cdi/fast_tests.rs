@@ -193,6 +193,12 @@ fn every_spec_file_the_tests_hold_reads_the_same() {
 #[case::unknown_field("type: c", "typ: c")]
 #[case::wrong_indent("    minor: 255", "     minor: 255")]
 #[case::dash_without_space("- name: all", "-name: all")]
+// Found by the cdi_fast fuzz target (fuzz/regressions/cdi_fast/): a lone `-` is a sequence entry.
+#[case::lone_dash_value("kind: nvidia.com/gpu", "kind: -")]
+#[case::lone_dash_last(
+    "- name: all\n  containerEdits:\n    env: []\n    mounts: []\n",
+    "- name: all\n  containerEdits:\n    env: []\n    mounts: []\n  annotations:\n    a: -"
+)]
 #[case::empty_item("  - 44\n", "  -\n")]
 #[case::nested_sequence("  - 44\n", "  - - 44\n")]
 #[case::complex_key("type: c", "? type\n    : c")]

@@ -312,7 +312,9 @@ impl<'a> Source<'a> for Yaml<'a> {
                 (Tok::Str(&self.text[start + 1..close]), end)
             }
             c => {
-                let dash_ok = c == b'-' && b.get(start + 1).is_some_and(|&n| n != b' ');
+                // `-` starts a plain scalar only before a non-blank (`--link`); alone it is an
+                // entry of a block sequence.
+                let dash_ok = c == b'-' && !matches!(b.get(start + 1), None | Some(b' ' | b'\n'));
                 let scan = self.scan(start);
                 let end = scan.stop;
                 if (indicator(c) && !dash_ok) || scan.colon || scan.hash || b[end - 1] == b' ' {
