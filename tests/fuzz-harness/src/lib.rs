@@ -66,9 +66,11 @@ pub fn cdi_spec(data: &[u8]) {
 /// One CDI spec, the whole input: wherever the fast path decodes it, the full reader must decode
 /// it to the same spec (gpuctl_core's `cdi/fast.rs`).
 pub fn cdi_fast(data: &[u8]) {
-    if let Err(diff) = gpuctl_core::cdi::spec::fast_path_agrees(data) {
-        panic!("the fast path and the full reader differ: {diff}");
-    }
+    let agrees = gpuctl_core::cdi::spec::fast_path_agrees(data);
+    assert!(
+        agrees.is_ok(),
+        "the fast path and the full reader differ: {agrees:?}"
+    );
 }
 
 /// The file names a fuzzed spec directory can hold: both formats, the ignored `.yml`, a name

@@ -335,21 +335,3 @@ pub fn build(dir: &Path, gpus: usize, format: SpecFormat) -> Result<PathBuf, Str
     write(&root, &format!("/etc/cdi/nvidia.{}", format.ext()), &spec)?;
     Ok(root)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The benchmark measures the fast spec path: its specs must be in that path's subset, and
-    /// read the same by the full reader.
-    #[test]
-    fn the_bench_specs_take_the_fast_path() {
-        for gpus in [2, 8, 64] {
-            for format in [SpecFormat::Json, SpecFormat::Yaml] {
-                let text = spec(gpus, format).unwrap_or_default();
-                let agrees = gpuctl_core::cdi::spec::fast_path_agrees(text.as_bytes());
-                assert_eq!(agrees, Ok(true), "{gpus} GPUs, {}", format.ext());
-            }
-        }
-    }
-}

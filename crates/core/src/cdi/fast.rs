@@ -13,52 +13,13 @@
 use std::borrow::Cow;
 
 use super::fast_json::Json;
+use super::fast_source::{Frame, Source, Tok};
 use super::fast_yaml::Yaml;
 use super::model::{
     DEVICE_FIELDS, EDITS_FIELDS, HOOK_FIELDS, MOUNT_FIELDS, NET_FIELDS, NODE_FIELDS, RDT_FIELDS,
     RawDevice, RawDeviceNode, RawEdits, RawHook, RawIntelRdt, RawMount, RawNetDevice, RawSpec,
     SPEC_FIELDS,
 };
-
-/// A scalar as a fast reader hands it over, already resolved as yaml.v2 resolves it.
-pub(super) enum Tok<'a> {
-    /// A string, quoted or plain.
-    Str(&'a str),
-    /// A decimal integer without sign, leading zero, exponent or point.
-    Int(u64),
-    /// `true` or `false`, exactly.
-    Bool(bool),
-}
-
-/// Where a reader is in one mapping or sequence.
-#[derive(Default)]
-pub(super) struct Frame {
-    /// The column of a block collection's keys or dashes.
-    pub(super) indent: usize,
-    /// The first entry is still to be read (and starts where the reader is).
-    pub(super) first: bool,
-    /// An empty flow collection (`{}`, `[]`): no entries.
-    pub(super) empty: bool,
-}
-
-/// What both fast readers offer the schema walk. `None` from any method means "not mine".
-pub(super) trait Source<'a> {
-    /// The document's top-level mapping.
-    fn root(&mut self) -> Option<Frame>;
-    /// A mapping at the value position.
-    fn map_start(&mut self) -> Option<Frame>;
-    /// The next key of the mapping, or `Some(None)` at its end; the reader then stands at the
-    /// key's value.
-    fn map_key(&mut self, frame: &mut Frame) -> Option<Option<&'a str>>;
-    /// A sequence at the value position.
-    fn seq_start(&mut self) -> Option<Frame>;
-    /// Whether another item follows; the reader then stands at it.
-    fn seq_next(&mut self, frame: &mut Frame) -> Option<bool>;
-    /// A scalar at the value position.
-    fn scalar(&mut self) -> Option<Tok<'a>>;
-    /// Nothing but white space follows the top-level mapping.
-    fn finish(&mut self) -> Option<()>;
-}
 
 /// Decodes `bytes` when they are in the subset; `None` otherwise.
 pub(super) fn decode(bytes: &[u8]) -> Option<RawSpec<'_>> {
@@ -296,19 +257,4 @@ fn intel_rdt<'a, S: Source<'a>>(s: &mut S) -> Option<RawIntelRdt<'a>> {
         Some(())
     })?;
     Some(r)
-}
-
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Non-zero when a byte of `word` is `byte` (the classic zero-byte test, on `word ^ byte` in
-/// every lane): the readers skip eight bytes at a time with it.
-pub(super) fn has_byte(word: u64, byte: u8) -> u64 {
-    let x = word ^ (LOW * u64::from(byte));
-    x.wrapping_sub(LOW) & !x & HIGH
-}
-
-/// Non-zero when a byte of `word` is below `n` (at most 128).
-pub(super) fn has_below(word: u64, n: u8) -> u64 {
-    word.wrapping_sub(LOW * u64::from(n)) & !word & HIGH
 }

@@ -4,8 +4,7 @@
 //! `:` is on a later line or over 1000 characters on (libyaml's simple-key rule would read
 //! those differently): those return `None`.
 
-use super::fast::{Frame, Source, Tok, has_below, has_byte};
-use super::fast_yaml::decimal;
+use super::fast_source::{Frame, Source, Tok, decimal, has_below, has_byte};
 
 /// The farthest a key's `:` may stand from the key's start (libyaml: 1024).
 const LONGEST_KEY: usize = 1000;

@@ -4,7 +4,7 @@
 //! anchors, aliases, tags, flow collections with content, block scalars, multi-line scalars,
 //! quoted keys, or anything it does not recognise: those return `None`.
 
-use super::fast::{Frame, Source, Tok, has_byte};
+use super::fast_source::{Frame, Source, Tok, decimal, has_byte};
 use crate::goyaml::resolve::plain_is_str;
 
 /// The longest key read: libyaml refuses a simple key over 1024 characters.
@@ -343,14 +343,4 @@ fn plain(s: &str) -> Option<Tok<'_>> {
         return Some(Tok::Int(n));
     }
     plain_is_str(s).then_some(Tok::Str(s))
-}
-
-/// `0` or a decimal without leading zero, up to 18 digits (so it fits any field's type test).
-pub(super) fn decimal(s: &str) -> Option<u64> {
-    let b = s.as_bytes();
-    let digits = !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit);
-    if !digits || (b.len() > 1 && b[0] == b'0') {
-        return None;
-    }
-    s.parse().ok()
 }

@@ -11,6 +11,7 @@ mod decode;
 mod edits;
 mod fast;
 mod fast_json;
+mod fast_source;
 mod fast_yaml;
 mod model;
 
