@@ -193,7 +193,10 @@ fn every_spec_file_the_tests_hold_reads_the_same() {
 #[case::unknown_field("type: c", "typ: c")]
 #[case::wrong_indent("    minor: 255", "     minor: 255")]
 #[case::dash_without_space("- name: all", "-name: all")]
-// Found by the cdi_fast fuzz target (fuzz/regressions/cdi_fast/): a lone `-` is a sequence entry.
+// Found by the cdi_fast fuzz target (fuzz/regressions/cdi_fast/): yaml.v2 drops underscores
+// before reading a number, so `+_3` is the integer 3; a lone `-` is a sequence entry.
+#[case::signed_underscore_int("cdiVersion: 0.6.0", "cdiVersion: +_3")]
+#[case::signed_underscore_float("cdiVersion: 0.6.0", "cdiVersion: -_.5")]
 #[case::lone_dash_value("kind: nvidia.com/gpu", "kind: -")]
 #[case::lone_dash_last(
     "- name: all\n  containerEdits:\n    env: []\n    mounts: []\n",

@@ -83,8 +83,9 @@ pub fn plain_is_str(text: &str) -> bool {
     let b = text.as_bytes();
     match b.first() {
         None => false,
-        // A sign before anything but a digit or a point is no number (`--link`).
-        Some(b'+' | b'-') if !matches!(b.get(1), Some(b'0'..=b'9' | b'.')) => true,
+        // A sign before anything but a digit, a point or an underscore (which yaml.v2 drops
+        // before reading a number: `+_3` is 3) is no number (`--link`).
+        Some(b'+' | b'-') if !matches!(b.get(1), Some(b'0'..=b'9' | b'.' | b'_')) => true,
         Some(b'.' | b'0'..=b'9' | b'+' | b'-') => matches!(implicit(text), Value::Str(_)),
         // Only these start one of the fixed words, none longer than 5 bytes.
         Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' | b'<') => {
@@ -329,5 +330,33 @@ pub fn key_string<'a>(v: &Value<'a>) -> Result<Cow<'a, str>, String> {
         Value::Merge => Ok(Cow::Borrowed("<<")),
         Value::Null => Err("unsupported map key of type: <nil>".to_string()),
         other => as_go_string(other).ok_or_else(|| "unsupported map key".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::*;
+
+    /// `plain_is_str`'s shortcuts against the full resolution, on every text of up to four
+    /// characters from those that make numbers, words and signs (the fuzzer found `+_3`).
+    #[test]
+    fn the_shortcuts_agree_with_the_full_resolution() {
+        let alphabet: Vec<char> = "+-._0179aeExXoObBnNyYtTfFlL~<:".chars().collect();
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.len() == texts.last().map_or(0, String::len))
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for word in ["null", "NULL", "false", "FALSE", "True", ".inf", "-.Inf", "<<", "off"] {
+            texts.push(word.to_string());
+        }
+        for t in texts.iter().filter(|t| !t.is_empty()) {
+            let full = matches!(implicit(t), Value::Str(_));
+            assert_eq!(plain_is_str(t), full, "{t:?}");
+        }
     }
 }
