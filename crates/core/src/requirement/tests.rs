@@ -18,14 +18,14 @@ const BRANCH: Component = Component {
     values: &[],
     scope: Scope::Host,
 };
-const ROCM: Component = Component {
+pub(super) const ROCM: Component = Component {
     key: "rocm",
     noun: "ROCm",
     short: "ROCm",
     values: &[],
     scope: Scope::Host,
 };
-const INTEL_DRIVER: Component = Component {
+pub(super) const INTEL_DRIVER: Component = Component {
     key: "intel-kernel-driver",
     noun: "kernel driver",
     short: "kernel driver",
