@@ -100,8 +100,11 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 #[case(&["--driver", "xe", "--driver", "kernel:6.12", "8086:e20b"], 0, "driver xe, kernel:6.12: satisfies")]
 #[case(&["--driver", "i915", "8086:e20b"], 1,
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
+// A kernel alone says which driver binds each device: xe binds Battlemage from its floor on.
 #[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
-       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): unknown kernel driver, the xe one is needed")]
+       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.11 is needed")]
+#[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
+#[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
 // crates/amd/data/amdgpu-kernel.tsv: Polaris10 (1002:67df) since 4.15, Navi10 (1002:731f) 5.3.
 #[case(&["--driver", "kernel:6.1", "1002:67df"], 0, "driver kernel:6.1: satisfies")]
 #[case(&["--driver", "kernel:4.9", "1002:67df"], 1,
