@@ -136,7 +136,7 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     Some(0x00),
     "AMD Instinct MI355X",
     "gfx950",
-    "ROCm 7.0.0 or newer"
+    "ROCm 7.0.0 or newer, Linux kernel 6.15 or newer"
 )]
 fn listed_gpus(
     #[case] id: u16,
