@@ -8,8 +8,8 @@
 //!   their target through KFD, so for them the target comes from the ROCm documentation's
 //!   product list, matched by marketing name.
 //! - `rocm-gpus.tsv`: per ROCm release, the products and LLVM targets AMD lists.
-//! - `community-targets.tsv`: marketing names whose target only public threads state (the
-//!   integrated GPUs of Phoenix and Strix).
+//! - `community-targets.tsv`: marketing names whose target only LLVM's AMDGPUUsage or public
+//!   threads state (the integrated GPUs of Phoenix and Strix, Navi 33).
 //! - `rocm-unofficial.tsv`: targets no release lists that people run ROCm on, with the
 //!   `HSA_OVERRIDE_GFX_VERSION` they set.
 //! - `amdgpu-pciids.tsv`: the kernel's amdgpu pciidlist, device id to the first Linux release
