@@ -45,7 +45,7 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
 
 #[test]
 fn an_amd_requirement_line_carries_the_kernel_its_chip_needs() {
-    // crates/amd/data/amdgpu-kernel.tsv: Navi10 since Linux 5.3 (the 5.3 release notes).
+    // crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Navi10 from Linux 5.3.
     gpuctl(&["requirement", "1002:731f"])
         .assert()
         .code(0)
@@ -84,7 +84,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 #[rstest]
 #[case(&["--driver", "rocm:6.2", "--driver", "kernel:6.8", "1002:74a1"], 0,
        "driver rocm:6.2, kernel:6.8: satisfies")]
-// MI300X needs Linux 6.5 (crates/amd/data/amdgpu-kernel.tsv): a spec that leaves the kernel out
+// MI300X needs Linux 6.5 (crates/amd/data/amdgpu-kernel.tsv, by target): a spec that leaves the kernel out
 // cannot say it is served, as with Intel's kernel driver.
 #[case(&["--driver", "rocm:6.2", "1002:74a1"], 1,
        "driver rocm:6.2: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): Linux kernel not known, 6.5 or newer is needed")]
@@ -94,7 +94,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver rocm:5.7, kernel:6.8: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 5.7 is older than 6.0.0")]
 #[case(&["--driver", "rocm:6.3.2", "1002:66af"], 1,
        "driver rocm:6.3.2: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): ROCm 6.3.2 is newer than 6.2.2")]
-// Vega20 needs Linux 4.20 (crates/amd/data/amdgpu-kernel.tsv), so the spec names the kernel.
+// Vega20 needs Linux 4.20 (crates/amd/data/amdgpu-pciids.tsv), so the spec names the kernel.
 #[case(&["--driver", "rocm:6.2.2", "--driver", "kernel:6.8", "1002:66af"], 0,
        "driver rocm:6.2.2, kernel:6.8: satisfies")]
 #[case(&["--driver", "xe", "--driver", "kernel:6.12", "8086:e20b"], 0, "driver xe, kernel:6.12: satisfies")]
@@ -105,10 +105,10 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.11 is needed")]
 #[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
 #[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
-// crates/amd/data/amdgpu-kernel.tsv: Polaris10 (1002:67df) since 4.15, Navi10 (1002:731f) 5.3.
-#[case(&["--driver", "kernel:6.1", "1002:67df"], 0, "driver kernel:6.1: satisfies")]
-#[case(&["--driver", "kernel:4.9", "1002:67df"], 1,
-       "driver kernel:4.9: does not satisfy — AMD Radeon Pro 580X (gfx803, 1002:67df): kernel 4.9 is older than 4.15")]
+// crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11.
+#[case(&["--driver", "kernel:6.1", "1002:6980"], 0, "driver kernel:6.1: satisfies")]
+#[case(&["--driver", "kernel:4.9", "1002:6980"], 1,
+       "driver kernel:4.9: does not satisfy — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): kernel 4.9 is older than 4.11")]
 #[case(&["--driver", "xe", "--driver", "kernel:6.1", "8086:e20b"], 1,
        "driver xe, kernel:6.1: does not satisfy — Intel GPU (Battlemage, 8086:e20b): kernel 6.1 is older than 6.11")]
 fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
