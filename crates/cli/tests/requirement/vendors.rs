@@ -180,6 +180,8 @@ fn the_workstation_host_lists_every_vendor_and_keeps_nvidias_json() {
 #[case(&["--driver", "rocm:", "1002:74a1"], "--driver 'rocm:' is not a driver spec: ")]
 #[case(&["--driver", "kernel:6.8", "2901"], "--driver 'kernel:6.8' is for amd or intel GPUs, and none is in the request")]
 #[case(&["zz:74a1"], "'zz:74a1' is not a PCI device id")]
+// Not NVIDIA's `10de:`, so the VVVV:DDDD sentence, not NVIDIA's four-digit one.
+#[case(&["xyz:qq"], "'xyz:qq' is not a PCI device id; give VVVV:DDDD")]
 #[case(&["--driver", "rocm:six", "1002:74a1"], "--driver 'rocm:six' is not a driver spec: ")]
 #[case(&["--driver", "xe", "1002:74a1"], "--driver 'xe' is for intel GPUs, and none is in the request")]
 #[case(&["--driver", "rocm:6.2", "2901"], "--driver 'rocm:6.2' is for amd GPUs, and none is in the request")]
@@ -308,4 +310,21 @@ fn an_intel_choice_is_data_in_json() {
             .map(|d| d.starts_with("i915 kernel driver")),
         Some(true)
     );
+}
+
+/// Text and JSON say the same of a vendor whose constraints are all per device.
+#[test]
+fn a_per_device_choice_is_no_host_wide_constraint_in_text_and_json() {
+    let v = json_of(&["requirement", "--format", "json", "8086:56a0"], 0);
+    assert_eq!(
+        v["vendors"][0]["combined"]["describe"],
+        json!("no host-wide constraint (each GPU's requirement above is its own)")
+    );
+    assert_eq!(v["vendors"][0]["combined"]["constraints"], json!([]));
+    requirement(&["8086:56a0"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Intel combined: no host-wide constraint (each GPU's requirement above is its own)\n",
+        ));
 }
