@@ -49,10 +49,35 @@ pub fn lookup(device_id: u16) -> IntelGpu {
         platform: platform.map(|p| p.name),
         discrete: platform.map(|p| p.discrete),
         drivers: macro_name
-            .map(|m| t.drivers_of(m).into_iter().cloned().collect())
-            .unwrap_or_default(),
+            .map(|m| t.drivers_of(m).into_iter().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| with_i915_release(d, device_id))
+            .collect(),
         compute: macro_name.and_then(|m| t.compute_of(m)).cloned(),
     }
+}
+
+/// The platform's i915 row made the device's own where i915's release data has the id: its
+/// first kernel and the release from which it binds with no parameter. An id still gated in
+/// every release read keeps the platform's later source for that (DG1: 6.17).
+fn with_i915_release(mut d: DriverRow, device_id: u16) -> DriverRow {
+    if d.driver != "i915" {
+        return d;
+    }
+    if let Some(rel) = tables().i915_release(device_id) {
+        d.first_kernel = Some(rel.first_listed);
+        match rel.gate {
+            None => d.default_from = None,
+            Some(gate) => {
+                d.parameter = gate;
+                if rel.first_default.is_some() {
+                    d.default_from = rel.first_default;
+                }
+            }
+        }
+    }
+    d
 }
 
 impl IntelGpu {
@@ -106,7 +131,10 @@ impl IntelGpu {
                         .drivers
                         .iter()
                         .any(|o| o.driver == "xe" && o.force_probe == Some(false));
-                    let flags = if d.driver == "i915" && !xe_binds_unasked {
+                    let flags = if d.parameter == "alpha_support" {
+                        // Before Linux 5.3 the parameter was a switch for every gated device.
+                        "i915.alpha_support=1".to_string()
+                    } else if d.driver == "i915" && !xe_binds_unasked {
                         format!("i915.force_probe={id:04x}")
                     } else {
                         flags

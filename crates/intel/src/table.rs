@@ -8,6 +8,9 @@
 //!   `force_probe` for it, and the first kernel release where a source states it.
 //! - `force-probe.tsv`: the kernel from which a driver binds a platform without
 //!   `force_probe`, with the commit that dropped it.
+//! - `i915-releases.tsv`: per device id, the first kernel release whose i915 binds it, the first
+//!   that binds it without a module parameter, and that parameter, read from i915's own sources
+//!   release by release.
 //! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
 //!   gives each platform, or its legacy1 packages.
 //!
@@ -24,6 +27,7 @@ const PLATFORMS: &str = include_str!("../data/platforms.tsv");
 const DRIVERS: &str = include_str!("../data/drivers.tsv");
 const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
 const FORCE_PROBE: &str = include_str!("../data/force-probe.tsv");
+const I915_RELEASES: &str = include_str!("../data/i915-releases.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +53,24 @@ pub struct DriverRow {
     pub first_kernel: Option<Version>,
     /// The first kernel release binding it without `force_probe`, when a source states it.
     pub default_from: Option<Version>,
+    /// The module parameter the releases before `default_from` need: `force_probe`, or
+    /// `alpha_support` (its name before Linux 5.3).
+    pub parameter: &'static str,
+}
+
+/// When i915 binds one device id, from i915's own sources release by release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct I915Release {
+    /// The PCI device id.
+    pub device_id: u16,
+    /// The first release whose pciidlist binds it.
+    pub first_listed: Version,
+    /// The first release binding it with no module parameter; `None` when every release read
+    /// still asks for one.
+    pub first_default: Option<Version>,
+    /// The parameter the gated releases ask for (`force_probe`, `alpha_support`); `None` when
+    /// never gated.
+    pub gate: Option<&'static str>,
 }
 
 /// What Intel's compute runtime says about a platform.
@@ -75,6 +97,8 @@ pub struct Tables {
     pub drivers: Vec<DriverRow>,
     /// The compute runtime's support.
     pub compute: Vec<ComputeRow>,
+    /// i915's binding of each device id, release by release.
+    pub i915: Vec<I915Release>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -125,6 +149,7 @@ fn parse_all() -> Tables {
                     force_probe,
                     first_kernel,
                     default_from: None,
+                    parameter: "force_probe",
                 }),
                 _ => t.skipped.push(("drivers.tsv", line)),
             },
@@ -156,10 +181,47 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("compute-runtime.tsv", line)),
         }
     }
+    for (line, f) in tsv_rows(I915_RELEASES) {
+        let version = |s: &str| Version::parse(s).ok();
+        let row = match f.as_slice() {
+            [id, first, default, gate] if id.len() == 4 => {
+                let gate = match *gate {
+                    "-" => Some(None),
+                    g @ ("force_probe" | "alpha_support") => Some(Some(g)),
+                    _ => None,
+                };
+                let default = match *default {
+                    "-" => Some(None),
+                    v => version(v).map(Some),
+                };
+                match (u16::from_str_radix(id, 16), version(first), default, gate) {
+                    (Ok(device_id), Some(first_listed), Some(first_default), Some(gate)) => {
+                        Some(I915Release {
+                            device_id,
+                            first_listed,
+                            first_default,
+                            gate,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match row {
+            Some(r) => t.i915.push(r),
+            None => t.skipped.push(("i915-releases.tsv", line)),
+        }
+    }
     t
 }
 
 impl Tables {
+    /// When i915 binds device `id`, where the release data has it.
+    pub fn i915_release(&self, id: u16) -> Option<&I915Release> {
+        self.i915.iter().find(|r| r.device_id == id)
+    }
+
     /// The compute runtime's row for `macro_name`.
     pub fn compute_of(&self, macro_name: &str) -> Option<&ComputeRow> {
         self.compute.iter().find(|c| c.macro_name == macro_name)

@@ -86,16 +86,22 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0x9a49,
     "Intel GPU (Tiger Lake, 8086:9a49)",
-    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 \
-     and i915.force_probe=!9a49), Linux kernel 5.4 or newer"
+    "i915 kernel driver (before Linux 5.7 needs i915.force_probe=9a49) or xe kernel driver \
+     (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 and i915.force_probe=!9a49), \
+     Linux kernel 5.4 or newer"
 )]
 #[case(
     0x56a5,
     "Intel GPU (Alchemist, 8086:56a5)",
     "i915 kernel driver (before Linux 6.2 needs i915.force_probe=56a5) or xe kernel driver \
-     (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5)"
+     (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5), \
+     Linux kernel 6.0 or newer"
 )]
-#[case(0x9b41, "Intel GPU (Comet Lake, 8086:9b41)", "i915 kernel driver")]
+#[case(
+    0x9b41,
+    "Intel GPU (Comet Lake, 8086:9b41)",
+    "i915 kernel driver, Linux kernel 5.2 or newer"
+)]
 // xe only: the kernel floor is the GPU's own.
 #[case(
     0xe20b,
@@ -153,21 +159,13 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
         .filter(|d| d.default_from.is_some())
         .map(|d| (d.macro_name, d.driver))
         .collect();
-    assert_eq!(
-        with,
-        [
-            ("ADLS", "i915"),
-            ("DG1", "i915"),
-            ("DG2", "i915"),
-            ("MTL", "i915"),
-            ("LNL", "xe"),
-            ("BMG", "xe")
-        ]
-    );
+    assert_eq!(with, [("DG1", "i915"), ("LNL", "xe"), ("BMG", "xe")]);
 }
 
-/// crates/intel/data/force-probe.tsv's i915 rows, each where its source puts it: xe needs its own
-/// force_probe on all four platforms, so the note names only i915's flag.
+/// i915 without force_probe, where i915-releases.tsv (i915's own sources, release by release) and
+/// the single sources read before agree; DG1 is past the releases read there and keeps
+/// force-probe.tsv's row. xe needs its own force_probe on all four platforms, so the note names
+/// only i915's flag.
 #[rstest]
 // balena-os/balena-intel#633 (2023-05-03): Alder Lake GPUs supported from 5.16 (force_probe=4680 before).
 #[case(0x4680, "ADLS", "5.16")]
@@ -198,7 +196,8 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
     );
 }
 
-/// crates/intel/data/drivers.tsv's first_kernel rows, each as the source named there says.
+/// First kernels: xe's from drivers.tsv's sources; i915's from i915-releases.tsv, which agrees with
+/// the single sources read before (now superseded) for these three ids.
 #[rstest]
 // freebsd/drm-kmod#47, its maintainer (2021-01-16): Tiger Lake support introduced in 5.4.
 #[case(0x9a49, "TGL", "i915", "5.4")]
