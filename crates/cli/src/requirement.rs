@@ -7,14 +7,14 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::registry::Registry;
+use gpuctl_core::Registry;
 use gpuctl_core::requirement::report::{self as neutral};
 use gpuctl_nvidia::model::site::load_site_rows;
 use gpuctl_nvidia::requirement::{Report, host_report, ids_report, parse_device_ids};
 use gpuctl_nvidia::table::builtin_table;
 
-use crate::output::write_out;
 use crate::requirement_vendors as vendors;
+use crate::write_out;
 use crate::{CliError, Context, Outcome, RequirementInput};
 
 /// Output formats of `gpuctl requirement`.

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
+use gpuctl_core::Registry;
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::registry::Registry;
 use gpuctl_core::requirement::report::{GpuInput, Report};
 use gpuctl_core::requirement::{
     Requirement, SpecError, StackSpec, parse_spec, registered_components,

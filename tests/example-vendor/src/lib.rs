@@ -10,8 +10,8 @@ use std::path::Path;
 use gpuctl_core::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use gpuctl_core::explain::ErrorPattern;
 use gpuctl_core::pci::PciDevice;
+use gpuctl_core::recipe::RenderNodeVendor;
 use gpuctl_core::render_requirement::RequirementHook;
-use gpuctl_core::render_vendor::RenderNodeVendor;
 use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
 use gpuctl_core::{Fact, GpuError, VendorPlan};
 
