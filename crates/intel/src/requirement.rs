@@ -52,16 +52,20 @@ pub fn lookup(device_id: u16) -> IntelGpu {
             .map(|m| t.drivers_of(m).into_iter().cloned().collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
-            .map(|d| with_i915_release(d, device_id))
+            .map(|d| with_device_releases(d, device_id))
             .collect(),
         compute: macro_name.and_then(|m| t.compute_of(m)).cloned(),
     }
 }
 
-/// The platform's i915 row made the device's own where i915's release data has the id: its
-/// first kernel and the release from which it binds with no parameter. An id still gated in
+/// The platform's driver row made the device's own: the first kernel a release's drm pull
+/// settles for the id (id-pulls.tsv), and where i915's release data has the id, its first
+/// kernel and the release from which i915 binds it with no parameter. An id still gated in
 /// every release read keeps the platform's later source for that (DG1: 6.17).
-fn with_i915_release(mut d: DriverRow, device_id: u16) -> DriverRow {
+fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
+    if let Some(first) = tables().id_pull(d.driver, device_id) {
+        d.first_kernel = Some(first);
+    }
     if d.driver != "i915" {
         return d;
     }

@@ -11,6 +11,8 @@
 //! - `i915-releases.tsv`: per device id, the first kernel release whose i915 binds it, the first
 //!   that binds it without a module parameter, and that parameter, read from i915's own sources
 //!   release by release.
+//! - `id-pulls.tsv`: per driver and device id, the first kernel release the main drm pull
+//!   request of that release settles, for ids `i915-releases.tsv` does not cover.
 //! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
 //!   gives each platform, or its legacy1 packages.
 //!
@@ -28,6 +30,7 @@ const DRIVERS: &str = include_str!("../data/drivers.tsv");
 const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
 const FORCE_PROBE: &str = include_str!("../data/force-probe.tsv");
 const I915_RELEASES: &str = include_str!("../data/i915-releases.tsv");
+const ID_PULLS: &str = include_str!("../data/id-pulls.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +102,8 @@ pub struct Tables {
     pub compute: Vec<ComputeRow>,
     /// i915's binding of each device id, release by release.
     pub i915: Vec<I915Release>,
+    /// (driver, device id, first kernel) as a release's main drm pull settles it.
+    pub id_pulls: Vec<(&'static str, u16, Version)>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -213,10 +218,29 @@ fn parse_all() -> Tables {
             None => t.skipped.push(("i915-releases.tsv", line)),
         }
     }
+    for (line, f) in tsv_rows(ID_PULLS) {
+        match f.as_slice() {
+            [d @ ("i915" | "xe"), id, v] if id.len() == 4 => {
+                match (u16::from_str_radix(id, 16), Version::parse(v)) {
+                    (Ok(id), Ok(v)) => t.id_pulls.push((d, id, v)),
+                    _ => t.skipped.push(("id-pulls.tsv", line)),
+                }
+            }
+            _ => t.skipped.push(("id-pulls.tsv", line)),
+        }
+    }
     t
 }
 
 impl Tables {
+    /// The first kernel of `driver` for device `id`, as a release's main drm pull settles it.
+    pub fn id_pull(&self, driver: &str, id: u16) -> Option<Version> {
+        self.id_pulls
+            .iter()
+            .find(|(d, i, _)| *d == driver && *i == id)
+            .map(|(_, _, v)| *v)
+    }
+
     /// When i915 binds device `id`, where the release data has it.
     pub fn i915_release(&self, id: u16) -> Option<&I915Release> {
         self.i915.iter().find(|r| r.device_id == id)

@@ -111,3 +111,45 @@ fn a_later_id_of_a_platform_has_its_own_floor() {
          xe.force_probe=9ac0 and i915.force_probe=!9ac0), Linux kernel 5.8 or newer"
     );
 }
+
+/// id-pulls.tsv: every row lands on its device's driver alternative as that driver's first
+/// kernel, and no row repeats an id i915-releases.tsv already covers.
+#[test]
+fn every_pull_row_lands_on_its_devices_driver() {
+    let t = tables();
+    assert_eq!(t.id_pulls.len(), 7);
+    for (driver, id, first) in &t.id_pulls {
+        let gpu = lookup(*id);
+        let row = gpu.drivers.iter().find(|d| d.driver == *driver).unwrap();
+        assert_eq!(row.first_kernel, Some(*first), "{driver} {id:04x}");
+        assert!(
+            *driver != "i915" || t.i915_release(*id).is_none(),
+            "{id:04x}"
+        );
+    }
+}
+
+/// "[git pull] drm for 6.10-rc1" carries "drm/xe/bmg: Add BMG platform definition", whose diff
+/// lists e202, e20b, e20c, e20d and e212; Battlemage's later ids have no source for their
+/// release, so no kernel floor.
+#[rstest]
+#[case(0xe20b, Some("6.10"))]
+#[case(0xe212, Some("6.10"))]
+#[case(0xe220, None)]
+fn battlemage_xe_first_kernel_is_the_ids_own(#[case] id: u16, #[case] first: Option<&str>) {
+    let gpu = lookup(id);
+    assert_eq!(gpu.macro_name, Some("BMG"));
+    let xe = gpu.drivers.iter().find(|d| d.driver == "xe").unwrap();
+    assert_eq!(xe.first_kernel, first.map(|v| Version::parse(v).unwrap()));
+}
+
+/// "[git pull] drm for 6.13-rc1" carries the i915 and the xe commit "Add new PCI id for ARL"
+/// (b640): both drivers from 6.13, xe behind force_probe.
+#[test]
+fn arrow_lake_b640_comes_with_6_13_on_both_drivers() {
+    assert_eq!(
+        lookup(0xb640).requirement().describe(),
+        "i915 kernel driver or xe kernel driver (needs xe.force_probe=b640 and \
+         i915.force_probe=!b640), Linux kernel 6.13 or newer"
+    );
+}

@@ -107,7 +107,7 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
     0xe20b,
     "Intel GPU (Battlemage, 8086:e20b)",
     "xe kernel driver (before Linux 6.12 needs xe.force_probe=e20b and i915.force_probe=!e20b), \
-     Linux kernel 6.11 or newer"
+     Linux kernel 6.10 or newer"
 )]
 #[case(
     0x64a0,
@@ -169,7 +169,7 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
 #[rstest]
 // balena-os/balena-intel#633 (2023-05-03): Alder Lake GPUs supported from 5.16 (force_probe=4680 before).
 #[case(0x4680, "ADLS", "5.16")]
-// jellyfin/jellyfin.org#1526 (2025-08-19): DG1 without force_probe from 6.17.
+// "[PULL] drm-intel-gt-next" for 6.17 (2025-07-02): DG1 out of force probe (jellyfin.org#1526 agrees).
 #[case(0x4905, "DG1", "6.17")]
 // Phoronix, Linux 6.2 graphics summary (2022-12): Alchemist stable, no i915.force_probe.
 #[case(0x56a0, "DG2", "6.2")]
@@ -205,9 +205,10 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
 #[case(0x46d0, "ADLN", "i915", "5.18")]
 // wccftech (2022-07): initial Meteor Lake in the pull for "Linux 5.20", released as 6.0.
 #[case(0x7d40, "MTL", "i915", "6.0")]
-// Phoronix, first drm-xe-next pull for 6.8 (2023-12-15): Lunar Lake under enablement, force-probed.
+// "[git pull] drm for 6.8" and the first drm-xe-next pull it carries: Lunar Lake under enablement,
+// force-probed, with "drm/xe/lnl: Add LNL platform definition".
 #[case(0x64a0, "LNL", "xe", "6.8")]
-// thenextgentechinsider.com/?p=17680: initial Xe3 (Panther Lake) support first in Linux 6.13.
+// "[git pull] drm for 6.13-rc1" carries "drm/xe/ptl: Add PTL platform definition".
 #[case(0xb080, "PTL", "xe", "6.13")]
 fn first_kernel_lands_where_its_source_says(
     #[case] id: u16,
