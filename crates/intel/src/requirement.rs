@@ -84,6 +84,26 @@ fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
     d
 }
 
+/// The compute runtime's word on a platform: the versions it documents, under the legacy1
+/// packages' name for Gen8 to Gen11.
+fn compute_note(c: &ComputeRow) -> String {
+    let versions = match (c.opencl, c.level_zero) {
+        ("-", "-") => None,
+        (cl, "-") => Some(format!("OpenCL {cl}, no Level Zero")),
+        (cl, ze) => Some(format!("OpenCL {cl}, Level Zero {ze}")),
+    };
+    match (c.legacy, versions) {
+        (true, None) => {
+            "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)".to_string()
+        }
+        (true, Some(v)) => {
+            format!("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): {v}")
+        }
+        (false, Some(v)) => format!("compute runtime: {v}"),
+        (false, None) => "compute runtime: no version documented".to_string(),
+    }
+}
+
 impl IntelGpu {
     /// The GPU's requirement: a kernel driver among those that bind it, each with the kernel
     /// it needs beyond the GPU's own floor and its `force_probe` note; the kernel floor itself
@@ -95,13 +115,7 @@ impl IntelGpu {
             r = r.with_label(p);
         }
         r = match &self.compute {
-            Some(c) if c.opencl == "legacy1" => {
-                r.with_note("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)")
-            }
-            Some(c) => r.with_note(format!(
-                "compute runtime: OpenCL {}, Level Zero {}",
-                c.opencl, c.level_zero
-            )),
+            Some(c) => r.with_note(compute_note(c)),
             None => r,
         };
         if self.drivers.is_empty() {

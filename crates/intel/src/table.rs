@@ -14,7 +14,7 @@
 //! - `id-pulls.tsv`: per driver and device id, the first kernel release the main drm pull
 //!   request of that release settles, for ids `i915-releases.tsv` does not cover.
 //! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
-//!   gives each platform, or its legacy1 packages.
+//!   gives each platform, or its legacy1 packages (with versions where its legacy table has any).
 //!
 //! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
 //! panic, and the tests assert that none of the shipped lines is.
@@ -83,10 +83,12 @@ pub struct ComputeRow {
     pub macro_name: &'static str,
     /// The README's name for it.
     pub readme_platform: &'static str,
-    /// The OpenCL version, or `legacy1` for the legacy packages.
+    /// The OpenCL version, `-` when the documentation gives none.
     pub opencl: &'static str,
-    /// The Level Zero version, or `legacy1`.
+    /// The Level Zero version, `-` when the documentation gives none.
     pub level_zero: &'static str,
+    /// Served by the legacy1 packages (Gen8, Gen9, Gen11) rather than the regular ones.
+    pub legacy: bool,
 }
 
 /// The parsed data files.
@@ -177,11 +179,12 @@ fn parse_all() -> Tables {
     }
     for (line, f) in tsv_rows(COMPUTE) {
         match f.as_slice() {
-            [m, p, cl, ze] => t.compute.push(ComputeRow {
+            [m, p, cl, ze, pk @ ("regular" | "legacy1")] => t.compute.push(ComputeRow {
                 macro_name: m,
                 readme_platform: p,
                 opencl: cl,
                 level_zero: ze,
+                legacy: *pk == "legacy1",
             }),
             _ => t.skipped.push(("compute-runtime.tsv", line)),
         }

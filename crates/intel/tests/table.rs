@@ -41,6 +41,16 @@ fn every_pciids_id_lands_on_its_macros_platform_and_drivers() {
     0x9b41,
     "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)"
 )]
+// documentation/LEGACY_PLATFORMS.md's table (and the README's legacy table): Ice Lake OpenCL 3.0 and
+// Level Zero 1.5, Elkhart Lake OpenCL 3.0 and no Level Zero.
+#[case(
+    0x8a52,
+    "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): OpenCL 3.0, Level Zero 1.5"
+)]
+#[case(
+    0x4541,
+    "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): OpenCL 3.0, no Level Zero"
+)]
 fn compute_runtime_notes(#[case] id: u16, #[case] note: &str) {
     assert_eq!(lookup(id).requirement().notes(), [note]);
 }
