@@ -172,6 +172,24 @@ pub fn check_specs_have_gpus(specs: &[StackSpec], gpus: &[GpuInput]) -> Result<(
     Ok(())
 }
 
+/// Refuses an NVIDIA spec when the request has other vendors' GPUs but no NVIDIA one (by id, or
+/// on the host): the spec concerns nothing asked about. With no GPU of any vendor, the NVIDIA
+/// answer stays what it has always been ("no NVIDIA GPU found", the spec satisfied).
+pub fn check_nvidia_spec_has_gpu(
+    spec: Option<&DriverSpec>,
+    nvidia_gpus: usize,
+    others: &[GpuInput],
+) -> Result<(), CliError> {
+    match spec {
+        Some(d) if nvidia_gpus == 0 && !others.is_empty() => Err(CliError::Requirement(
+            RequirementInput::NvidiaSpecWithoutGpu {
+                spec: d.spec().to_string(),
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The lines for the vendors beyond NVIDIA.
 pub fn render_text(report: &Report) -> String {
     let mut s = String::new();
