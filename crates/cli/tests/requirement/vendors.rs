@@ -102,7 +102,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
 // A kernel alone says which driver binds each device: xe binds Battlemage from its floor on.
 #[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
-       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.11 is needed")]
+       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.10 is needed")]
 #[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
 #[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
 // crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11.
