@@ -36,9 +36,9 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
              note: ROCm lists gfx906 as deprecated\n\
              AMD combined: ROCm 6.0.0 to 6.2.2, Linux kernel 6.5 or newer\n\
              Intel GPU (Battlemage, 8086:e20b): xe kernel driver (before Linux 6.12 needs \
-             xe.force_probe=e20b and i915.force_probe=!e20b), Linux kernel 6.11 or newer\n  \
+             xe.force_probe=e20b and i915.force_probe=!e20b), Linux kernel 6.10 or newer\n  \
              note: compute runtime: OpenCL 3.0, Level Zero 1.17\n\
-             Intel combined: Linux kernel 6.11 or newer\n",
+             Intel combined: Linux kernel 6.10 or newer\n",
         )
         .stderr("");
 }
@@ -62,7 +62,7 @@ fn intel_xe_says_when_force_probe_stopped_being_needed() {
         .code(0)
         .stdout(predicate::str::contains(
             "xe kernel driver (before Linux 6.12 needs xe.force_probe=e20b and \
-             i915.force_probe=!e20b), Linux kernel 6.11 or newer\n",
+             i915.force_probe=!e20b), Linux kernel 6.10 or newer\n",
         ));
 }
 
@@ -102,7 +102,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
 // A kernel alone says which driver binds each device: xe binds Battlemage from its floor on.
 #[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
-       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.11 is needed")]
+       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.10 is needed")]
 #[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
 #[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
 // crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11.
@@ -110,7 +110,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 #[case(&["--driver", "kernel:4.9", "1002:6980"], 1,
        "driver kernel:4.9: does not satisfy — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): kernel 4.9 is older than 4.11")]
 #[case(&["--driver", "xe", "--driver", "kernel:6.1", "8086:e20b"], 1,
-       "driver xe, kernel:6.1: does not satisfy — Intel GPU (Battlemage, 8086:e20b): kernel 6.1 is older than 6.11")]
+       "driver xe, kernel:6.1: does not satisfy — Intel GPU (Battlemage, 8086:e20b): kernel 6.1 is older than 6.10")]
 fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
     requirement(args)
         .assert()
