@@ -6,6 +6,8 @@
 //! (`--fake`), or with the host's own GPUs on a GPU runner.
 //!
 //! `man` writes gpuctl's manual pages, generated from its clap definition.
+//!
+//! `path-files` lists the source files one gpuctl command runs code from.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +23,7 @@ mod fake;
 mod fuzz;
 mod gpuctl;
 mod man;
+mod path_files;
 mod podman;
 mod real;
 mod report;
@@ -48,6 +51,9 @@ enum Task {
     /// Write gpuctl's manual pages (gpuctl.1 and one page per subcommand), generated from its
     /// command-line definition, to <target dir>/man or --out DIR.
     Man(man::ManArgs),
+    /// List the workspace source files a gpuctl command runs code from (callgrind on a bundled
+    /// host): how many files a reader follows from `main` to the output.
+    PathFiles(path_files::PathFilesArgs),
 }
 
 /// The OCI runtimes the integration run knows how to judge.
@@ -115,6 +121,7 @@ fn main() -> ExitCode {
         Task::Fuzz(args) => fuzz::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Man(args) => man::run(&args),
+        Task::PathFiles(args) => path_files::run(&args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

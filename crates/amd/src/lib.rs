@@ -7,8 +7,8 @@ pub mod table;
 
 use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
 use gpuctl_core::pci::PciDevice;
+use gpuctl_core::recipe::RenderNodeVendor;
 use gpuctl_core::render_requirement::RequirementHook;
-use gpuctl_core::render_vendor::RenderNodeVendor;
 use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
 /// AMD's CDI kind.

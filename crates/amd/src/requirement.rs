@@ -8,8 +8,12 @@
 //!   that carries a GPU list). A target listed there has no lower bound: it may have been
 //!   supported earlier. A target last listed before the newest covered release gets that
 //!   release as its upper bound.
-//! - The first kernel whose amdgpu drives a GPU comes from `amdgpu-kernel.tsv`, per chip or
-//!   target; where it has no row, no kernel constraint is made rather than a guessed one.
+//! - The first kernel whose amdgpu drives a GPU by default comes from amdgpu's pciidlist by
+//!   device id (`amdgpu-pciids.tsv`), else from `amdgpu-kernel.tsv` by target; where neither
+//!   settles it, no kernel constraint is made rather than a guessed one.
+//! - A target no ROCm release lists still gets its name, target and kernel; its note says no
+//!   release lists it officially (and the community override, where `rocm-unofficial.tsv` has
+//!   one).
 
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
@@ -166,7 +170,10 @@ impl AmdGpu {
                 ));
             }
             RocmSupport::Unlisted => {
-                r = r.with_note(format!("no ROCm release lists {target}"));
+                r = r.with_note(match &self.target {
+                    Some(t) => format!("no ROCm release lists {t} officially"),
+                    None => "no ROCm release lists its target".to_string(),
+                });
             }
         }
         // The kernel that drives the chip is needed whatever ROCm says of it.

@@ -8,12 +8,14 @@
 //!   their target through KFD, so for them the target comes from the ROCm documentation's
 //!   product list, matched by marketing name.
 //! - `rocm-gpus.tsv`: per ROCm release, the products and LLVM targets AMD lists.
-//! - `community-targets.tsv`: marketing names whose target only public threads state (the
-//!   integrated GPUs of Phoenix and Strix).
+//! - `community-targets.tsv`: marketing names whose target only LLVM's AMDGPUUsage or public
+//!   threads state (the integrated GPUs of Phoenix and Strix, Navi 33).
 //! - `rocm-unofficial.tsv`: targets no release lists that people run ROCm on, with the
 //!   `HSA_OVERRIDE_GFX_VERSION` they set.
-//! - `amdgpu-kernel.tsv`: the first kernel whose amdgpu drives a chip (or, for chips the thunk
-//!   does not know, a target), each row with its public source.
+//! - `amdgpu-pciids.tsv`: the kernel's amdgpu pciidlist, device id to the first Linux release
+//!   that lists it and the first that binds it by default (without `amdgpu.exp_hw_support`).
+//! - `amdgpu-kernel.tsv`: for the GPUs amdgpu binds by IP discovery (not in its pciidlist), the
+//!   first kernel per LLVM target, each row with its source.
 //!
 //! The files are compiled in and parsed once, on first use. A line that does not parse is
 //! skipped, never a panic; the tests assert that no line of the shipped files is skipped.
@@ -30,6 +32,18 @@ const ROCM_GPUS: &str = include_str!("../data/rocm-gpus.tsv");
 const ROCM_UNOFFICIAL: &str = include_str!("../data/rocm-unofficial.tsv");
 const COMMUNITY_TARGETS: &str = include_str!("../data/community-targets.tsv");
 const AMDGPU_KERNEL: &str = include_str!("../data/amdgpu-kernel.tsv");
+const AMDGPU_PCIIDS: &str = include_str!("../data/amdgpu-pciids.tsv");
+
+/// One device id of amdgpu's pciidlist, with the releases the extracted trees first list it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PciIdRow {
+    /// The amdgpu chip (`RAVEN`, `NAVI12`), without the `CHIP_` prefix.
+    pub chip: &'static str,
+    /// The first release whose pciidlist lists the id.
+    pub first_listed: Version,
+    /// The first release that binds it without `amdgpu.exp_hw_support=1`.
+    pub first_default: Version,
+}
 
 /// One marketing name of a device id, from libdrm.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,8 +91,10 @@ pub struct Tables {
     pub unofficial: BTreeMap<&'static str, (&'static str, &'static str)>,
     /// Marketing names to targets that only public threads state.
     pub community: Vec<(&'static str, &'static str)>,
-    /// Chip name (`Polaris10`) or LLVM target to the first kernel whose amdgpu drives it.
+    /// LLVM target to the first kernel whose amdgpu drives its GPUs by IP discovery.
     pub kernels: BTreeMap<&'static str, Version>,
+    /// amdgpu's pciidlist by device id.
+    pub pciids: BTreeMap<u16, PciIdRow>,
     /// Each ROCm row's product, normalized, in the same order (compared often, made once).
     rocm_products: Vec<String>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
@@ -167,6 +183,24 @@ fn parse_all() -> Tables {
             _ => t.skipped.push(("amdgpu-kernel.tsv", line)),
         }
     }
+    for (line, f) in tsv_rows(AMDGPU_PCIIDS) {
+        let v = |i: usize| f.get(i).and_then(|s| Version::parse(s).ok());
+        match (f.as_slice(), v(2), v(3)) {
+            ([id, chip, _, _], Some(first_listed), Some(first_default))
+                if hex16(id).is_some() && first_listed <= first_default =>
+            {
+                t.pciids.insert(
+                    hex16(id).unwrap_or_default(),
+                    PciIdRow {
+                        chip,
+                        first_listed,
+                        first_default,
+                    },
+                );
+            }
+            _ => t.skipped.push(("amdgpu-pciids.tsv", line)),
+        }
+    }
     t
 }
 
@@ -248,13 +282,22 @@ impl Tables {
         out
     }
 
-    /// The first kernel whose amdgpu drives device `id` of LLVM `target`: its chip's row when
-    /// the thunk's table names the chip, else the target's row.
+    /// The first kernel whose amdgpu drives device `id` of LLVM `target` by default. A device of
+    /// amdgpu's pciidlist takes its own row, by id (Picasso's 15d8 and Raven's 15dd differ),
+    /// and none when the oldest tree read already binds it (its first release was not read);
+    /// any other device takes its target's row, if it has one.
     pub fn first_kernel(&self, id: u16, target: Option<&str>) -> Option<Version> {
-        let chip = self.gfxip.get(&id).map(|(_, chip)| *chip);
-        chip.and_then(|c| self.kernels.get(c))
-            .or_else(|| target.and_then(|t| self.kernels.get(t)))
-            .copied()
+        match self.pciids.get(&id) {
+            Some(row) => {
+                (Some(row.first_default) != self.oldest_pciid_tree()).then_some(row.first_default)
+            }
+            None => target.and_then(|t| self.kernels.get(t)).copied(),
+        }
+    }
+
+    /// The oldest kernel tree whose pciidlist was read: an id it lists may be older still.
+    pub fn oldest_pciid_tree(&self) -> Option<Version> {
+        self.pciids.values().map(|r| r.first_listed).min()
     }
 
     /// The newest release the data covers.

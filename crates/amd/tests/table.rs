@@ -104,9 +104,16 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     Some(0x01),
     "AMD Instinct MI250X / MI250",
     "gfx90a",
-    "any ROCm, Linux kernel 5.13 or newer"
+    "any ROCm, Linux kernel 5.18 or newer"
 )]
-#[case(0x738c, Some(0x01), "AMD Instinct MI100", "gfx908", "any ROCm")]
+// Arcturus: amdgpu's pciidlist binds it by default from 5.10 (experimental from 5.4).
+#[case(
+    0x738c,
+    Some(0x01),
+    "AMD Instinct MI100",
+    "gfx908",
+    "any ROCm, Linux kernel 5.10 or newer"
+)]
 // Deprecated, last listed by the ROCm 6.2 system requirements.
 #[case(
     0x66af,
@@ -129,7 +136,7 @@ fn every_rocm_product_with_a_libdrm_id_gets_the_releases_target() {
     Some(0x00),
     "AMD Instinct MI355X",
     "gfx950",
-    "ROCm 7.0.0 or newer"
+    "ROCm 7.0.0 or newer, Linux kernel 6.15 or newer"
 )]
 fn listed_gpus(
     #[case] id: u16,
@@ -153,12 +160,13 @@ fn listed_gpus(
 }
 
 #[rstest]
-#[case(0x15bf, "gfx1103", "11.0.0", "any driver")]
-// Yellow Carp: amdgpu drives it from Linux 5.14 (crates/amd/data/amdgpu-kernel.tsv).
+// Phoenix: IP discovery binds GC 11.0.4 parts from Linux 6.2 (crates/amd/data/amdgpu-kernel.tsv).
+#[case(0x15bf, "gfx1103", "11.0.0", "Linux kernel 6.2 or newer")]
+// Yellow Carp and Navi 23: amdgpu's pciidlist binds them from 5.14 and 5.11 (amdgpu-pciids.tsv).
 #[case(0x1681, "gfx1035", "10.3.0", "Linux kernel 5.14 or newer")]
-#[case(0x73ff, "gfx1032", "10.3.0", "any driver")]
+#[case(0x73ff, "gfx1032", "10.3.0", "Linux kernel 5.11 or newer")]
 // Navi 33: the LLVM docs name the RX 7600 (XT) gfx1102; every revision of 0x7480 is that chip.
-#[case(0x7480, "gfx1102", "11.0.0", "any driver")]
+#[case(0x7480, "gfx1102", "11.0.0", "Linux kernel 6.0 or newer")]
 fn integrated_and_unlisted_gpus_carry_the_override(
     #[case] id: u16,
     #[case] target: &str,
@@ -173,6 +181,44 @@ fn integrated_and_unlisted_gpus_carry_the_override(
     let r = gpu.requirement();
     assert_eq!(r.describe(), describe);
     assert!(r.notes()[0].contains(&format!("HSA_OVERRIDE_GFX_VERSION={value}")));
+}
+
+// Targets no ROCm release lists and no public thread gives an override for: the GPU still gets
+// its name, target and kernel, and says no release lists it officially.
+#[rstest]
+#[case(
+    0x150e,
+    Some(0xc1),
+    "AMD Radeon 890M Graphics",
+    "gfx1150",
+    "Linux kernel 6.7 or newer"
+)]
+#[case(
+    0x1586,
+    Some(0xc1),
+    "AMD Radeon 8060S Graphics",
+    "gfx1151",
+    "Linux kernel 6.9 or newer"
+)]
+fn unlisted_targets_keep_name_target_and_kernel(
+    #[case] id: u16,
+    #[case] rev: Option<u8>,
+    #[case] name: &str,
+    #[case] target: &str,
+    #[case] describe: &str,
+) {
+    let gpu = lookup(id, rev);
+    assert_eq!(
+        (gpu.name, gpu.target.as_deref()),
+        (Some(name), Some(target))
+    );
+    assert_eq!(gpu.rocm, RocmSupport::Unlisted);
+    let r = gpu.requirement();
+    assert_eq!(r.describe(), describe);
+    assert_eq!(
+        r.notes(),
+        [format!("no ROCm release lists {target} officially")]
+    );
 }
 
 #[test]

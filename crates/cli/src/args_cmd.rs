@@ -4,9 +4,9 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::render::{self, Format};
-use gpuctl_core::{Notice, Plan, Registry, Selection, args, selector};
+use gpuctl_core::{Notice, Plan, Registry, Selection, selector};
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl args`.
@@ -61,7 +61,9 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
     } else {
         let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
         ctx.ui.warn_all(&probe.cdi().warnings());
-        let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
+        let plan = registry
+            .plan(&probe, &selection)
+            .map_err(CliError::Unserved)?;
         let notices: Vec<&Notice> = plan.notices();
         ctx.ui.warn_all(&notices);
         plan

@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{Cli, CliError, Outcome};
 
 /// Flags of `gpuctl completions`.

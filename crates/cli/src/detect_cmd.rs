@@ -8,7 +8,7 @@ use gpuctl_core::cdi::version::{min_podman, parse_version};
 use gpuctl_core::report::{HostReport, detect};
 use gpuctl_core::{Device, Registry};
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl detect`.

@@ -6,7 +6,7 @@ use gpuctl_core::backend::Probe;
 use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, SystemPodman};
 use gpuctl_core::{Registry, selector};
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl doctor`.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::HostError;
-use gpuctl_core::plain::UnsafeArgument;
+use gpuctl_core::render::UnsafeArgument;
 use gpuctl_core::{GpuError, SelectorError};
 use gpuctl_nvidia::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use gpuctl_core::backend::Probe;
 use gpuctl_core::{Registry, explain, input};
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{CliError, Context, Outcome};
 
 /// The most of podman's stderr gpuctl keeps: its end, where podman prints the error.

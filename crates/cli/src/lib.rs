@@ -9,14 +9,18 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use gpuctl_core::Host;
 
+// The vendor crates this build links. A crate nothing names is not linked, and its
+// `register_backend!` would vanish with it: these lines are what makes the registry complete.
+use gpuctl_amd as _;
+use gpuctl_intel as _;
+use gpuctl_nvidia as _;
+
 mod args_cmd;
-mod backends;
 mod completions_cmd;
 mod detect_cmd;
 mod doctor_cmd;
 pub mod error;
 mod explain_cmd;
-pub mod output;
 mod requirement;
 mod requirement_vendors;
 mod run_cmd;
@@ -24,10 +28,9 @@ mod run_cmd;
 pub use error::{
     CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, RequirementInput, exit_code,
 };
-pub use output::Ui;
 
-/// Which `podman run` arguments give a container this host's GPUs, and which NVIDIA driver can
-/// drive them.
+/// Which `podman run` arguments give a container this host's GPUs, which driver stack can drive
+/// them, and what is wrong when a GPU container fails.
 #[derive(Debug, Parser)]
 #[command(name = "gpuctl", version, about, max_term_width = 100)]
 pub struct Cli {
@@ -72,7 +75,7 @@ pub enum Command {
     Args(args_cmd::ArgsArgs),
     /// Show what the host offers, vendor by vendor, and why.
     Detect(detect_cmd::DetectArgs),
-    /// Which NVIDIA driver (kernel module, branch) can drive these GPUs.
+    /// Which driver stack (NVIDIA module and branch, ROCm, i915 or xe, kernel) can drive these GPUs.
     Requirement(requirement::RequirementArgs),
     /// Read podman's stderr and explain a GPU misconfiguration.
     Explain(explain_cmd::ExplainArgs),
@@ -115,7 +118,7 @@ where
             return ExitCode::from(exit_code(&end));
         }
     };
-    output::init_tracing(cli.verbose);
+    init_tracing(cli.verbose);
     let ui = Ui::new(cli.quiet);
     let mut stdout = std::io::stdout().lock();
     let mut end = run(cli, &ui, &mut stdout);
@@ -171,4 +174,74 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Run(a) => run_cmd::run(&ctx, a, out),
         Command::Completions(a) => completions_cmd::run(a, out),
     }
+}
+
+// Where gpuctl's words go: results on stdout, one sentence per warning or error on stderr.
+
+/// Writes a result to stdout; a closed pipe (`gpuctl args | head -c0`) is not an error.
+pub fn write_out(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
+    match out.write_all(text.as_bytes()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Write {
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Prints warnings and errors on stderr.
+#[derive(Debug, Clone)]
+pub struct Ui {
+    quiet: bool,
+}
+
+impl Ui {
+    /// With `quiet`, warnings are not printed; errors always are.
+    pub fn new(quiet: bool) -> Self {
+        Ui { quiet }
+    }
+
+    /// One warning line.
+    pub fn warn(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr().lock(), "gpuctl: warning: {message}");
+        }
+    }
+
+    /// Every warning, in order: sentences, or findings printed as their sentences.
+    pub fn warn_all<S: std::fmt::Display>(&self, messages: &[S]) {
+        for m in messages {
+            self.warn(&m.to_string());
+        }
+    }
+
+    /// One error line.
+    pub fn error(&self, message: &str) {
+        let _ = writeln!(std::io::stderr().lock(), "gpuctl: error: {message}");
+    }
+}
+
+/// Sends `tracing` output to stderr: off by default, `-v` for debug, `-vv` for trace;
+/// `RUST_LOG` overrides.
+pub fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    // Without -v or RUST_LOG nothing is shown: building the subscriber would cost every run
+    // (about a tenth of `args none`'s instructions) and print nothing.
+    if verbose == 0 && std::env::var_os("RUST_LOG").is_none() {
+        return;
+    }
+    let default = match verbose {
+        0 => "off",
+        1 => {
+            "gpuctl=debug,gpuctl_core=debug,gpuctl_nvidia=debug,gpuctl_amd=debug,gpuctl_intel=debug"
+        }
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
 }

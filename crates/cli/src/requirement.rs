@@ -7,15 +7,15 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::registry::Registry;
+use gpuctl_core::Registry;
 use gpuctl_core::requirement::report::{self as neutral};
 use gpuctl_nvidia::model::site::load_site_rows;
 use gpuctl_nvidia::requirement::{Report, host_report, ids_report, parse_device_ids};
 use gpuctl_nvidia::table::builtin_table;
 
-use crate::output::write_out;
 use crate::requirement_vendors as vendors;
-use crate::{CliError, Context, Outcome, RequirementInput};
+use crate::write_out;
+use crate::{CliError, Context, Outcome};
 
 /// Output formats of `gpuctl requirement`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -75,17 +75,6 @@ pub fn run(
         (vendors::id_gpus(&split.others), Vec::new())
     };
     vendors::check_specs_have_gpus(&specs, &others)?;
-    if !host_mode
-        && ids.is_empty()
-        && !others.is_empty()
-        && let Some(d) = &driver
-    {
-        return Err(CliError::Requirement(
-            RequirementInput::NvidiaSpecWithoutGpu {
-                spec: d.spec().to_string(),
-            },
-        ));
-    }
     // Ids of other vendors only: NVIDIA has nothing to say, not even "no NVIDIA GPU found".
     let nvidia = if host_mode {
         Some(host_report(&ctx.host, &table, driver.as_ref()))
@@ -94,6 +83,8 @@ pub fn run(
     } else {
         None
     };
+    let nvidia_gpus = nvidia.as_ref().map_or(0, |n| n.gpus.len());
+    vendors::check_nvidia_spec_has_gpu(driver.as_ref(), nvidia_gpus, &others)?;
     let rest = neutral::report(&others, &specs);
     let mut warnings = nvidia
         .as_ref()

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
+use gpuctl_core::Registry;
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::registry::Registry;
 use gpuctl_core::requirement::report::{GpuInput, Report};
 use gpuctl_core::requirement::{
     Requirement, SpecError, StackSpec, parse_spec, registered_components,
@@ -46,7 +46,9 @@ pub fn split_ids(tokens: &[String], registry: &Registry) -> Result<Ids, CliError
                 .flatten()
         };
         let vendor_id = hex4(vendor);
-        if vendor_id == Some(NVIDIA_VENDOR_ID) || vendor_id.is_none() && hex4(device).is_none() {
+        // `10de:...` keeps NVIDIA's own parsing and sentences; any other `X:Y` that is not two
+        // hex quartets is answered with the VVVV:DDDD form, which is what it looks like.
+        if vendor_id == Some(NVIDIA_VENDOR_ID) {
             ids.nvidia.push(token.clone());
             continue;
         }
@@ -172,6 +174,24 @@ pub fn check_specs_have_gpus(specs: &[StackSpec], gpus: &[GpuInput]) -> Result<(
     Ok(())
 }
 
+/// Refuses an NVIDIA spec when the request has other vendors' GPUs but no NVIDIA one (by id, or
+/// on the host): the spec concerns nothing asked about. With no GPU of any vendor, the NVIDIA
+/// answer stays what it has always been ("no NVIDIA GPU found", the spec satisfied).
+pub fn check_nvidia_spec_has_gpu(
+    spec: Option<&DriverSpec>,
+    nvidia_gpus: usize,
+    others: &[GpuInput],
+) -> Result<(), CliError> {
+    match spec {
+        Some(d) if nvidia_gpus == 0 && !others.is_empty() => Err(CliError::Requirement(
+            RequirementInput::NvidiaSpecWithoutGpu {
+                spec: d.spec().to_string(),
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The lines for the vendors beyond NVIDIA.
 pub fn render_text(report: &Report) -> String {
     let mut s = String::new();
@@ -191,18 +211,6 @@ pub fn render_text(report: &Report) -> String {
             .first()
             .map_or(v.vendor.as_str(), |g| &g.requirement.vendor);
         match &v.combined {
-            // The combined requirement holds only host-wide constraints (the ROCm release, the
-            // kernel); a per-device choice such as Intel's i915 or xe is each GPU's own, so
-            // "any driver" here would read as if no GPU needed anything.
-            Some(c)
-                if c.constraints.is_empty()
-                    && v.gpus.iter().any(|g| !g.requirement.constraints.is_empty()) =>
-            {
-                let _ = writeln!(
-                    s,
-                    "{display} combined: no host-wide constraint (each GPU's requirement above is its own)"
-                );
-            }
             Some(c) => {
                 let _ = writeln!(s, "{display} combined: {}", c.describe);
             }

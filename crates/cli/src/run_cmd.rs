@@ -4,9 +4,9 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::launch::{self, Engine};
-use gpuctl_core::{Registry, args, explain, render, selector};
+use gpuctl_core::{Registry, explain, render, selector};
 
-use crate::output::write_out;
+use crate::write_out;
 use crate::{CliError, Context, Outcome};
 
 /// The engines `gpuctl run` drives.
@@ -45,7 +45,9 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
     let selection = selector::normalize(&a.gpus, &registry.names()).map_err(CliError::GpusFlag)?;
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     ctx.ui.warn_all(&probe.cdi().warnings());
-    let plan = args::plan(registry, &probe, &selection).map_err(CliError::Unserved)?;
+    let plan = registry
+        .plan(&probe, &selection)
+        .map_err(CliError::Unserved)?;
     let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
     ctx.ui.warn_all(&notices);
     let (engine, gpu_args) = match a.engine {

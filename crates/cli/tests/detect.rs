@@ -191,3 +191,44 @@ fn a_failed_probe_is_the_reason_not_a_sentence_about_it() {
         amd.reason
     );
 }
+
+/// `detect` shows an AMD device's name, LLVM target and requirement, and an Intel device's
+/// platform and requirement, from their tables, as it shows NVIDIA's generation and requirement.
+#[test]
+fn amd_and_intel_devices_carry_their_table_facts() {
+    let t = Tree::new();
+    t.dev(&["kfd"]);
+    t.pci("0000:03:00.0", 0x1002, 0x744c, 0x03_00_00);
+    t.render_node("renderD129", "0x1002", "0000:03:00.0");
+    t.pci("0000:00:02.0", 0x8086, 0xe20b, 0x03_00_00);
+    t.render_node("renderD128", "0x8086", "0000:00:02.0");
+    let out = assert_cmd::cargo::cargo_bin_cmd!("gpuctl")
+        .env_clear()
+        .args([
+            "--root",
+            &t.root().to_string_lossy(),
+            "detect",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let amd = &v["vendors"][1]["devices"][0];
+    assert_eq!(amd["device_id"], "744c");
+    assert_eq!(amd["name"], "AMD Radeon RX 7900 XTX");
+    assert_eq!(amd["target"], "gfx1100");
+    assert!(amd["requirement"].as_str().unwrap().starts_with("ROCm "));
+    let intel = &v["vendors"][2]["devices"][0];
+    assert_eq!(intel["device_id"], "e20b");
+    assert_eq!(intel["platform"], "Battlemage");
+    assert!(
+        intel["requirement"]
+            .as_str()
+            .unwrap()
+            .starts_with("xe kernel driver")
+    );
+}

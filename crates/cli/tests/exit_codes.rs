@@ -8,7 +8,7 @@ use gpuctl_cli::{CliError, Outcome, RequirementInput, exit_code};
 use gpuctl_core::GpuError;
 use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::{HostError, Problem};
-use gpuctl_core::plain::UnsafeArgument;
+use gpuctl_core::render::UnsafeArgument;
 use gpuctl_core::selector::SelectorError;
 use gpuctl_nvidia::model::site::SiteError;
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};

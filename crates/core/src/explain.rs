@@ -6,6 +6,7 @@
 //! orders them; within CDI, podman's precise messages (unresolvable device, stale host node)
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
+use crate::backend::Registry;
 use crate::cdi::grammar::is_qualified_name;
 use crate::cdi::version::{min_podman, parse_version};
 use crate::families;
@@ -15,7 +16,6 @@ pub use crate::families::{
     PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
 };
 use crate::probe::Probe;
-use crate::registry::Registry;
 use crate::text::py_strip;
 
 // Part of the plug-in interface, so defined in `pattern`; this name stays here.

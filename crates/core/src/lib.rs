@@ -4,8 +4,8 @@
 //!   symbolic-link resolution that never leaves the root.
 //! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
 //! - [`cdi`]: CDI spec discovery, parsing and validation, as the CDI library does it.
-//! - [`backend::GpuBackend`] and [`registry::Registry`]: the vendor plug-in interface.
-//! - [`args`] and [`plan`]: turning a selection into one typed plan.
+//! - [`backend::GpuBackend`] and [`backend::Registry`]: the vendor plug-in interface, and the
+//!   registry that turns a selection into one typed [`plan::Plan`].
 //! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
 //! - [`explain`]: turning podman's stderr into a diagnosis and a remedy.
 //! - [`launch`]: `gpuctl run`'s command line and launch.
@@ -14,7 +14,6 @@
 //! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
 //!   live in its own crate).
 
-pub mod args;
 pub mod backend;
 pub mod cdi;
 pub mod check;
@@ -31,29 +30,32 @@ pub mod input;
 pub mod launch;
 pub mod pattern;
 pub mod pci;
-pub mod plain;
 pub mod plan;
 pub mod probe;
 pub mod reason;
 pub mod recipe;
-pub mod registry;
 pub mod render;
 pub mod render_requirement;
-pub mod render_vendor;
 pub mod report;
 pub mod requirement;
 pub mod selector;
 pub mod text;
 
-pub use backend::{Device, GpuBackend, Grant, Probe, Tier, VendorReport};
+pub use backend::{Device, GpuBackend, Grant, Probe, Registry, Tier, VendorReport};
 pub use device::{Fact, FactValue};
 pub use error::GpuError;
 pub use finding::Finding;
 pub use host::{Host, HostError};
 pub use plan::{Item, Need, Notice, Plan, VendorPlan};
 pub use reason::Reason;
-pub use registry::Registry;
+pub use recipe::RenderNodeVendor;
 pub use selector::{Selection, SelectorError};
+
+/// The path [`RenderNodeVendor`] had before it joined the recipes it is built from, kept so
+/// plug-ins written against it still build.
+pub mod render_vendor {
+    pub use crate::recipe::RenderNodeVendor;
+}
 
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
 /// dependency of their own.

@@ -1,15 +1,257 @@
-//! Plan recipes several vendors share: the CDI tier, and the raw render-node tier that AMD,
-//! Intel and render-node plug-ins use. Each adds typed needs to a [`VendorPlan`] and is
-//! parameterized by the vendor's CDI kind and PCI vendor id; nothing here knows a particular
-//! vendor, and nothing here spells a podman flag.
+//! Plan recipes several vendors share, and a whole backend made of them.
+//!
+//! The recipes: the CDI tier, and the raw render-node tier that AMD, Intel and render-node
+//! plug-ins use. Each adds typed needs to a [`VendorPlan`] and is parameterized by the vendor's
+//! CDI kind and PCI vendor id; nothing here knows a particular vendor, and nothing here spells a
+//! podman flag.
+//!
+//! [`RenderNodeVendor`]: a vendor whose raw tier is the render nodes of one PCI vendor,
+//! optionally next to a shared node every device needs (AMD's `/dev/kfd`). AMD, Intel and
+//! render-node plug-ins differ only in their facts and words; the tiers, arguments and detection
+//! are this one mechanism, and a `RenderNodeVendor` constant is itself the backend a vendor
+//! crate registers.
 
-use crate::backend::{Grant, Probe};
+use std::path::Path;
+
+use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
+use crate::explain::ErrorPattern;
 use crate::finding::Finding;
+use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
 use crate::reason::Reason;
+use crate::render_requirement::{self, RequirementHook};
+use crate::requirement::Requirement;
+
+/// The facts and words of one render-node vendor.
+///
+/// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
+/// added later takes its default instead of breaking the literal.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderNodeVendor {
+    /// The selector name (`amd`).
+    pub vendor: &'static str,
+    /// The name in sentences (`AMD`).
+    pub display: &'static str,
+    /// The CDI kind (`amd.com/gpu`).
+    pub kind: &'static str,
+    /// The PCI vendor id (`0x1002`).
+    pub pci_vendor_id: u16,
+    /// Position in the canonical vendor order.
+    pub order: u32,
+    /// What the host lacks when the vendor is unusable (`no /dev/kfd`).
+    pub missing_summary: &'static str,
+    /// What podman's stderr says when this vendor is misconfigured.
+    pub error_patterns: &'static [ErrorPattern],
+    /// The vendor's failure families.
+    pub families: &'static [crate::families::Family],
+    /// A node every device needs, passed first and required for the raw tier (`/dev/kfd`).
+    pub shared_node: Option<&'static str>,
+    /// The sentence when neither CDI nor the raw tier is available.
+    pub unserved: &'static str,
+    /// What to do when render nodes exist but the shared node does not.
+    pub shared_node_hint: &'static str,
+    /// The vendor's driver requirement of its PCI devices, when it has a table.
+    pub requirement: Option<RequirementHook>,
+}
+
+impl RenderNodeVendor {
+    /// Every field empty or off, order 100 (after the built-in vendors): the base of a vendor
+    /// literal. The empty name is not a vendor name, so the registry refuses the base itself.
+    pub const DEFAULT: RenderNodeVendor = RenderNodeVendor::new("", "", "", 0);
+
+    /// A vendor with its name, display name, CDI kind and PCI vendor id, and defaults for the
+    /// rest: no shared node, no error patterns, no words of its own.
+    pub const fn new(
+        vendor: &'static str,
+        display: &'static str,
+        kind: &'static str,
+        pci_vendor_id: u16,
+    ) -> Self {
+        RenderNodeVendor {
+            vendor,
+            display,
+            kind,
+            pci_vendor_id,
+            order: 100,
+            missing_summary: "",
+            error_patterns: &[],
+            families: &[],
+            shared_node: None,
+            unserved: "",
+            shared_node_hint: "",
+            requirement: None,
+        }
+    }
+
+    /// The vendor id as the sysfs `vendor` file writes it.
+    fn sysfs_vendor(&self) -> String {
+        format!("0x{:04x}", self.pci_vendor_id)
+    }
+
+    fn has_shared_node(&self, probe: &Probe) -> Result<bool, GpuError> {
+        let Some(node) = self.shared_node else {
+            return Ok(true);
+        };
+        probe
+            .host()
+            .exists(Path::new(node))
+            .map_err(|e| GpuError::host(e, "check the host's /dev"))
+    }
+
+    /// CDI when a valid spec declares the kind; raw when the shared node (if any) and at least
+    /// one render node exist (a shared node alone is no GPU).
+    fn raw_or_cdi_tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        Ok(if probe.cdi().kind_declared(self.kind) {
+            Some(Tier::Cdi)
+        } else if self.has_shared_node(probe)?
+            && !probe.drm()?.of_vendor(&self.sysfs_vendor()).is_empty()
+        {
+            Some(Tier::Raw)
+        } else {
+            None
+        })
+    }
+
+    /// Why an unusable vendor cannot be granted: with the shared node present but no render
+    /// node, the recipe's "no render node" error; otherwise the vendor's own sentence.
+    fn unusable(&self, probe: &Probe, grant: &Grant) -> GpuError {
+        if self.shared_node.is_some() {
+            match self.has_shared_node(probe) {
+                Err(e) => return e,
+                Ok(true) => {
+                    if let Err(e) =
+                        select_render_nodes(probe, self.vendor, &self.sysfs_vendor(), grant)
+                    {
+                        return e;
+                    }
+                }
+                Ok(false) => {}
+            }
+        }
+        GpuError::Unserved {
+            vendor: self.vendor.to_string(),
+            message: self.unserved.to_string(),
+        }
+    }
+
+    /// The report for `detect`: the tier, why, and the render nodes in index order.
+    fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
+        let devices = render_requirement::with_requirements(
+            self.requirement,
+            self.pci_vendor_id,
+            probe,
+            render_node_devices(probe, &self.sysfs_vendor())?,
+        );
+        let (d, kind, n) = (self.display, self.kind, devices.len());
+        let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
+        let reason = match (tier, shared) {
+            (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
+            (Some(_), Some((s, _))) => format!(
+                "raw device nodes: {s} and {n} {d} render node(s) under /sys/class/drm (no valid CDI spec declares {kind})"
+            ),
+            (Some(_), None) => format!(
+                "raw device nodes: {n} {d} render node(s) under /sys/class/drm (no valid CDI spec declares {kind})"
+            ),
+            (None, Some((s, Ok(true)))) => format!(
+                "{s} exists but no {d} render node is under /sys/class/drm, and no valid CDI spec declares {kind}"
+            ),
+            (None, Some((s, _))) if n > 0 => format!(
+                "{n} {d} render node(s) but no {s}: {}",
+                self.shared_node_hint
+            ),
+            (None, Some((s, _))) => {
+                format!("no {d} GPU: no valid CDI spec declares {kind}, no {s}, no {d} render node")
+            }
+            (None, None) => format!(
+                "no {d} GPU: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
+            ),
+        };
+        Ok(VendorReport::new(
+            probe,
+            self.vendor,
+            kind,
+            tier,
+            reason,
+            devices,
+        ))
+    }
+}
+
+impl GpuBackend for RenderNodeVendor {
+    fn vendor(&self) -> &'static str {
+        self.vendor
+    }
+
+    fn pci_vendor_id(&self) -> u16 {
+        self.pci_vendor_id
+    }
+
+    fn cdi_kind(&self) -> &'static str {
+        self.kind
+    }
+
+    fn order(&self) -> u32 {
+        self.order
+    }
+
+    fn missing_summary(&self) -> &'static str {
+        self.missing_summary
+    }
+
+    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        self.raw_or_cdi_tier(probe)
+    }
+
+    /// CDI devices and kept groups, or the render-node recipe.
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(self.unusable(probe, grant));
+        };
+        let mut plan = VendorPlan::new(self.vendor, tier);
+        if tier == Tier::Cdi {
+            cdi_devices(probe, self.kind, grant, &mut plan)?;
+            plan.add(Need::KeepGroups, None);
+        } else {
+            let leading: Vec<&str> = self.shared_node.into_iter().collect();
+            render_nodes(probe, &self.sysfs_vendor(), grant, &leading, &mut plan)?;
+        }
+        Ok(plan)
+    }
+
+    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
+        self.report(probe, probe.tier_of(self)?)
+    }
+
+    /// The render nodes' PCI addresses in index order.
+    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
+        Ok(probe
+            .drm()?
+            .of_vendor(&self.sysfs_vendor())
+            .iter()
+            .map(|n| n.address.clone())
+            .collect())
+    }
+
+    fn error_patterns(&self) -> &'static [ErrorPattern] {
+        self.error_patterns
+    }
+
+    fn families(&self) -> &'static [crate::families::Family] {
+        self.families
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        self.requirement.and_then(|h| (h.requirement)(device))
+    }
+}
 
 /// The CDI devices of a grant on the CDI tier, added to `plan`.
 ///

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::backend::Registry;
 use crate::cdi::SpecReport;
 use crate::device::VendorReport;
 use crate::finding::Finding;
@@ -10,7 +11,6 @@ use crate::finding::Finding;
 pub use crate::finding::unique;
 use crate::probe::Probe;
 use crate::reason::Reason;
-use crate::registry::Registry;
 
 /// What the host offers.
 #[derive(Debug, Clone, PartialEq, Serialize)]

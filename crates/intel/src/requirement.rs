@@ -49,9 +49,58 @@ pub fn lookup(device_id: u16) -> IntelGpu {
         platform: platform.map(|p| p.name),
         discrete: platform.map(|p| p.discrete),
         drivers: macro_name
-            .map(|m| t.drivers_of(m).into_iter().cloned().collect())
-            .unwrap_or_default(),
+            .map(|m| t.drivers_of(m).into_iter().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| with_device_releases(d, device_id))
+            .collect(),
         compute: macro_name.and_then(|m| t.compute_of(m)).cloned(),
+    }
+}
+
+/// The platform's driver row made the device's own: the first kernel a release's drm pull
+/// settles for the id (id-pulls.tsv), and where i915's release data has the id, its first
+/// kernel and the release from which i915 binds it with no parameter. An id still gated in
+/// every release read keeps the platform's later source for that (DG1: 6.17).
+fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
+    if let Some(first) = tables().id_pull(d.driver, device_id) {
+        d.first_kernel = Some(first);
+    }
+    if d.driver != "i915" {
+        return d;
+    }
+    if let Some(rel) = tables().i915_release(device_id) {
+        d.first_kernel = Some(rel.first_listed);
+        match rel.gate {
+            None => d.default_from = None,
+            Some(gate) => {
+                d.parameter = gate;
+                if rel.first_default.is_some() {
+                    d.default_from = rel.first_default;
+                }
+            }
+        }
+    }
+    d
+}
+
+/// The compute runtime's word on a platform: the versions it documents, under the legacy1
+/// packages' name for Gen8 to Gen11.
+fn compute_note(c: &ComputeRow) -> String {
+    let versions = match (c.opencl, c.level_zero) {
+        ("-", "-") => None,
+        (cl, "-") => Some(format!("OpenCL {cl}, no Level Zero")),
+        (cl, ze) => Some(format!("OpenCL {cl}, Level Zero {ze}")),
+    };
+    match (c.legacy, versions) {
+        (true, None) => {
+            "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)".to_string()
+        }
+        (true, Some(v)) => {
+            format!("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): {v}")
+        }
+        (false, Some(v)) => format!("compute runtime: {v}"),
+        (false, None) => "compute runtime: no version documented".to_string(),
     }
 }
 
@@ -66,13 +115,7 @@ impl IntelGpu {
             r = r.with_label(p);
         }
         r = match &self.compute {
-            Some(c) if c.opencl == "legacy1" => {
-                r.with_note("compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)")
-            }
-            Some(c) => r.with_note(format!(
-                "compute runtime: OpenCL {}, Level Zero {}",
-                c.opencl, c.level_zero
-            )),
+            Some(c) => r.with_note(compute_note(c)),
             None => r,
         };
         if self.drivers.is_empty() {
@@ -106,7 +149,10 @@ impl IntelGpu {
                         .drivers
                         .iter()
                         .any(|o| o.driver == "xe" && o.force_probe == Some(false));
-                    let flags = if d.driver == "i915" && !xe_binds_unasked {
+                    let flags = if d.parameter == "alpha_support" {
+                        // Before Linux 5.3 the parameter was a switch for every gated device.
+                        "i915.alpha_support=1".to_string()
+                    } else if d.driver == "i915" && !xe_binds_unasked {
                         format!("i915.force_probe={id:04x}")
                     } else {
                         flags

@@ -8,8 +8,13 @@
 //!   `force_probe` for it, and the first kernel release where a source states it.
 //! - `force-probe.tsv`: the kernel from which a driver binds a platform without
 //!   `force_probe`, with the commit that dropped it.
+//! - `i915-releases.tsv`: per device id, the first kernel release whose i915 binds it, the first
+//!   that binds it without a module parameter, and that parameter, read from i915's own sources
+//!   release by release.
+//! - `id-pulls.tsv`: per driver and device id, the first kernel release the main drm pull
+//!   request of that release settles, for ids `i915-releases.tsv` does not cover.
 //! - `compute-runtime.tsv`: the OpenCL and Level Zero versions Intel's compute runtime README
-//!   gives each platform, or its legacy1 packages.
+//!   gives each platform, or its legacy1 packages (with versions where its legacy table has any).
 //!
 //! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
 //! panic, and the tests assert that none of the shipped lines is.
@@ -24,6 +29,8 @@ const PLATFORMS: &str = include_str!("../data/platforms.tsv");
 const DRIVERS: &str = include_str!("../data/drivers.tsv");
 const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
 const FORCE_PROBE: &str = include_str!("../data/force-probe.tsv");
+const I915_RELEASES: &str = include_str!("../data/i915-releases.tsv");
+const ID_PULLS: &str = include_str!("../data/id-pulls.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +56,24 @@ pub struct DriverRow {
     pub first_kernel: Option<Version>,
     /// The first kernel release binding it without `force_probe`, when a source states it.
     pub default_from: Option<Version>,
+    /// The module parameter the releases before `default_from` need: `force_probe`, or
+    /// `alpha_support` (its name before Linux 5.3).
+    pub parameter: &'static str,
+}
+
+/// When i915 binds one device id, from i915's own sources release by release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct I915Release {
+    /// The PCI device id.
+    pub device_id: u16,
+    /// The first release whose pciidlist binds it.
+    pub first_listed: Version,
+    /// The first release binding it with no module parameter; `None` when every release read
+    /// still asks for one.
+    pub first_default: Option<Version>,
+    /// The parameter the gated releases ask for (`force_probe`, `alpha_support`); `None` when
+    /// never gated.
+    pub gate: Option<&'static str>,
 }
 
 /// What Intel's compute runtime says about a platform.
@@ -58,10 +83,12 @@ pub struct ComputeRow {
     pub macro_name: &'static str,
     /// The README's name for it.
     pub readme_platform: &'static str,
-    /// The OpenCL version, or `legacy1` for the legacy packages.
+    /// The OpenCL version, `-` when the documentation gives none.
     pub opencl: &'static str,
-    /// The Level Zero version, or `legacy1`.
+    /// The Level Zero version, `-` when the documentation gives none.
     pub level_zero: &'static str,
+    /// Served by the legacy1 packages (Gen8, Gen9, Gen11) rather than the regular ones.
+    pub legacy: bool,
 }
 
 /// The parsed data files.
@@ -75,6 +102,10 @@ pub struct Tables {
     pub drivers: Vec<DriverRow>,
     /// The compute runtime's support.
     pub compute: Vec<ComputeRow>,
+    /// i915's binding of each device id, release by release.
+    pub i915: Vec<I915Release>,
+    /// (driver, device id, first kernel) as a release's main drm pull settles it.
+    pub id_pulls: Vec<(&'static str, u16, Version)>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -125,6 +156,7 @@ fn parse_all() -> Tables {
                     force_probe,
                     first_kernel,
                     default_from: None,
+                    parameter: "force_probe",
                 }),
                 _ => t.skipped.push(("drivers.tsv", line)),
             },
@@ -147,19 +179,76 @@ fn parse_all() -> Tables {
     }
     for (line, f) in tsv_rows(COMPUTE) {
         match f.as_slice() {
-            [m, p, cl, ze] => t.compute.push(ComputeRow {
+            [m, p, cl, ze, pk @ ("regular" | "legacy1")] => t.compute.push(ComputeRow {
                 macro_name: m,
                 readme_platform: p,
                 opencl: cl,
                 level_zero: ze,
+                legacy: *pk == "legacy1",
             }),
             _ => t.skipped.push(("compute-runtime.tsv", line)),
+        }
+    }
+    for (line, f) in tsv_rows(I915_RELEASES) {
+        let version = |s: &str| Version::parse(s).ok();
+        let row = match f.as_slice() {
+            [id, first, default, gate] if id.len() == 4 => {
+                let gate = match *gate {
+                    "-" => Some(None),
+                    g @ ("force_probe" | "alpha_support") => Some(Some(g)),
+                    _ => None,
+                };
+                let default = match *default {
+                    "-" => Some(None),
+                    v => version(v).map(Some),
+                };
+                match (u16::from_str_radix(id, 16), version(first), default, gate) {
+                    (Ok(device_id), Some(first_listed), Some(first_default), Some(gate)) => {
+                        Some(I915Release {
+                            device_id,
+                            first_listed,
+                            first_default,
+                            gate,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match row {
+            Some(r) => t.i915.push(r),
+            None => t.skipped.push(("i915-releases.tsv", line)),
+        }
+    }
+    for (line, f) in tsv_rows(ID_PULLS) {
+        match f.as_slice() {
+            [d @ ("i915" | "xe"), id, v] if id.len() == 4 => {
+                match (u16::from_str_radix(id, 16), Version::parse(v)) {
+                    (Ok(id), Ok(v)) => t.id_pulls.push((d, id, v)),
+                    _ => t.skipped.push(("id-pulls.tsv", line)),
+                }
+            }
+            _ => t.skipped.push(("id-pulls.tsv", line)),
         }
     }
     t
 }
 
 impl Tables {
+    /// The first kernel of `driver` for device `id`, as a release's main drm pull settles it.
+    pub fn id_pull(&self, driver: &str, id: u16) -> Option<Version> {
+        self.id_pulls
+            .iter()
+            .find(|(d, i, _)| *d == driver && *i == id)
+            .map(|(_, _, v)| *v)
+    }
+
+    /// When i915 binds device `id`, where the release data has it.
+    pub fn i915_release(&self, id: u16) -> Option<&I915Release> {
+        self.i915.iter().find(|r| r.device_id == id)
+    }
+
     /// The compute runtime's row for `macro_name`.
     pub fn compute_of(&self, macro_name: &str) -> Option<&ComputeRow> {
         self.compute.iter().find(|c| c.macro_name == macro_name)

@@ -41,6 +41,16 @@ fn every_pciids_id_lands_on_its_macros_platform_and_drivers() {
     0x9b41,
     "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices)"
 )]
+// documentation/LEGACY_PLATFORMS.md's table (and the README's legacy table): Ice Lake OpenCL 3.0 and
+// Level Zero 1.5, Elkhart Lake OpenCL 3.0 and no Level Zero.
+#[case(
+    0x8a52,
+    "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): OpenCL 3.0, Level Zero 1.5"
+)]
+#[case(
+    0x4541,
+    "compute runtime: the legacy1 packages (Gen8, Gen9 and Gen11 devices): OpenCL 3.0, no Level Zero"
+)]
 fn compute_runtime_notes(#[case] id: u16, #[case] note: &str) {
     assert_eq!(lookup(id).requirement().notes(), [note]);
 }
@@ -86,22 +96,28 @@ fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
 #[case(
     0x9a49,
     "Intel GPU (Tiger Lake, 8086:9a49)",
-    "i915 kernel driver or xe kernel driver (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 \
-     and i915.force_probe=!9a49), Linux kernel 5.4 or newer"
+    "i915 kernel driver (before Linux 5.7 needs i915.force_probe=9a49) or xe kernel driver \
+     (Linux kernel 6.8 or newer; needs xe.force_probe=9a49 and i915.force_probe=!9a49), \
+     Linux kernel 5.4 or newer"
 )]
 #[case(
     0x56a5,
     "Intel GPU (Alchemist, 8086:56a5)",
     "i915 kernel driver (before Linux 6.2 needs i915.force_probe=56a5) or xe kernel driver \
-     (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5)"
+     (Linux kernel 6.8 or newer; needs xe.force_probe=56a5 and i915.force_probe=!56a5), \
+     Linux kernel 6.0 or newer"
 )]
-#[case(0x9b41, "Intel GPU (Comet Lake, 8086:9b41)", "i915 kernel driver")]
+#[case(
+    0x9b41,
+    "Intel GPU (Comet Lake, 8086:9b41)",
+    "i915 kernel driver, Linux kernel 5.2 or newer"
+)]
 // xe only: the kernel floor is the GPU's own.
 #[case(
     0xe20b,
     "Intel GPU (Battlemage, 8086:e20b)",
     "xe kernel driver (before Linux 6.12 needs xe.force_probe=e20b and i915.force_probe=!e20b), \
-     Linux kernel 6.11 or newer"
+     Linux kernel 6.10 or newer"
 )]
 #[case(
     0x64a0,
@@ -153,25 +169,17 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
         .filter(|d| d.default_from.is_some())
         .map(|d| (d.macro_name, d.driver))
         .collect();
-    assert_eq!(
-        with,
-        [
-            ("ADLS", "i915"),
-            ("DG1", "i915"),
-            ("DG2", "i915"),
-            ("MTL", "i915"),
-            ("LNL", "xe"),
-            ("BMG", "xe")
-        ]
-    );
+    assert_eq!(with, [("DG1", "i915"), ("LNL", "xe"), ("BMG", "xe")]);
 }
 
-/// crates/intel/data/force-probe.tsv's i915 rows, each where its source puts it: xe needs its own
-/// force_probe on all four platforms, so the note names only i915's flag.
+/// i915 without force_probe, where i915-releases.tsv (i915's own sources, release by release) and
+/// the single sources read before agree; DG1 is past the releases read there and keeps
+/// force-probe.tsv's row. xe needs its own force_probe on all four platforms, so the note names
+/// only i915's flag.
 #[rstest]
 // balena-os/balena-intel#633 (2023-05-03): Alder Lake GPUs supported from 5.16 (force_probe=4680 before).
 #[case(0x4680, "ADLS", "5.16")]
-// jellyfin/jellyfin.org#1526 (2025-08-19): DG1 without force_probe from 6.17.
+// "[PULL] drm-intel-gt-next" for 6.17 (2025-07-02): DG1 out of force probe (jellyfin.org#1526 agrees).
 #[case(0x4905, "DG1", "6.17")]
 // Phoronix, Linux 6.2 graphics summary (2022-12): Alchemist stable, no i915.force_probe.
 #[case(0x56a0, "DG2", "6.2")]
@@ -198,7 +206,8 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
     );
 }
 
-/// crates/intel/data/drivers.tsv's first_kernel rows, each as the source named there says.
+/// First kernels: xe's from drivers.tsv's sources; i915's from i915-releases.tsv, which agrees with
+/// the single sources read before (now superseded) for these three ids.
 #[rstest]
 // freebsd/drm-kmod#47, its maintainer (2021-01-16): Tiger Lake support introduced in 5.4.
 #[case(0x9a49, "TGL", "i915", "5.4")]
@@ -206,9 +215,10 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
 #[case(0x46d0, "ADLN", "i915", "5.18")]
 // wccftech (2022-07): initial Meteor Lake in the pull for "Linux 5.20", released as 6.0.
 #[case(0x7d40, "MTL", "i915", "6.0")]
-// Phoronix, first drm-xe-next pull for 6.8 (2023-12-15): Lunar Lake under enablement, force-probed.
+// "[git pull] drm for 6.8" and the first drm-xe-next pull it carries: Lunar Lake under enablement,
+// force-probed, with "drm/xe/lnl: Add LNL platform definition".
 #[case(0x64a0, "LNL", "xe", "6.8")]
-// thenextgentechinsider.com/?p=17680: initial Xe3 (Panther Lake) support first in Linux 6.13.
+// "[git pull] drm for 6.13-rc1" carries "drm/xe/ptl: Add PTL platform definition".
 #[case(0xb080, "PTL", "xe", "6.13")]
 fn first_kernel_lands_where_its_source_says(
     #[case] id: u16,

@@ -10,9 +10,9 @@ use std::path::Path;
 use gpuctl_core::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use gpuctl_core::explain::ErrorPattern;
 use gpuctl_core::pci::PciDevice;
+use gpuctl_core::recipe::RenderNodeVendor;
 use gpuctl_core::render_requirement::RequirementHook;
-use gpuctl_core::render_vendor::RenderNodeVendor;
-use gpuctl_core::requirement::{Component, Constraint, Requirement, Scope, Version};
+use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 use gpuctl_core::{Fact, GpuError, VendorPlan};
 
 /// Acme's CDI kind.
@@ -133,17 +133,26 @@ pub const FIRMWARE: Component = Component {
     scope: Scope::Host,
 };
 
-gpuctl_core::register_components!("acme", &[FIRMWARE]);
+// Acme's driver is out of tree, so the Linux kernel, shared with every in-kernel driver, is one
+// of its components too: `--driver kernel:6.8` concerns Acme GPUs as well.
+gpuctl_core::register_components!("acme", &[FIRMWARE, LINUX_KERNEL]);
 
-/// Acme's table, all of it: device 0x0002 ("NPU2") needs firmware 2.0 or newer; others, any.
+/// Acme's table, all of it: device 0x0002 ("NPU2") needs firmware 2.0 or newer; device 0x0001
+/// ("NPU1") has an out-of-tree driver that builds only up to Linux 4.19; others, any.
 fn acme_requirement(device: &PciDevice) -> Option<Requirement> {
     if device.vendor_id != ACME.pci_vendor_id {
         return None;
     }
     let r = Requirement::new("Acme", ACME.pci_vendor_id).with_device_id(device.device_id);
-    if device.device_id != 0x0002 {
-        return Some(r);
+    match device.device_id {
+        0x0001 => {
+            let kernel = Constraint::range(LINUX_KERNEL, None, Some(Version::new(4, 19))).ok()?;
+            Some(r.with_label("NPU1").with_constraint(kernel))
+        }
+        0x0002 => {
+            let firmware = Constraint::range(FIRMWARE, Some(Version::new(2, 0)), None).ok()?;
+            Some(r.with_label("NPU2").with_constraint(firmware))
+        }
+        _ => Some(r),
     }
-    let firmware = Constraint::range(FIRMWARE, Some(Version::new(2, 0)), None).ok()?;
-    Some(r.with_label("NPU2").with_constraint(firmware))
 }

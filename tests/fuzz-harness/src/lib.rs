@@ -118,7 +118,7 @@ pub fn cdi_dir(data: &[u8]) {
         selections.push(Selection::Grants(vec![(name.to_string(), Some(0))]));
     }
     for selection in &selections {
-        if let Ok(plan) = gpuctl_core::args::plan(registry, &probe, selection) {
+        if let Ok(plan) = registry.plan(&probe, selection) {
             check_cdi_grants(&probe, &gpuctl_core::render::podman_args(&plan));
         }
     }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
 use gpuctl_core::backend::Probe;
 use gpuctl_core::render::podman_args;
-use gpuctl_core::{Host, Registry, args, cdi, selector};
+use gpuctl_core::{Host, Registry, cdi, selector};
 use gpuctl_testkit::Tree;
 
 /// Runs a selection on a tree: the argument line and the warnings, or the error sentence.
@@ -19,7 +19,7 @@ fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let probe = Probe::new(&host, &dirs, None);
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;
-    args::plan(reg, &probe, &sel)
+    reg.plan(&probe, &sel)
         .map(|p| {
             let notices = p.notices().iter().map(|n| n.to_string()).collect();
             (podman_args(&p).join(" "), notices)

@@ -5,13 +5,13 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+use crate::backend::Registry;
 use crate::backend::{GpuBackend, Probe};
 use crate::check::user::group_name;
 use crate::check::{Check, DoctorContext, Status};
+use crate::host::Host;
 use crate::plan::Need;
-use crate::registry::Registry;
 use crate::selector::Selection;
-use crate::{args, host::Host};
 
 /// Where podman reads `containers.conf`, lowest priority first (the user's file comes last).
 pub const CONTAINERS_CONF: [&str; 2] = [
@@ -63,7 +63,8 @@ pub fn oci_runtime(
             .map(|(r, f)| (Some(r), f))
             .unwrap_or((None, String::new())),
     };
-    let keep_groups = args::plan(registry, probe, selection)
+    let keep_groups = registry
+        .plan(probe, selection)
         .map(|p| p.items().iter().any(|i| i.need == Need::KeepGroups))
         .unwrap_or(false);
     let Some(runtime) = runtime else {
@@ -169,7 +170,7 @@ pub fn render_groups(
         ];
     }
     let mut nodes: Vec<String> = Vec::new();
-    if let Ok(plan) = args::plan(registry, probe, selection) {
+    if let Ok(plan) = registry.plan(probe, selection) {
         nodes.extend(plan.items().iter().filter_map(|i| match &i.need {
             Need::DeviceNode(path) => Some(path.clone()),
             _ => None,

@@ -8,8 +8,8 @@ mod host_checks;
 
 use serde::Serialize;
 
+use crate::backend::Registry;
 use crate::backend::{GpuBackend, Probe};
-use crate::registry::Registry;
 use crate::selector::Selection;
 
 pub use crate::check::{Check, DoctorContext, Status, podman, user};

@@ -12,7 +12,7 @@ pub(crate) mod catalogue;
 
 pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
-use crate::registry::Registry;
+use crate::backend::Registry;
 
 /// Container-side group and permission problems of the engine's own making (keep-groups).
 pub const PRIORITY_KEEP_GROUPS: u8 = 10;

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
+use thiserror::Error;
+
 use crate::host::Host;
-use crate::plain::{self, UnsafeArgument};
 use crate::plan::{Need, Plan};
 
 mod compose;
@@ -159,7 +160,7 @@ pub fn render(plan: &Plan, format: Format, host: &Host) -> Result<Rendering, Uns
 
 /// Arguments on one line, each one shell word.
 fn one_line(args: Vec<String>, notes: Vec<Note>) -> Result<Rendering, UnsafeArgument> {
-    plain::check(&args)?;
+    check_plain(&args)?;
     Ok(Rendering {
         text: format!("{}\n", args.join(" ")),
         notes,
@@ -193,6 +194,47 @@ pub fn podman_pair(need: &Need) -> [String; 2] {
 /// podman's `--mount` value for a read-only bind of `path` at the same path.
 pub fn podman_bind(path: &str) -> String {
     format!("type=bind,source={path},destination={path},ro=true")
+}
+
+// The plain format's one check.
+// The one check the plain output format needs: `podman run $(gpuctl args nvidia) IMAGE`
+// leaves the line to the shell, which splits it at white space and expands wildcards, so an
+// argument holding a blank, a control character or a wildcard would reach podman as other
+// arguments (a host path named `nvidia0 --privileged`). JSON output carries any string,
+// escaped, and needs no such check.
+
+/// An argument the shell would not pass to podman as one word.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "the argument {} holds white space, a control character or a shell wildcard, so 'podman run $(gpuctl args ...)' would split or expand it into other arguments — nothing is printed; check the host's /dev, /sys and CDI specs for that name, or use '--format json'",
+    quoted(argument)
+)]
+pub struct UnsafeArgument {
+    /// The argument, as it would have been printed.
+    pub argument: String,
+}
+
+/// True when the shell's word splitting and pathname expansion leave `arg` as one word,
+/// unchanged.
+pub fn is_one_word(arg: &str) -> bool {
+    !arg.chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '*' | '?' | '['))
+}
+
+/// Refuses the whole list when any argument is not one word: plain output is all or nothing.
+fn check_plain(args: &[String]) -> Result<(), UnsafeArgument> {
+    match args.iter().find(|a| !is_one_word(a)) {
+        Some(a) => Err(UnsafeArgument {
+            argument: a.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The argument in double quotes with every control character escaped, so the sentence stays
+/// one line.
+fn quoted(arg: &str) -> String {
+    format!("{:?}", arg)
 }
 
 #[cfg(test)]

@@ -157,3 +157,44 @@ fn only_the_shell_formats_refuse_an_argument_the_shell_would_split() {
         assert_eq!(render(&plan, f, &host).is_err(), shell, "{}", f.as_str());
     }
 }
+
+// The plain format's check.
+
+#[rstest]
+#[case("/dev/nvidia0", true)]
+#[case(
+    "type=bind,source=/dev/dri/by-path/pci-0000:03:00.0-render,destination=/dev/dri/by-path/pci-0000:03:00.0-render,ro=true",
+    true
+)]
+#[case("nvidia.com/gpu=all", true)]
+#[case("/dev/nvidia0 --privileged", false)]
+#[case("/dev/nvidia0\n--privileged", false)]
+#[case("/dev/nvidia0\t", false)]
+#[case("/dev/nvidia\u{a0}0", false)]
+#[case("/dev/nvidia\u{1c}0", false)]
+#[case("/dev/nvidia\u{85}0", false)]
+#[case("/dev/nvidia\u{2028}0", false)]
+#[case("/dev/dri/renderD*", false)]
+#[case("/dev/nvidia?", false)]
+#[case("/dev/nvidia[0]", false)]
+fn one_word(#[case] arg: &str, #[case] want: bool) {
+    assert_eq!(is_one_word(arg), want);
+}
+
+#[test]
+fn the_sentence_names_the_argument_on_one_line() {
+    let args = [
+        "--device".to_string(),
+        "/dev/nvidia0\n--privileged".to_string(),
+    ];
+    let e = check_plain(&args)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.starts_with("the argument \"/dev/nvidia0\\n--privileged\" holds"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'));
+    assert_eq!(check_plain(&args[..1]), Ok(()));
+}

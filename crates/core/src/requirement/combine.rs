@@ -18,6 +18,102 @@ pub enum CombineError {
     },
 }
 
+/// A requirement made of members: what [`intersect`] and [`conflicts`] need of a requirement
+/// type to combine it the neutral model's way. Core's [`Requirement`] is one; a vendor model
+/// with its own type (NVIDIA's, which keeps its kernel-module enum and integer branches) is
+/// another, so the steps of a combination (nothing, one, flatten one level, conflicts, merge)
+/// are written once.
+pub trait Combinable: Clone {
+    /// The requirements a combination combines; empty for one GPU's.
+    fn members(&self) -> &[Self];
+
+    /// The conflicts among `members` (already flattened), one sentence each, in the order
+    /// the components first appear.
+    fn conflicts_among(members: &[Self]) -> Vec<String>;
+
+    /// The combination of `members`, which do not conflict; `first` is the first input as
+    /// given (before flattening), for what a combination takes from it.
+    fn merge(first: &Self, members: Vec<Self>) -> Self;
+}
+
+/// The one requirement that satisfies all of `reqs`. One requirement comes back unchanged.
+/// Several give [`Combinable::merge`] of the inputs, an input's own members taking its place
+/// (one level, order and duplicates kept). Members that conflict are a
+/// [`CombineError::Conflict`] with [`Combinable::conflicts_among`]'s sentences.
+pub fn intersect<'a, T, I>(reqs: I) -> Result<T, CombineError>
+where
+    T: Combinable + 'a,
+    I: IntoIterator<Item = &'a T>,
+{
+    let mut iter = reqs.into_iter();
+    let Some(first) = iter.next() else {
+        return Err(CombineError::Empty);
+    };
+    let Some(second) = iter.next() else {
+        return Ok(first.clone());
+    };
+    let members = flatten([first, second].into_iter().chain(iter));
+    let conflicts = T::conflicts_among(&members);
+    if !conflicts.is_empty() {
+        return Err(CombineError::Conflict { conflicts });
+    }
+    Ok(T::merge(first, members))
+}
+
+/// What [`intersect`] would refuse, one sentence per conflict; empty when the requirements
+/// combine (and for an empty list, which has nothing to conflict).
+pub fn conflicts<'a, T, I>(reqs: I) -> Vec<String>
+where
+    T: Combinable + 'a,
+    I: IntoIterator<Item = &'a T>,
+{
+    T::conflicts_among(&flatten(reqs))
+}
+
+/// Each input's members in its place, or the input itself when it has none.
+fn flatten<'a, T: Combinable + 'a>(reqs: impl IntoIterator<Item = &'a T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for r in reqs {
+        match r.members() {
+            [] => out.push(r.clone()),
+            members => out.extend(members.iter().cloned()),
+        }
+    }
+    out
+}
+
+impl Combinable for Requirement {
+    fn members(&self) -> &[Requirement] {
+        &self.members
+    }
+
+    fn conflicts_among(members: &[Requirement]) -> Vec<String> {
+        conflicts_of(members)
+    }
+
+    /// Per host-scoped component, the values every member accepts and the highest lower and
+    /// lowest upper bound; no device id, name or label; the vendor and vendor id of `first`
+    /// (the vendor left empty when the members' vendors differ).
+    fn merge(first: &Requirement, members: Vec<Requirement>) -> Requirement {
+        let constraints = host_components(&members)
+            .into_iter()
+            .map(|c| combined(&members, c))
+            .collect();
+        let vendor = if members.iter().all(|m| m.vendor == first.vendor) {
+            first.vendor.clone()
+        } else {
+            "".into()
+        };
+        Requirement {
+            vendor,
+            vendor_id: first.vendor_id,
+            constraints,
+            members,
+            ..Requirement::default()
+        }
+    }
+}
+
 impl Requirement {
     /// The one requirement a host must meet to drive all of `reqs`: per host-scoped component
     /// (matched by key, in order of first appearance), the values every member accepts and the
@@ -32,34 +128,7 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        let mut iter = reqs.into_iter();
-        let Some(first) = iter.next() else {
-            return Err(CombineError::Empty);
-        };
-        let Some(second) = iter.next() else {
-            return Ok(first.clone());
-        };
-        let members = flatten([first, second].into_iter().chain(iter));
-        let conflicts = conflicts_of(&members);
-        if !conflicts.is_empty() {
-            return Err(CombineError::Conflict { conflicts });
-        }
-        let constraints = host_components(&members)
-            .into_iter()
-            .map(|c| combined(&members, c))
-            .collect();
-        let vendor = if members.iter().all(|m| m.vendor == first.vendor) {
-            first.vendor.clone()
-        } else {
-            "".into()
-        };
-        Ok(Requirement {
-            vendor,
-            vendor_id: first.vendor_id,
-            constraints,
-            members,
-            ..Requirement::default()
-        })
+        intersect(reqs)
     }
 
     /// What [`intersect`](Self::intersect) would refuse, one sentence per conflict, in the order
@@ -68,21 +137,8 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        conflicts_of(&flatten(reqs))
+        conflicts(reqs)
     }
-}
-
-/// Each input's members in its place, or the input itself when it has none.
-fn flatten<'a>(reqs: impl IntoIterator<Item = &'a Requirement>) -> Vec<Requirement> {
-    let mut out = Vec::new();
-    for r in reqs {
-        if r.members.is_empty() {
-            out.push(r.clone());
-        } else {
-            out.extend(r.members.iter().cloned());
-        }
-    }
-    out
 }
 
 /// The host-scoped components the members constrain, by key, in order of first appearance.

@@ -117,6 +117,10 @@ impl Report {
     }
 }
 
+/// What a vendor's combined requirement says when every constraint of its GPUs is per device.
+pub const NO_HOST_WIDE_CONSTRAINT: &str =
+    "no host-wide constraint (each GPU's requirement above is its own)";
+
 /// The report for `gpus`, checking each against the specs that concern its vendor.
 pub fn report(gpus: &[GpuInput], specs: &[StackSpec]) -> Report {
     let mut order: Vec<&'static str> = Vec::new();
@@ -164,10 +168,22 @@ pub fn report(gpus: &[GpuInput], specs: &[StackSpec]) -> Report {
                     .iter()
                     .all(|v| v.driver.as_ref().is_some_and(|d| d.satisfied))
             });
+            let combined = combined.as_ref().map(|c| {
+                let mut view = RequirementView::from(c);
+                // The combined requirement holds only host-wide constraints (the ROCm release,
+                // the kernel); a per-device choice such as Intel's i915 or xe is each GPU's own,
+                // so "any driver" here would read as if no GPU needed anything.
+                if view.constraints.is_empty()
+                    && views.iter().any(|g| !g.requirement.constraints.is_empty())
+                {
+                    view.describe = NO_HOST_WIDE_CONSTRAINT.to_string();
+                }
+                view
+            });
             VendorStack {
                 vendor: vendor.to_string(),
                 gpus: views,
-                combined: combined.as_ref().map(RequirementView::from),
+                combined,
                 conflicts,
                 specs: concern.iter().map(|s| s.spec.clone()).collect(),
                 satisfied,

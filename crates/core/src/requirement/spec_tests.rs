@@ -3,22 +3,9 @@
 use rstest::rstest;
 
 use super::report::{GpuInput, report};
+use super::tests::{INTEL_DRIVER as DRIVER, ROCM};
 use super::*;
 
-const ROCM: Component = Component {
-    key: "rocm",
-    noun: "ROCm",
-    short: "ROCm",
-    values: &[],
-    scope: Scope::Host,
-};
-const DRIVER: Component = Component {
-    key: "intel-kernel-driver",
-    noun: "kernel driver",
-    short: "kernel driver",
-    values: &["i915", "xe"],
-    scope: Scope::Device,
-};
 const AMD: VendorComponents = VendorComponents {
     vendor: "amd",
     components: &[ROCM, LINUX_KERNEL],

@@ -1,6 +1,6 @@
 //! A driver stack, as far as it is known, and whether it satisfies a requirement.
 
-use super::{Constraint, Requirement, Version};
+use super::{Alternative, Constraint, Requirement, Scope, Version};
 
 /// What is known about a versioned component of a stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -85,7 +85,23 @@ pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> 
     match constraint {
         Constraint::Choice { allowed, .. } if allowed.is_empty() => None,
         Constraint::Choice { component, allowed } => {
+            let with = |alt: &Alternative| {
+                alt.needs
+                    .iter()
+                    .find_map(|n| why_not(n, stack))
+                    .map(|r| format!("with the {} {}, {r}", alt.value, component.short))
+            };
             let given = stack.choice(component.key);
+            if given.is_none() && component.scope == Scope::Device {
+                // A device binds whichever of its drivers the rest of the stack (its kernel)
+                // lets it, so a stack that names only the kernel is not short of a driver: it
+                // fails only when no value's needs hold, for the first value's reason.
+                return allowed
+                    .iter()
+                    .map(with)
+                    .collect::<Option<Vec<String>>>()
+                    .and_then(|reasons| reasons.into_iter().next());
+            }
             let Some(alt) = given.and_then(|g| allowed.iter().find(|a| a.value == g)) else {
                 let needed: Vec<&str> = allowed.iter().map(|a| a.value.as_ref()).collect();
                 return Some(format!(
@@ -95,10 +111,7 @@ pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> 
                     needed.join(" or ")
                 ));
             };
-            alt.needs
-                .iter()
-                .find_map(|n| why_not(n, stack))
-                .map(|r| format!("with the {} {}, {r}", alt.value, component.short))
+            with(alt)
         }
         Constraint::Range {
             component,

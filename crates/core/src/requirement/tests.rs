@@ -18,14 +18,14 @@ const BRANCH: Component = Component {
     values: &[],
     scope: Scope::Host,
 };
-const ROCM: Component = Component {
+pub(super) const ROCM: Component = Component {
     key: "rocm",
     noun: "ROCm",
     short: "ROCm",
     values: &[],
     scope: Scope::Host,
 };
-const INTEL_DRIVER: Component = Component {
+pub(super) const INTEL_DRIVER: Component = Component {
     key: "intel-kernel-driver",
     noun: "kernel driver",
     short: "kernel driver",
@@ -210,8 +210,50 @@ fn an_alternatives_needs_hold_only_with_that_value() {
     let i915 = Stack::new().with_choice("intel-kernel-driver", "i915");
     assert!(r.satisfied_by(&i915));
     assert_eq!(
-        r.why_not(&Stack::new()).as_deref(),
-        Some("unknown kernel driver, the i915 or xe one is needed")
+        r.why_not(&Stack::new().with_choice("intel-kernel-driver", "nouveau"))
+            .as_deref(),
+        Some("nouveau kernel driver, the i915 or xe one is needed")
+    );
+}
+
+/// A stack that names only the kernel leaves each device to bind the driver that kernel lets
+/// it: the device-scoped choice is met when some value's needs hold.
+#[rstest]
+#[case(&["i915", "xe:6.11"], "6.8", None)]
+#[case(&["xe:6.11"], "6.12", None)]
+#[case(&["xe:6.11"], "6.8", Some("with the xe kernel driver, kernel 6.8 is older than 6.11"))]
+#[case(&["i915:6.2", "xe:6.11"], "5.15",
+       Some("with the i915 kernel driver, kernel 5.15 is older than 6.2"))]
+fn an_unnamed_device_driver_is_any_the_kernel_allows(
+    #[case] drivers: &[&str],
+    #[case] kernel: &str,
+    #[case] why: Option<&str>,
+) {
+    let alts = drivers
+        .iter()
+        .map(|d| {
+            let (value, first) = d.split_once(':').unwrap_or((d, ""));
+            let mut alt = Alternative::plain(value.to_string());
+            if !first.is_empty() {
+                alt.needs.push(range(LINUX_KERNEL, Some(first), None));
+            }
+            alt
+        })
+        .collect();
+    let r =
+        Requirement::new("Intel", 0x8086).with_constraint(Constraint::choice(INTEL_DRIVER, alts));
+    let stack = Stack::new().with_version("kernel", Known::Exact(v(kernel)));
+    assert_eq!(r.why_not(&stack).as_deref(), why);
+}
+
+/// A host-wide choice (NVIDIA's module) left unnamed stays unknown, as it always has been.
+#[test]
+fn an_unnamed_host_choice_is_unknown() {
+    let r = nvidia(0x2901, "open", 570);
+    let stack = Stack::new().with_version("nvidia-driver-branch", Known::Exact(v("580")));
+    assert_eq!(
+        r.why_not(&stack).as_deref(),
+        Some("unknown kernel module, the open one is needed")
     );
 }
 

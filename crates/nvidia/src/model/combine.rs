@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use gpuctl_core::requirement::{self as neutral, Combinable};
+
 use super::{KernelModule, Requirement};
 
 /// Why requirements cannot be combined into one.
@@ -20,9 +22,52 @@ pub enum CombineError {
     },
 }
 
+impl From<neutral::CombineError> for CombineError {
+    fn from(e: neutral::CombineError) -> Self {
+        match e {
+            neutral::CombineError::Empty => CombineError::Empty,
+            neutral::CombineError::Conflict { conflicts } => CombineError::Conflict { conflicts },
+        }
+    }
+}
+
+/// The neutral model's combination steps, with NVIDIA's merge: the conflicts are the neutral
+/// model's over [`Requirement::to_neutral`], so their sentences are the same word for word.
+impl Combinable for Requirement {
+    fn members(&self) -> &[Requirement] {
+        &self.members
+    }
+
+    fn conflicts_among(members: &[Requirement]) -> Vec<String> {
+        let converted: Vec<neutral::Requirement> =
+            members.iter().map(Requirement::to_neutral).collect();
+        neutral::Requirement::conflicts(&converted)
+    }
+
+    /// The module any member insists on (`either` only if all say either), the highest lower
+    /// bound and the lowest upper bound; no generation, device id, name or compute flag.
+    fn merge(_first: &Requirement, members: Vec<Requirement>) -> Requirement {
+        let has = |m: KernelModule| members.iter().any(|r| r.kernel_module == m);
+        let kernel_module = if has(KernelModule::Open) {
+            KernelModule::Open
+        } else if has(KernelModule::Proprietary) {
+            KernelModule::Proprietary
+        } else {
+            KernelModule::Either
+        };
+        // No conflict means the highest minimum is at most the lowest maximum.
+        Requirement {
+            kernel_module,
+            min_branch: members.iter().filter_map(|r| r.min_branch).max(),
+            max_branch: members.iter().filter_map(|r| r.max_branch).min(),
+            members,
+            ..Requirement::default()
+        }
+    }
+}
+
 impl Requirement {
-    /// The one requirement that satisfies all of `reqs`: the module any member insists on
-    /// (`either` only if all say either), the highest lower bound and the lowest upper bound.
+    /// The one requirement that satisfies all of `reqs` ([`Combinable::merge`]).
     ///
     /// A single requirement comes back unchanged. Several give a new requirement whose members
     /// are the inputs, with an input's own members taking its place (one level of flattening,
@@ -33,34 +78,7 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        let mut iter = reqs.into_iter();
-        let Some(first) = iter.next() else {
-            return Err(CombineError::Empty);
-        };
-        let Some(second) = iter.next() else {
-            return Ok(first.clone());
-        };
-        let members = flatten([first, second].into_iter().chain(iter));
-        let conflicts = conflicts_of(&members);
-        if !conflicts.is_empty() {
-            return Err(CombineError::Conflict { conflicts });
-        }
-        let has = |m: KernelModule| members.iter().any(|r| r.kernel_module == m);
-        let kernel_module = if has(KernelModule::Open) {
-            KernelModule::Open
-        } else if has(KernelModule::Proprietary) {
-            KernelModule::Proprietary
-        } else {
-            KernelModule::Either
-        };
-        // No conflict means the highest minimum is at most the lowest maximum.
-        Ok(Requirement {
-            kernel_module,
-            min_branch: members.iter().filter_map(|r| r.min_branch).max(),
-            max_branch: members.iter().filter_map(|r| r.max_branch).min(),
-            members,
-            ..Requirement::default()
-        })
+        neutral::intersect(reqs).map_err(CombineError::from)
     }
 
     /// This requirement combined with `other`, this one first (the reference's
@@ -76,25 +94,6 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        conflicts_of(&flatten(reqs))
+        neutral::conflicts(reqs)
     }
-}
-
-/// Each input's members in its place, or the input itself when it has none.
-fn flatten<'a>(reqs: impl IntoIterator<Item = &'a Requirement>) -> Vec<Requirement> {
-    let mut out = Vec::new();
-    for r in reqs {
-        if r.members.is_empty() {
-            out.push(r.clone());
-        } else {
-            out.extend(r.members.iter().cloned());
-        }
-    }
-    out
-}
-
-fn conflicts_of(members: &[Requirement]) -> Vec<String> {
-    let neutral: Vec<gpuctl_core::requirement::Requirement> =
-        members.iter().map(Requirement::to_neutral).collect();
-    gpuctl_core::requirement::Requirement::conflicts(&neutral)
 }

@@ -137,7 +137,7 @@ fn all_takes_the_usable_vendors_in_canonical_order_and_merges_keep_groups() {
             &["--device", "/dev/kfd", "--group-add", "keep-groups"],
         ),
     ]);
-    let out = with_probe(|p| plan(&reg, p, &Selection::All)).expect("args");
+    let out = with_probe(|p| reg.plan(p, &Selection::All)).expect("args");
     assert_eq!(
         podman_args(&out),
         s(&[
@@ -157,7 +157,7 @@ fn all_takes_the_usable_vendors_in_canonical_order_and_merges_keep_groups() {
 fn all_with_nothing_usable_names_what_each_vendor_lacks() {
     let reg =
         Registry::from_backends([vendor("nvidia", 0, None, &[]), vendor("amd", 1, None, &[])]);
-    let err = with_probe(|p| plan(&reg, p, &Selection::All)).expect_err("nothing usable");
+    let err = with_probe(|p| reg.plan(p, &Selection::All)).expect_err("nothing usable");
     assert_eq!(
         err.to_string(),
         "the selection is 'all' but no usable GPU support was detected on this host (no vendor CDI spec, no thing, no thing); run 'gpuctl detect' to see what each vendor lacks"
@@ -178,11 +178,11 @@ fn grants_group_by_vendor_and_one_failure_fails_the_whole_call() {
         ("nvidia".into(), Some(2)),
         ("amd".into(), None),
     ]);
-    let err = with_probe(|p| plan(&reg, p, &sel)).expect_err("amd fails");
+    let err = with_probe(|p| reg.plan(p, &sel)).expect_err("amd fails");
     assert_eq!(err.to_string(), "nope");
     let only_nvidia =
         Selection::Grants(vec![("nvidia".into(), Some(0)), ("nvidia".into(), Some(2))]);
-    let out = with_probe(|p| plan(&reg, p, &only_nvidia)).expect("args");
+    let out = with_probe(|p| reg.plan(p, &only_nvidia)).expect("args");
     assert_eq!(
         podman_args(&out),
         s(&["--device", "nvidia.com/gpu=all", "-e", "nvidia=[0, 2]"])
@@ -192,7 +192,7 @@ fn grants_group_by_vendor_and_one_failure_fails_the_whole_call() {
 #[test]
 fn nothing_selected_asks_no_vendor() {
     let reg = Registry::from_backends([failing("nvidia", 0)]);
-    let out = with_probe(|p| plan(&reg, p, &Selection::None)).expect("empty");
+    let out = with_probe(|p| reg.plan(p, &Selection::None)).expect("empty");
     assert!(out.is_empty());
 }
 
@@ -210,7 +210,7 @@ fn the_registry_rejects_bad_and_duplicate_names() {
 
 #[test]
 fn the_render_node_vendor_base_is_no_vendor_until_named() {
-    use crate::render_vendor::RenderNodeVendor;
+    use crate::recipe::RenderNodeVendor;
     static BASE: RenderNodeVendor = RenderNodeVendor::DEFAULT;
     static NAMED: RenderNodeVendor = RenderNodeVendor {
         order: 7,
