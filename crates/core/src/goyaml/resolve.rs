@@ -351,7 +351,9 @@ mod plain_tests {
                 .collect();
             texts.extend(longer);
         }
-        for word in ["null", "NULL", "false", "FALSE", "True", ".inf", "-.Inf", "<<", "off"] {
+        for word in [
+            "null", "NULL", "false", "FALSE", "True", ".inf", "-.Inf", "<<", "off",
+        ] {
             texts.push(word.to_string());
         }
         for t in texts.iter().filter(|t| !t.is_empty()) {
