@@ -45,16 +45,22 @@ impl<'a> Json<'a> {
         }
         let start = self.pos + 1;
         let mut end = start;
-        while let Some(chunk) = b.get(end..end + 8) {
+        loop {
+            let Some(chunk) = b.get(end..end + 8) else {
+                end += b[end..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\\' || c < b' ')?;
+                break;
+            };
             let word = u64::from_le_bytes(chunk.try_into().unwrap_or([b'"'; 8]));
-            if has_byte(word, b'"') | has_byte(word, b'\\') | has_below(word, b' ') != 0 {
+            let hit = has_byte(word, b'"') | has_byte(word, b'\\') | has_below(word, b' ');
+            if hit != 0 {
+                // The lowest flagged lane is a true match (false flags only sit above one).
+                end += hit.trailing_zeros() as usize / 8;
                 break;
             }
             end += 8;
         }
-        end += b[end..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < b' ')?;
         if b[end] != b'"' {
             return None;
         }
