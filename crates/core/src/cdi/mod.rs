@@ -8,7 +8,6 @@ pub mod spec;
 pub mod version;
 
 mod decode;
-mod edits;
 mod fast;
 mod fast_json;
 mod fast_source;
@@ -271,7 +270,7 @@ fn read_spec(
             return report;
         }
     };
-    let rules = edits::Rules {
+    let rules = spec::Rules {
         root_clos: podman.is_none_or(PodmanCeiling::root_clos),
     };
     let parsed = spec::parse_spec_with(&bytes, format, rules).and_then(|spec| {

@@ -1,6 +1,6 @@
 //! One CDI spec file, read and validated as the CDI library's `ReadSpec` does (`pkg/cdi/spec.go`,
 //! v1.1.0): `ParseSpec` (yaml.v2, then `encoding/json` into `specs-go`'s types, unknown fields
-//! refused), then `Spec.validate`. A spec gpuctl accepts is one podman can load (given a podman
+//! refused), then `Spec.validate` with its container edits' own checks. A spec gpuctl accepts is one podman can load (given a podman
 //! new enough for its `cdiVersion`); one it refuses is one podman drops silently, or one past
 //! gpuctl's bounds on YAML.
 
@@ -9,10 +9,9 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use super::decode::De;
-use super::edits::{Rules, check_edits, is_empty, nil_entry};
 use super::fast;
 use super::grammar::{check_device_name, parse_kind};
-use super::model::{RawSpec, decode_spec};
+use super::model::{RawEdits, RawSpec, decode_spec};
 use super::version::{minimum_version, parse_version};
 use crate::goyaml::{self, YamlError};
 
@@ -205,6 +204,166 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
             .clone()
             .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),
     })
+}
+
+// Container edits.
+// Validation of container edits, as the CDI library does it on load (`pkg/cdi/container-edits.go`,
+// `ContainerEdits.Validate` and the `Validate` of each part, v1.1.0). Annotations are not
+// checked: `Spec.validate` passes the `map[string]string` to `ValidateSpecAnnotations`, whose
+// type switch only inspects a `map[string]interface{}`, so keys and sizes are never looked at.
+
+/// `validHookNames` in `container-edits.go`.
+const HOOK_NAMES: [&str; 6] = [
+    "prestart",
+    "createRuntime",
+    "createContainer",
+    "startContainer",
+    "poststart",
+    "poststop",
+];
+/// `DeviceNode.Validate`'s `validTypes`.
+const NODE_TYPES: [&str; 5] = ["", "b", "c", "u", "p"];
+
+/// What differs between library releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Rules {
+    /// `closID: "/"` (the root CLOS) is valid since v1.1.0 (`IntelRdt.Validate`).
+    pub(super) root_clos: bool,
+}
+
+/// Checks one set of edits, collecting the host device nodes it injects.
+pub(super) fn check_edits(
+    edits: &RawEdits<'_>,
+    rules: Rules,
+    host_nodes: &mut Vec<String>,
+) -> Result<(), String> {
+    if let Some(env) = &edits.env {
+        check_env(env).map_err(|e| format!("invalid container edits: {e}"))?;
+    }
+    for node in edits.device_nodes.iter().flatten().flatten() {
+        if node.path.is_empty() {
+            return Err("invalid (empty) device path".to_string());
+        }
+        if !NODE_TYPES.contains(&&*node.kind) {
+            return Err(format!(
+                "device {:?}: invalid type {:?}",
+                node.path, node.kind
+            ));
+        }
+        // Each character must be r, w or m: "none" is refused too.
+        if !node
+            .permissions
+            .chars()
+            .all(|c| matches!(c, 'r' | 'w' | 'm'))
+        {
+            return Err(format!(
+                "device {:?}: invalid permissions {:?}",
+                node.path, node.permissions
+            ));
+        }
+        let host = if node.host_path.is_empty() {
+            &node.path
+        } else {
+            &node.host_path
+        };
+        host_nodes.push(host.to_string());
+    }
+    for hook in edits.hooks.iter().flatten().flatten() {
+        if !HOOK_NAMES.contains(&&*hook.hook_name) {
+            return Err(format!("invalid hook name {:?}", hook.hook_name));
+        }
+        if hook.path.is_empty() {
+            return Err(format!("invalid hook {:?} with empty path", hook.hook_name));
+        }
+        if let Some(env) = &hook.env {
+            check_env(env).map_err(|e| format!("invalid hook {:?}: {e}", hook.hook_name))?;
+        }
+    }
+    for mount in edits.mounts.iter().flatten().flatten() {
+        if mount.host_path.is_empty() {
+            return Err("invalid mount, empty host path".to_string());
+        }
+        if mount.container_path.is_empty() {
+            return Err("invalid mount, empty container path".to_string());
+        }
+    }
+    if let Some(rdt) = &edits.intel_rdt {
+        // "ClosID must be a valid Linux filename", under 4096 bytes.
+        let c = &*rdt.clos_id;
+        let root = c == "/" && rules.root_clos;
+        if !root && (c.len() >= 4096 || c == "." || c == ".." || c.contains(['/', '\n'])) {
+            return Err("invalid ClosID".to_string());
+        }
+    }
+    check_net_devices(edits)
+}
+
+/// `ValidateNetDevices`: both names set, neither repeated.
+fn check_net_devices(edits: &RawEdits<'_>) -> Result<(), String> {
+    let mut hosts: HashSet<&str> = HashSet::new();
+    let mut names: HashSet<&str> = HashSet::new();
+    for net in edits.net_devices.iter().flatten().flatten() {
+        if net.host_interface_name.is_empty() {
+            return Err("invalid linux net device, empty HostInterfaceName".to_string());
+        }
+        if net.name.is_empty() {
+            return Err("invalid linux net device, empty Name".to_string());
+        }
+        if !hosts.insert(&net.host_interface_name) {
+            return Err(format!(
+                "invalid linux net device, duplicate HostInterfaceName {:?}",
+                net.host_interface_name
+            ));
+        }
+        if !names.insert(&net.name) {
+            return Err(format!(
+                "invalid linux net device, duplicate Name {:?}",
+                net.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `ValidateEnv`: an `=` after at least one character.
+fn check_env(env: &[std::borrow::Cow<'_, str>]) -> Result<(), String> {
+    match env.iter().find(|v| v.find('=').is_none_or(|i| i == 0)) {
+        Some(v) => Err(format!("invalid environment variable {v:?}")),
+        None => Ok(()),
+    }
+}
+
+/// The first Go nil pointer in a list the library dereferences (`deviceNodes: [null]`): its
+/// version and edit checks crash on it instead of returning an error.
+pub(super) fn nil_entry(edits: &RawEdits<'_>) -> Option<&'static str> {
+    fn has_nil<T>(v: &Option<Vec<Option<T>>>) -> bool {
+        v.iter().flatten().any(Option::is_none)
+    }
+    if has_nil(&edits.device_nodes) {
+        Some("deviceNodes")
+    } else if has_nil(&edits.mounts) {
+        Some("mounts")
+    } else if has_nil(&edits.hooks) {
+        Some("hooks")
+    } else if has_nil(&edits.net_devices) {
+        Some("netDevices")
+    } else {
+        None
+    }
+}
+
+/// True when the edits hold nothing (`ContainerEdits.isEmpty`): a device must have some.
+pub(super) fn is_empty(e: &RawEdits<'_>) -> bool {
+    fn none<T>(v: &Option<Vec<T>>) -> bool {
+        v.as_ref().is_none_or(Vec::is_empty)
+    }
+    none(&e.env)
+        && none(&e.device_nodes)
+        && none(&e.hooks)
+        && none(&e.mounts)
+        && none(&e.additional_gids)
+        && e.intel_rdt.is_none()
+        && none(&e.net_devices)
 }
 
 #[cfg(test)]
