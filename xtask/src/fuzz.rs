@@ -180,6 +180,15 @@ impl Seeds {
                 .map(|l| l.as_bytes().to_vec())
         };
         let spec_like = |l: &&String| l.contains("cdiVersion") || l.contains("kind");
+        // Every spec file the tests hold, and the test literals that look like one.
+        let specs = || {
+            self.specs.iter().cloned().chain(
+                self.literals
+                    .iter()
+                    .filter(spec_like)
+                    .map(|l| l.as_bytes().to_vec()),
+            )
+        };
         let site_like = |l: &&String| l.contains("branch") || l.contains("generation");
         let inputs: Vec<Vec<u8>> = match target {
             "selector" | "ids" => short().collect(),
@@ -189,31 +198,11 @@ impl Seeds {
                 .cloned()
                 .chain(self.literals.iter().map(|l| l.as_bytes().to_vec()))
                 .collect(),
-            "cdi_spec" => self
-                .specs
-                .iter()
-                .cloned()
-                .chain(
-                    self.literals
-                        .iter()
-                        .filter(spec_like)
-                        .map(|l| l.as_bytes().to_vec()),
-                )
+            "cdi_spec" => specs()
                 .flat_map(|s| [prefixed(0, &s), prefixed(1, &s)])
                 .collect(),
             // The raw spec, and the benchmark's generator-shaped specs: the fast path's subset.
-            "cdi_fast" => self
-                .specs
-                .iter()
-                .cloned()
-                .chain(
-                    self.literals
-                        .iter()
-                        .filter(spec_like)
-                        .map(|l| l.as_bytes().to_vec()),
-                )
-                .chain(bench_specs())
-                .collect(),
+            "cdi_fast" => specs().chain(bench_specs()).collect(),
             "site_table" => self
                 .literals
                 .iter()
