@@ -58,9 +58,11 @@ pub fn run(args: &PathFilesArgs) -> Result<bool, String> {
         .args(&command)
         .output()
         .map_err(|e| format!("cannot run valgrind ({e}); install it (apt install valgrind)"))?;
-    if !out.is_file() {
+    // valgrind exits with gpuctl's own code (0, 1 or 2 are answers); anything else is a failure.
+    if !matches!(status.status.code(), Some(0..=2)) || !out.is_file() {
         return Err(format!(
-            "valgrind wrote no profile: {}",
+            "valgrind failed (exit {:?}) or wrote no profile: {}",
+            status.status.code(),
             String::from_utf8_lossy(&status.stderr).trim()
         ));
     }

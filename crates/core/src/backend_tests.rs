@@ -73,7 +73,7 @@ fn vendor(
     m.expect_tier().returning(move |_| Ok(tier));
     m.expect_missing_summary().return_const("no thing");
     m.expect_plan().returning(move |_, tier, grant| {
-        // The tier is the one `args::plan` decided through `Probe::tier_of`.
+        // The tier is the one `Registry::plan` decided through `Probe::tier_of`.
         let mut plan = block(name, tier.expect("a usable vendor's tier"), args);
         if let Some(ix) = &grant.indexes {
             plan.add(

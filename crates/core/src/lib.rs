@@ -51,12 +51,6 @@ pub use reason::Reason;
 pub use recipe::RenderNodeVendor;
 pub use selector::{Selection, SelectorError};
 
-/// The path [`RenderNodeVendor`] had before it joined the recipes it is built from, kept so
-/// plug-ins written against it still build.
-pub mod render_vendor {
-    pub use crate::recipe::RenderNodeVendor;
-}
-
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
 /// dependency of their own.
 #[doc(hidden)]

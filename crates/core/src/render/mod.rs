@@ -196,7 +196,6 @@ pub fn podman_bind(path: &str) -> String {
     format!("type=bind,source={path},destination={path},ro=true")
 }
 
-// The plain format's one check.
 // The one check the plain output format needs: `podman run $(gpuctl args nvidia) IMAGE`
 // leaves the line to the shell, which splits it at white space and expands wildcards, so an
 // argument holding a blank, a control character or a wildcard would reach podman as other
