@@ -2,11 +2,14 @@
 //! the NVIDIA generation table behind `gpuctl requirement`.
 
 pub mod backend;
+pub mod cuda;
 pub mod doctor;
 pub mod families;
+pub mod floors;
 pub mod model;
 pub mod nodes;
 pub mod numbering;
+pub mod release;
 pub mod requirement;
 pub mod table;
 
