@@ -8,6 +8,9 @@ use gpuctl_core::requirement::{
 
 use crate::table::{ComputeRow, DriverRow, tables};
 
+/// What an id no source lists is.
+pub const UNKNOWN_DEVICE: &str = "unknown device: no source lists it";
+
 /// Intel's PCI vendor id.
 pub const INTEL_VENDOR_ID: u16 = 0x8086;
 
@@ -122,7 +125,7 @@ impl IntelGpu {
             None => r,
         };
         if self.drivers.is_empty() {
-            return r.with_note("unknown device: no source lists it");
+            return r.with_unknown(UNKNOWN_DEVICE);
         }
         if tables().i915_before_oldest.contains(&id) {
             r = r.with_note(
