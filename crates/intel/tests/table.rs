@@ -134,10 +134,10 @@ fn requirements(#[case] id: u16, #[case] who: &str, #[case] describe: &str) {
 }
 
 #[test]
-fn an_id_no_list_names_has_no_constraint() {
+fn an_id_no_list_names_is_unknown_never_any_driver() {
     let r = lookup(0x0001).requirement();
     assert_eq!(r.who(), "Intel GPU (8086:0001)");
-    assert_eq!(r.describe(), "any driver");
+    assert_eq!(r.describe(), "unknown device: no source lists it");
 }
 
 // crates/intel/data/force-probe.tsv: the commits that dropped xe's force_probe for Lunar Lake

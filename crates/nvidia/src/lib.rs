@@ -5,6 +5,8 @@ pub mod backend;
 pub mod cuda;
 pub mod doctor;
 pub mod families;
+pub mod floor_check;
+pub mod floor_verdict;
 pub mod floors;
 pub mod model;
 pub mod nodes;
