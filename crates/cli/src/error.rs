@@ -221,6 +221,13 @@ pub enum RequirementInput {
         /// The spec as given.
         spec: String,
     },
+    /// `--image-env` cannot be read, or a requirement in it does not parse.
+    BadImageEnv {
+        /// The file (`-`: standard input).
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// `--cuda` is not a CUDA version Table 3 lists.
     BadCuda {
         /// The text as given.
@@ -253,6 +260,11 @@ impl std::fmt::Display for RequirementInput {
                 f,
                 "--driver '{}' is not a driver spec: {reason}",
                 spec.escape_debug()
+            ),
+            RequirementInput::BadImageEnv { file, reason } => write!(
+                f,
+                "--image-env {}: {reason}; give the image's KEY=VALUE environment lines",
+                file.display()
             ),
             RequirementInput::BadCuda { text, reason } => {
                 write!(f, "--cuda '{}': {reason}", text.escape_debug())

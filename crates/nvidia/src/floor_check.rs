@@ -210,7 +210,7 @@ pub fn proprietary_listing(device_id: u16, spec: &DriverRelease) -> Listing {
             let known = proprietary_branches().contains_key(&spec.branch());
             if known || spec.branch() > open.branch() || (!spec.is_branch_only() && *spec >= open) {
                 Listing::Lists
-            } else if spec.branch() == open.branch() {
+            } else if spec.is_branch_only() && spec.branch() == open.branch() {
                 Listing::Depends(format!(
                     "the release within branch {}: the proprietary module supports it from {open} at the latest (the open module's first release listing it)",
                     spec.branch()

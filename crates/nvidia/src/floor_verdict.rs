@@ -175,3 +175,83 @@ fn words(l: &Listing) -> String {
         Listing::Unknown(w) => format!("not known: {w}"),
     }
 }
+
+/// An image's requirements (`--image-env`) and what they say of the `--driver` release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImageView {
+    /// The CUDA line the image asks for (`cuda>=X.Y` of its first alternative, or
+    /// `CUDA_VERSION`), when it asks for one.
+    pub cuda: Option<String>,
+    /// `NVIDIA_DISABLE_REQUIRE` turns its checks off.
+    pub disabled: bool,
+    /// The `NVIDIA_REQUIRE_*` variables it sets.
+    pub requires: Vec<String>,
+    /// The toolkit's verdict on the `--driver` release: `fits`, `fails` or `depends`; `null`
+    /// without a full release to check.
+    pub verdict: Option<String>,
+    /// Why, when it does not fit.
+    pub why: Option<String>,
+}
+
+/// The CUDA line an image asks for: `cuda>=X.Y` in the first alternative of
+/// `NVIDIA_REQUIRE_CUDA`, else `CUDA_VERSION`'s major.minor.
+pub fn image_cuda(env: &crate::image_env::ImageEnv) -> Option<CudaVersion> {
+    let from_require = env
+        .requires
+        .iter()
+        .find(|(k, _)| k == "NVIDIA_REQUIRE_CUDA")
+        .and_then(|(_, v)| v.split_whitespace().next())
+        .and_then(|alt| alt.split(',').find_map(|c| c.strip_prefix("cuda>=")))
+        .and_then(|v| CudaVersion::parse(v).ok());
+    let has_require = env.requires.iter().any(|(k, _)| k == "NVIDIA_REQUIRE_CUDA");
+    from_require
+        .or_else(|| {
+            (!has_require)
+                .then_some(env.cuda_version.as_deref())
+                .flatten()
+                .and_then(|v| CudaVersion::parse(v).ok())
+        })
+        .map(CudaVersion::minor_line)
+}
+
+/// Adds an image's requirements to `report`: the view, and, when the `--driver` spec names a
+/// full release, the toolkit's verdict on it (a failure or a dependence on the GPU's brand or
+/// architecture makes the driver not satisfy). Errors name the variable that does not read.
+pub fn apply_image(
+    report: &mut Report,
+    env: &crate::image_env::ImageEnv,
+    spec: Option<&DriverSpec>,
+) -> Result<(), String> {
+    use crate::image_env::{Fit, check};
+    let mut view = ImageView {
+        cuda: image_cuda(env).map(|v| v.to_string()),
+        disabled: env.disabled,
+        requires: env
+            .requires
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        verdict: None,
+        why: None,
+    };
+    if let Some(rel) = spec
+        .and_then(DriverSpec::release)
+        .filter(|r| !r.is_branch_only())
+    {
+        let (verdict, why) = match check(env, rel)? {
+            Fit::Fits => ("fits", None),
+            Fit::Fails(w) => ("fails", Some(w)),
+            Fit::Depends(w) => ("depends", Some(w)),
+        };
+        view.verdict = Some(verdict.to_string());
+        view.why = why.clone();
+        if let (Some(why), Some(d)) = (why, report.driver.as_mut())
+            && d.satisfied
+        {
+            d.satisfied = false;
+            d.why_not = Some(format!("the image: {why}"));
+        }
+    }
+    report.image = Some(view);
+    Ok(())
+}

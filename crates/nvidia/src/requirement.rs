@@ -333,6 +333,9 @@ pub struct Report {
     /// The CUDA toolkit asked about (`--cuda`) and the driver it needs; absent when none was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda: Option<crate::floor_verdict::CudaView>,
+    /// The image's requirements (`--image-env`); absent when none was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<crate::floor_verdict::ImageView>,
 }
 
 impl Report {
@@ -422,6 +425,7 @@ pub fn report(
         driver,
         warnings,
         cuda: None,
+        image: None,
     }
 }
 
