@@ -4,9 +4,8 @@
 //! (docs/explain.md#driver-checks).
 
 use gpuctl_core::Probe;
-use gpuctl_core::check::driver::{
-    self, DriverFinding, DriverState, GpuName, KernelRelease, Unbound,
-};
+use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
+use gpuctl_core::check::kernel::{self, KernelRelease};
 use gpuctl_core::doctor::{Check, DoctorContext, Status};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
@@ -28,7 +27,7 @@ pub const AMDGPU: &str = "amdgpu";
 pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
     let (gpus, _) = pci::gpus_of_vendor(host, AMD_VENDOR_ID);
-    let kernel = driver::kernel_release(host);
+    let kernel = kernel::kernel_release(host);
     let findings: Vec<DriverFinding> = gpus
         .iter()
         .map(|g| finding(host, g, kernel.as_ref()))
@@ -72,7 +71,7 @@ fn finding(host: &Host, gpu: &PciDevice, kernel: Option<&KernelRelease>) -> Driv
         let parts: Vec<&str> = r.name().into_iter().chain(r.label()).collect();
         (!parts.is_empty()).then(|| parts.join(", "))
     });
-    let state = match driver::bound_driver(host, &gpu.address) {
+    let state = match kernel::bound_driver(host, &gpu.address) {
         Ok(Some(d)) if d == AMDGPU => DriverState::Bound { driver: d },
         Ok(Some(d)) => DriverState::Other {
             driver: d,
@@ -107,7 +106,7 @@ fn why_unbound(
         }),
         (None, _) => why.push(Unbound::NotInTables),
     }
-    match driver::module_loaded(host, AMDGPU) {
+    match kernel::module_loaded(host, AMDGPU) {
         Ok(false) => why.push(Unbound::ModuleNotLoaded {
             module: AMDGPU.to_string(),
         }),

@@ -7,9 +7,8 @@
 use std::collections::HashMap;
 
 use gpuctl_core::Probe;
-use gpuctl_core::check::driver::{
-    self, DriverFinding, DriverState, GpuName, KernelRelease, Unbound,
-};
+use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
+use gpuctl_core::check::kernel::{self, KernelRelease};
 use gpuctl_core::doctor::{Check, DoctorContext};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
@@ -71,7 +70,7 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     let (gpus, _) = pci::gpus_of_vendor(host, INTEL_VENDOR_ID);
     let ids: Vec<u16> = gpus.iter().map(|g| g.device_id).collect();
     let names = pci::device_names(host, INTEL_VENDOR_ID, &ids);
-    let kernel = driver::kernel_release(host);
+    let kernel = kernel::kernel_release(host);
     let findings: Vec<DriverFinding> = gpus
         .iter()
         .map(|g| finding(host, g, &names, kernel.as_ref()))
@@ -122,7 +121,7 @@ fn finding(
     } else {
         table.drivers.iter().map(|d| d.driver).collect()
     };
-    let state = match driver::bound_driver(host, &gpu.address) {
+    let state = match kernel::bound_driver(host, &gpu.address) {
         Ok(Some(d)) if wanted.contains(&d.as_str()) => DriverState::Bound { driver: d },
         Ok(Some(d)) => DriverState::Other {
             driver: d,
@@ -223,12 +222,12 @@ fn why_unbound(host: &Host, gpu: &IntelGpu, kernel: Option<&KernelRelease>) -> V
 fn parameter(host: &Host, module: &str, param: &str) -> (String, Option<String>) {
     (
         format!("{module}.{param}"),
-        driver::module_parameter(host, module, param).ok().flatten(),
+        kernel::module_parameter(host, module, param).ok().flatten(),
     )
 }
 
 fn not_loaded(host: &Host, module: &str) -> Option<Unbound> {
-    matches!(driver::module_loaded(host, module), Ok(false)).then(|| Unbound::ModuleNotLoaded {
+    matches!(kernel::module_loaded(host, module), Ok(false)).then(|| Unbound::ModuleNotLoaded {
         module: module.to_string(),
     })
 }

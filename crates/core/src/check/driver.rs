@@ -1,7 +1,7 @@
-//! What the kernel says about a GPU's driver, read through the host, and the typed finding a
-//! vendor's driver check makes of it. A vendor (AMD, Intel, a render-node plug-in) decides from
-//! its own tables what one GPU needs; reading sysfs and procfs, and turning the finding into a
-//! [`Check`] with its facts and its `Hint: `, happen here and nowhere else
+//! The typed finding a vendor's driver check makes of one GPU, and the checks doctor prints
+//! for it: a vendor (AMD, Intel, a render-node plug-in) decides from its own tables what one GPU
+//! needs, reading the kernel's facts through [`super::kernel`]; turning the finding into a
+//! [`Check`] with its facts and its own `Hint: ` happens here and nowhere else
 //! (docs/explain.md#driver-checks).
 
 use std::collections::BTreeMap;
@@ -9,87 +9,12 @@ use std::fmt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+use super::kernel::{KernelRelease, MODULES, OSRELEASE};
 use crate::check::user::group_name;
 use crate::check::{Check, Status};
 use crate::host::{Host, HostError};
 use crate::pci::{PCI_DEVICES, PciDevice};
 use crate::requirement::{Constraint, Known, LINUX_KERNEL, Requirement, Scope, Stack, Version};
-
-/// The running kernel's release.
-pub const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
-/// Where the kernel lists loaded modules (and built-in ones that have parameters).
-pub const MODULES: &str = "/sys/module";
-
-/// sysfs and procfs attributes are one short line.
-const ATTR_LIMIT: u64 = 4096;
-
-/// The running kernel, as `/proc/sys/kernel/osrelease` names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KernelRelease {
-    /// The release as written (`6.1.0-18-amd64`).
-    pub release: String,
-    /// Its major and minor number (`6.1`): what driver id lists change with.
-    pub version: Version,
-}
-
-/// The running kernel's release; `None` when the file is missing or not a release.
-pub fn kernel_release(host: &Host) -> Option<KernelRelease> {
-    let text = host.read_to_string(Path::new(OSRELEASE), ATTR_LIMIT).ok()?;
-    let release = text.trim().to_string();
-    let version = parse_osrelease(&release)?;
-    Some(KernelRelease { release, version })
-}
-
-/// The `major.minor` of a kernel release (`6.1.0-18-amd64` is 6.1, `6.8.12+bpo` is 6.8).
-pub fn parse_osrelease(text: &str) -> Option<Version> {
-    let mut parts = text.trim().split(|c: char| !c.is_ascii_digit());
-    let major = parts.next()?.parse().ok()?;
-    let minor = parts.next()?.parse().ok()?;
-    Some(Version::new(major, minor))
-}
-
-/// The driver bound to a PCI function (the last part of its `driver` link); `None` when none.
-pub fn bound_driver(host: &Host, address: &str) -> Result<Option<String>, HostError> {
-    let link = Path::new(PCI_DEVICES).join(address).join("driver");
-    match host.read_link(&link) {
-        Ok(target) => Ok(target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .map(str::to_string)),
-        Err(e) if e.is_absent() => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// True when `/sys/module/<module>` exists: the module is loaded (or built in).
-pub fn module_loaded(host: &Host, module: &str) -> Result<bool, HostError> {
-    host.exists(&Path::new(MODULES).join(module))
-}
-
-/// A module parameter's value now, without its newline; a `charp` never set reads `(null)`,
-/// which is given as empty. `None` when the module or the parameter is not there.
-pub fn module_parameter(
-    host: &Host,
-    module: &str,
-    param: &str,
-) -> Result<Option<String>, HostError> {
-    let path = Path::new(MODULES)
-        .join(module)
-        .join("parameters")
-        .join(param);
-    match host.read_to_string(&path, ATTR_LIMIT) {
-        Ok(v) => {
-            let v = v.trim_end_matches('\n');
-            Ok(Some(if v == "(null)" {
-                String::new()
-            } else {
-                v.to_string()
-            }))
-        }
-        Err(e) if e.is_absent() => Ok(None),
-        Err(e) => Err(e),
-    }
-}
 
 /// One GPU as a driver check names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -464,134 +389,5 @@ pub fn nodes_check(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rstest::rstest;
-
-    #[rstest]
-    #[case("6.1.0-18-amd64\n", Some((6, 1)))]
-    #[case("6.8.12+bpo-amd64", Some((6, 8)))]
-    #[case("5.15.0-91-generic", Some((5, 15)))]
-    #[case("6.12.9-200.fc41.x86_64", Some((6, 12)))]
-    #[case("6", None)]
-    #[case("linux", None)]
-    #[case("", None)]
-    fn osrelease(#[case] text: &str, #[case] want: Option<(u32, u32)>) {
-        assert_eq!(parse_osrelease(text), want.map(|(a, b)| Version::new(a, b)));
-    }
-}
-
-#[cfg(test)]
-mod finding_tests {
-    use super::*;
-
-    fn gpu() -> GpuName {
-        GpuName {
-            address: "0000:03:00.0".into(),
-            id: "8086:56a0".into(),
-            label: Some("Alchemist".into()),
-        }
-    }
-
-    #[test]
-    fn a_setting_needed_names_it_exactly_with_its_own_hint() {
-        let f = DriverFinding {
-            code: "intel-driver",
-            gpu: gpu(),
-            state: DriverState::Unbound(vec![Unbound::SettingNeeded {
-                driver: "i915".into(),
-                release: "6.1".into(),
-                settings: vec!["i915.force_probe=56a0".into()],
-                parameter: ("i915.force_probe".into(), Some(String::new())),
-                unasked_from: Some(Version::new(6, 2)),
-            }]),
-        };
-        let c = f.check();
-        assert_eq!(
-            (c.code, c.status, c.subject.as_str()),
-            (
-                "intel-driver",
-                Status::Problem,
-                "0000:03:00.0 (8086:56a0, Alchemist)"
-            )
-        );
-        assert_eq!(
-            c.facts,
-            [
-                "no kernel driver is bound to it",
-                "on Linux 6.1, i915 binds 56a0 only with i915.force_probe=56a0; i915.force_probe is empty"
-            ]
-        );
-        let r = c.remedy.unwrap_or_default();
-        assert!(
-            r.starts_with("Hint: add 'i915.force_probe=56a0' to the kernel command line"),
-            "{r}"
-        );
-        assert!(r.contains("'options i915 force_probe=56a0'"), "{r}");
-        assert!(r.lines().all(|l| l.len() <= 100), "{r}");
-    }
-
-    #[test]
-    fn a_kernel_too_old_hides_the_module_advice() {
-        let f = DriverFinding {
-            code: "amd-driver",
-            gpu: gpu(),
-            state: DriverState::Unbound(vec![
-                Unbound::KernelTooOld {
-                    release: "5.15.0-91-generic".into(),
-                    reason: "kernel 5.15 is older than 6.5".into(),
-                    floor: Some(Version::new(6, 5)),
-                },
-                Unbound::ModuleNotLoaded {
-                    module: "amdgpu".into(),
-                },
-            ]),
-        };
-        let c = f.check();
-        assert_eq!(
-            c.facts[1],
-            "Linux 5.15.0-91-generic: kernel 5.15 is older than 6.5"
-        );
-        assert_eq!(c.facts.len(), 2);
-        assert_eq!(
-            c.remedy.as_deref(),
-            Some(
-                "Hint: boot Linux 6.5 or newer (a newer distribution kernel, or its hardware-enablement kernel)."
-            )
-        );
-    }
-
-    #[test]
-    fn bound_gpus_share_one_check_and_others_get_their_own() {
-        let bound = DriverFinding {
-            code: "amd-driver",
-            gpu: gpu(),
-            state: DriverState::Bound {
-                driver: "amdgpu".into(),
-            },
-        };
-        let vm = DriverFinding {
-            state: DriverState::Other {
-                driver: "vfio-pci".into(),
-                wanted: vec!["amdgpu".into()],
-            },
-            ..bound.clone()
-        };
-        let checks = driver_checks("amd-driver", "AMD", &[bound.clone(), bound, vm]);
-        let got: Vec<(Status, &str, usize)> = checks
-            .iter()
-            .map(|c| (c.status, c.subject.as_str(), c.facts.len()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                (Status::Ok, "2 AMD GPU(s)", 2),
-                (Status::Warning, "0000:03:00.0 (8086:56a0, Alchemist)", 1)
-            ]
-        );
-        assert_eq!(
-            driver_checks("amd-driver", "AMD", &[])[0].status,
-            Status::Skipped
-        );
-    }
-}
+#[path = "driver_tests.rs"]
+mod tests;

@@ -3,6 +3,7 @@
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
 pub mod driver;
+pub mod kernel;
 pub mod podman;
 pub mod user;
 
