@@ -173,7 +173,7 @@ struct WithVendors<'a> {
 }
 
 /// `--image-env FILE|-`: the image's environment lines.
-fn read_image_env(path: &std::path::Path) -> Result<image_env::ImageEnv, CliError> {
+pub(crate) fn read_image_env(path: &std::path::Path) -> Result<image_env::ImageEnv, CliError> {
     let text = if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)

@@ -97,9 +97,6 @@ fn xe_only_platforms_name_xe(#[case] id: u16) {
 #[test]
 fn an_id_no_source_lists_is_unknown() {
     let r = lookup(0xffff).requirement();
-    assert!(
-        r.notes()
-            .iter()
-            .any(|n| n == "unknown device: no source lists it")
-    );
+    assert_eq!(r.unknown(), Some("unknown device: no source lists it"));
+    assert_eq!(r.describe(), "unknown device: no source lists it");
 }

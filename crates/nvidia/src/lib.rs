@@ -8,6 +8,7 @@ pub mod families;
 pub mod floor_check;
 pub mod floor_verdict;
 pub mod floors;
+pub mod image_check;
 pub mod image_env;
 pub mod model;
 pub mod nodes;
