@@ -86,6 +86,10 @@ pub enum CliError {
         /// serde's words.
         reason: String,
     },
+    /// `report --output` could not write its file (the old one is untouched).
+    Output(gpuctl_fleet::output::OutputError),
+    /// `report --format nfd` would not fit what NFD reads.
+    Nfd(gpuctl_fleet::nfd::NfdError),
     /// The result could not be written to stdout.
     Write {
         /// The operating system's words.
@@ -115,6 +119,8 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::EngineStart { .. }
             | CliError::UnsafePlain(_)
             | CliError::Encode { .. }
+            | CliError::Output(_)
+            | CliError::Nfd(_)
             | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
@@ -169,6 +175,11 @@ impl std::fmt::Display for CliError {
             CliError::Write { reason } => {
                 write!(f, "cannot write the result to stdout ({reason})")
             }
+            CliError::Output(e) => write!(
+                f,
+                "{e}; the old file is left as it was: check the directory exists and is writable"
+            ),
+            CliError::Nfd(e) => write!(f, "{e}; report it as a gpuctl bug"),
         }
     }
 }
