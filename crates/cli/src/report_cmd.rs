@@ -30,11 +30,28 @@ pub struct ReportArgs {
     /// /etc/ansible/facts.d/gpuctl.fact. Written on this machine, not under --root.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// With --output: write again every SECONDS, forever (a DaemonSet's timer in an image with
+    /// no shell). A failed write is said on stderr and tried again at the next tick.
+    #[arg(long, value_name = "SECONDS", requires = "output", value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: Option<u64>,
 }
 
 /// Runs `gpuctl report`. Exit 0 once the report is out, whatever it says about the host: the
 /// engines that read it decide; 1 when it cannot be written.
 pub fn run(ctx: &Context, a: &ReportArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let Some(every) = a.every else {
+        return once(ctx, a, out);
+    };
+    loop {
+        if let Err(e) = once(ctx, a, out) {
+            ctx.ui.error(&e.to_string());
+        }
+        std::thread::sleep(std::time::Duration::from_secs(every));
+    }
+}
+
+fn once(ctx: &Context, a: &ReportArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let report = build(&ctx.host, &ctx.cdi_dirs);
     ctx.ui.warn_all(&report.warnings);
     let text = match a.format {

@@ -8,9 +8,14 @@ pub mod clock;
 pub mod convert;
 pub mod drivers;
 pub mod label;
+pub mod load;
 pub mod model;
 pub mod nfd;
 pub mod output;
+pub mod plan;
+pub mod plan_text;
+pub mod stack;
+pub mod summary;
 
 pub use build::build;
 pub use model::{Report, SCHEMA};
