@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Report, SCHEMA};
-use crate::summary::{HostSummary, summarize};
+use crate::model::SCHEMA;
+use crate::summary::{HostSummary, LeanReport, summarize};
 
 /// A report file larger than this is skipped: a real one is tens of KiB.
 pub const MAX_REPORT_BYTES: u64 = 4 * 1024 * 1024;
@@ -71,7 +71,7 @@ pub fn read(path: &Path) -> Result<HostSummary, Skipped> {
         )));
     }
     let bytes = std::fs::read(path).map_err(|e| skip(format!("cannot read it: {e}")))?;
-    match serde_json::from_slice::<Report>(&bytes) {
+    match serde_json::from_slice::<LeanReport<'_>>(&bytes) {
         Ok(r) if r.schema == SCHEMA => Ok(summarize(&r, path)),
         Ok(r) => Err(skip(other_schema(&r.schema))),
         // A report of another version may not parse as this one: its schema says which.

@@ -2,9 +2,13 @@
 //! constraints, the running driver; and doctor's findings of a CDI spec written for another
 //! driver.
 
+use std::borrow::Cow;
 use std::path::Path;
 
-use crate::model::{ConstraintEntry, Fit, Report};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::model::{ConstraintEntry, Fit};
 
 /// Doctor's check of NVIDIA CDI specs against the loaded driver (crates/nvidia/src/doctor.rs).
 pub const SPEC_DRIVER_CHECK: &str = "nvidia-spec-driver";
@@ -41,14 +45,96 @@ pub struct VendorSummary {
     pub cuda: Option<String>,
 }
 
+/// The part of a [`crate::Report`] planning reads: the same keys, everything else skipped
+/// unread, strings borrowed from the file where they have no escapes. Reading 10,000 reports
+/// is mostly this parse (docs/fleet.md#planning).
+#[derive(Deserialize)]
+pub struct LeanReport<'a> {
+    /// The report's schema.
+    #[serde(borrow)]
+    pub schema: Cow<'a, str>,
+    #[serde(borrow)]
+    host: LeanHost<'a>,
+    #[serde(borrow)]
+    vendors: Vec<LeanVendor<'a>>,
+    #[serde(borrow)]
+    doctor: LeanDoctor<'a>,
+}
+
+#[derive(Deserialize)]
+struct LeanHost<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanVendor<'a> {
+    #[serde(borrow)]
+    vendor: Cow<'a, str>,
+    #[serde(borrow)]
+    devices: Vec<LeanDevice<'a>>,
+    requirement: LeanRequirement,
+    #[serde(borrow)]
+    driver: LeanDriver<'a>,
+}
+
+#[derive(Deserialize)]
+struct LeanDevice<'a> {
+    #[serde(borrow)]
+    id: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanRequirement {
+    gpus: Vec<IgnoredAny>,
+    combined: Option<LeanNeed>,
+    conflicts: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct LeanNeed {
+    constraints: Vec<ConstraintEntry>,
+}
+
+#[derive(Deserialize)]
+struct LeanDriver<'a> {
+    #[serde(borrow)]
+    version: Option<Cow<'a, str>>,
+    fits: Fit,
+    why: Option<String>,
+    #[serde(default, borrow)]
+    cuda_ceiling: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanDoctor<'a> {
+    #[serde(borrow)]
+    checks: Vec<LeanCheck<'a>>,
+}
+
+#[derive(Deserialize)]
+struct LeanCheck<'a> {
+    #[serde(borrow)]
+    code: Cow<'a, str>,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(borrow)]
+    subject: Cow<'a, str>,
+    #[serde(borrow)]
+    facts: Vec<Cow<'a, str>>,
+}
+
 /// The summary of `r`, read from `file`.
-pub fn summarize(r: &Report, file: &Path) -> HostSummary {
-    let name = r.host.name.clone().unwrap_or_else(|| {
-        file.file_stem().map_or_else(
-            || file.display().to_string(),
-            |s| s.to_string_lossy().into(),
-        )
-    });
+pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
+    let name = r.host.name.as_deref().map_or_else(
+        || {
+            file.file_stem().map_or_else(
+                || file.display().to_string(),
+                |s| s.to_string_lossy().into(),
+            )
+        },
+        str::to_string,
+    );
     let vendors = r
         .vendors
         .iter()
@@ -68,7 +154,7 @@ pub fn summarize(r: &Report, file: &Path) -> HostSummary {
                 i += n;
             }
             VendorSummary {
-                vendor: v.vendor.clone(),
+                vendor: v.vendor.to_string(),
                 gpus: gpus.join(" + "),
                 stack: v.requirement.combined.as_ref().map(|c| {
                     c.constraints
@@ -78,14 +164,15 @@ pub fn summarize(r: &Report, file: &Path) -> HostSummary {
                         .collect()
                 }),
                 conflicts: v.requirement.conflicts.clone(),
-                driver_version: v.driver.version.clone(),
+                driver_version: v.driver.version.as_deref().map(str::to_string),
                 fits: v.driver.fits,
                 why: v.driver.why.clone(),
                 cuda: v
                     .driver
                     .cuda_ceiling
-                    .clone()
-                    .filter(|c| c != crate::model::UNKNOWN),
+                    .as_deref()
+                    .filter(|c| *c != crate::model::UNKNOWN)
+                    .map(str::to_string),
             }
         })
         .collect();
