@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gpuctl_core::backend::Probe;
+use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
 use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, Status};
 use gpuctl_core::pci;
 use gpuctl_core::report::detect;
@@ -23,8 +24,6 @@ use crate::model::{
 
 /// Where the host's name is read, first readable wins.
 pub const HOSTNAME_PATHS: [&str; 2] = ["/proc/sys/kernel/hostname", "/etc/hostname"];
-/// The running kernel's release.
-pub const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 /// Doctor checks left out of a report: they ask podman, which a report never runs.
 const NEEDS_PODMAN: [&str; 1] = ["podman"];
 
@@ -118,12 +117,10 @@ fn text_fact(d: &Device, key: &str) -> Option<String> {
 }
 
 fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
-    let bound_driver = d.pci_address.as_ref().and_then(|addr| {
-        let link = Path::new(pci::PCI_DEVICES).join(addr).join("driver");
-        host.read_link(&link)
-            .ok()
-            .and_then(|t| t.file_name().map(|n| n.to_string_lossy().into_owned()))
-    });
+    let bound_driver = d
+        .pci_address
+        .as_ref()
+        .and_then(|addr| bound_driver(host, addr).ok().flatten());
     DeviceEntry {
         index: d.index,
         pci_address: d.pci_address.clone(),

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use gpuctl_core::Host;
+use gpuctl_core::check::kernel::{module_parameter, parse_osrelease};
 use gpuctl_core::requirement::Version;
 use gpuctl_intel::table::tables as intel_tables;
 use gpuctl_nvidia::doctor::{PROC_VERSION, loaded_driver};
@@ -26,12 +27,10 @@ pub struct Known {
     device_choices: Vec<(String, &'static str, String)>,
 }
 
-/// The leading numeric part of a kernel release (`6.8.0-60-generic` is 6.8.0).
+/// A kernel release's `major.minor` (`6.8.0-60-generic` is 6.8), read as doctor's kernel
+/// checks read it.
 pub fn kernel_version(release: &str) -> Option<Version> {
-    let end = release
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(release.len());
-    Version::parse(release[..end].trim_end_matches('.')).ok()
+    parse_osrelease(release)
 }
 
 fn base(kernel: Option<&str>) -> Known {
@@ -122,16 +121,9 @@ pub fn intel(
             d.id.as_deref()
                 .and_then(|id| id.split_once(':'))
                 .and_then(|(_, dev)| u16::from_str_radix(dev, 16).ok());
-        let force_probe = driver.as_deref().and_then(|drv| {
-            host.read_to_string(
-                &Path::new("/sys/module")
-                    .join(drv)
-                    .join("parameters/force_probe"),
-                4096,
-            )
-            .ok()
-            .map(|t| t.trim().to_string())
-        });
+        let force_probe = driver
+            .as_deref()
+            .and_then(|drv| module_parameter(host, drv, "force_probe").ok().flatten());
         bound.push(BoundDriver {
             pci_address: addr.clone(),
             needs_force_probe: device_id
