@@ -26,7 +26,8 @@ use crate::{CliError, Context, Outcome};
 pub enum RequirementFormat {
     /// For people: one line per GPU, the combined requirement, the driver verdict.
     Text,
-    /// One JSON object: {"gpus", "combined", "conflicts", "driver", "warnings"}.
+    /// One JSON object: {"vendors": [{"vendor", "gpus", "combined", "conflicts", "driver"}],
+    /// "host_conflicts", "warnings"}, one shape for every vendor.
     Json,
 }
 
@@ -130,21 +131,22 @@ pub fn run(
     ctx.ui.warn_all(&warnings);
     let text = match args.format {
         RequirementFormat::Json => {
-            let mut n = match &nvidia {
-                Some(n) => n.clone(),
-                None => ids_report(&table, &[], None),
+            // One shape for every vendor (docs/requirement.md#json): NVIDIA's answer is the
+            // first entry of `vendors` when NVIDIA is in the request, never the top level.
+            let mut entries: Vec<Entry<'_>> = Vec::new();
+            if let Some(n) = &nvidia {
+                entries.push(Entry::Nvidia(NvidiaEntry {
+                    vendor: "nvidia",
+                    report: n,
+                }));
+            }
+            entries.extend(rest.vendors.iter().map(Entry::Other));
+            let answer = Answer {
+                vendors: entries,
+                host_conflicts: &rest.host_conflicts,
+                warnings: &warnings,
             };
-            let encoded = if rest.is_empty() {
-                serde_json::to_string_pretty(&n)
-            } else {
-                n.warnings = warnings.clone();
-                serde_json::to_string_pretty(&WithVendors {
-                    nvidia: &n,
-                    vendors: &rest.vendors,
-                    host_conflicts: &rest.host_conflicts,
-                })
-            };
-            let mut s = encoded.map_err(json_error)?;
+            let mut s = serde_json::to_string_pretty(&answer).map_err(json_error)?;
             s.push('\n');
             s
         }
@@ -163,13 +165,29 @@ pub fn run(
     })
 }
 
-/// NVIDIA's answer in its JSON shape, with the other vendors' stacks added after its keys.
+/// NVIDIA's entry of `vendors`: its selector name, then Rex's answer (GPUs, combined,
+/// conflicts, driver, and the CUDA and image sections when asked).
 #[derive(serde::Serialize)]
-struct WithVendors<'a> {
+struct NvidiaEntry<'a> {
+    vendor: &'static str,
     #[serde(flatten)]
-    nvidia: &'a Report,
-    vendors: &'a [neutral::VendorStack],
+    report: &'a Report,
+}
+
+/// One vendor's entry, in the shape every vendor has.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Entry<'a> {
+    Nvidia(NvidiaEntry<'a>),
+    Other(&'a neutral::VendorStack),
+}
+
+/// The whole answer: every vendor's entry, the conflicts across vendors, the warnings.
+#[derive(serde::Serialize)]
+struct Answer<'a> {
+    vendors: Vec<Entry<'a>>,
     host_conflicts: &'a [String],
+    warnings: &'a [String],
 }
 
 /// `--image-env FILE|-`: the image's environment lines.

@@ -221,24 +221,13 @@ pub fn render_text(report: &Report) -> String {
         for c in &v.conflicts {
             let _ = writeln!(s, "conflict: {c}");
         }
-        let specs = v.specs.join(", ");
-        match v.satisfied {
-            Some(true) => {
-                let _ = writeln!(s, "driver {specs}: satisfies");
+        match &v.driver {
+            Some(d) if d.satisfied => {
+                let _ = writeln!(s, "driver {}: satisfies", d.spec);
             }
-            Some(false) => {
-                let mut why: Vec<String> = Vec::new();
-                for g in &v.gpus {
-                    let Some(reason) = g.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
-                        continue;
-                    };
-                    // Eight identical GPUs failing alike are said once.
-                    let line = format!("{}: {reason}", g.requirement.who);
-                    if !why.contains(&line) {
-                        why.push(line);
-                    }
-                }
-                let _ = writeln!(s, "driver {specs}: does not satisfy — {}", why.join("; "));
+            Some(d) => {
+                let why = d.why_not.as_deref().unwrap_or_default();
+                let _ = writeln!(s, "driver {}: does not satisfy — {why}", d.spec);
             }
             None => {}
         }

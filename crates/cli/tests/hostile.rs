@@ -141,7 +141,12 @@ fn ten_thousand_pci_devices() {
     let out = gpuctl(tree.root(), &["requirement", "--format", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(json["gpus"].as_array().unwrap().len(), 2, "{}", out.stdout);
+    assert_eq!(
+        json["vendors"][0]["gpus"].as_array().unwrap().len(),
+        2,
+        "{}",
+        out.stdout
+    );
     let out = gpuctl(tree.root(), &["detect", "--format", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     // No node: no NVIDIA grant.

@@ -67,21 +67,36 @@ fn v100_and_b200_conflict_in_json_with_a_driver() {
         ],
         1,
     );
-    assert_eq!(v["combined"], Value::Null);
-    assert_eq!(v["conflicts"], json!([V100_B200]));
+    let nvidia = &v["vendors"][0];
+    assert_eq!(nvidia["vendor"], json!("nvidia"));
+    assert_eq!(nvidia["combined"], Value::Null);
+    assert_eq!(nvidia["conflicts"], json!([V100_B200]));
     assert_eq!(
-        v["driver"],
-        json!({"spec": "open:580", "satisfied": false, "why_not": V100_B200})
+        nvidia["driver"],
+        json!({"spec": "open:580", "specs": ["open:580"], "satisfied": false,
+               "why_not": V100_B200})
     );
-    assert_eq!(v["gpus"].as_array().map(Vec::len), Some(2));
+    assert_eq!(nvidia["gpus"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["host_conflicts"], json!([]));
 }
 
 #[test]
 fn one_blackwell_in_json() {
     let v = json_of(&["requirement", "--format", "json", "2901"], 0);
+    // Rex's facts keep their names beside the constraints every vendor's entry has
+    // (docs/requirement.md#json).
     let r = json!({
-        "device_id": "2901", "name": null, "generation": "Blackwell", "kernel_module": "open",
-        "min_branch": 570, "max_branch": null, "compute": true,
+        "vendor": "NVIDIA", "device_id": "2901", "name": null, "label": "Blackwell",
+        "generation": "Blackwell", "kernel_module": "open", "min_branch": 570,
+        "max_branch": null, "compute": true,
+        "constraints": [
+            {"component": "nvidia-kernel-module", "scope": "host", "kind": "choice",
+             "allowed": [{"value": "open", "needs": [], "note": null}],
+             "describe": "open kernel module"},
+            {"component": "nvidia-driver-branch", "scope": "host", "kind": "range",
+             "min": "570", "max": null, "describe": "driver branch 570 or newer"}
+        ],
+        "notes": [],
         "describe": "open kernel module, driver branch 570 or newer",
         "who": "NVIDIA GPU (Blackwell, 10de:2901)"
     });
@@ -93,7 +108,9 @@ fn one_blackwell_in_json() {
     ]);
     assert_eq!(
         v,
-        json!({"gpus": [gpu], "combined": r, "conflicts": [], "driver": null, "warnings": []})
+        json!({"vendors": [{"vendor": "nvidia", "gpus": [gpu], "combined": r, "conflicts": [],
+                            "driver": null}],
+               "host_conflicts": [], "warnings": []})
     );
 }
 
@@ -141,7 +158,7 @@ fn a_kepler_gpu_named_by_its_id_always_counts() {
              NVIDIA GPU (Kepler or older, 10de:102d) needs the proprietary one\n",
         ));
     let v = json_of(&["requirement", "--format", "json", "102d"], 0);
-    assert_eq!(v["gpus"][0]["counted"], json!(true));
+    assert_eq!(v["vendors"][0]["gpus"][0]["counted"], json!(true));
     assert_eq!(v["warnings"], json!([]));
 }
 

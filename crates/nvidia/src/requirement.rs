@@ -254,10 +254,14 @@ pub fn host_gpus(host: &Host) -> (Vec<Gpu>, Vec<String>) {
 /// A requirement in the JSON shape DESIGN.md fixes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RequirementView {
+    /// The vendor's name in sentences (`NVIDIA`), as every vendor's entry has it.
+    pub vendor: &'static str,
     /// Four lowercase hex digits, or `null`.
     pub device_id: Option<String>,
     /// The GPU's name, or `null`.
     pub name: Option<String>,
+    /// The label every vendor's entry has: the generation.
+    pub label: Option<String>,
     /// The generation label, or `null`.
     pub generation: Option<String>,
     /// `open`, `proprietary` or `either`.
@@ -268,6 +272,11 @@ pub struct RequirementView {
     pub max_branch: Option<u32>,
     /// The compute flag, or `null` when the table has no opinion.
     pub compute: Option<bool>,
+    /// The same requirement as core's constraints (the kernel-module choice, the branch
+    /// range), the data every vendor's entry carries.
+    pub constraints: Vec<gpuctl_core::requirement::Constraint>,
+    /// Notes for people (none from Rex's table).
+    pub notes: Vec<String>,
     /// [`Requirement::describe`].
     pub describe: String,
     /// [`Requirement::who`].
@@ -276,16 +285,21 @@ pub struct RequirementView {
 
 impl From<&Requirement> for RequirementView {
     fn from(r: &Requirement) -> Self {
+        let neutral = r.to_neutral();
         RequirementView {
+            vendor: "NVIDIA",
             device_id: r.device_id().map(str::to_string),
             name: r.name().map(str::to_string),
+            label: r.generation().map(str::to_string),
             generation: r.generation().map(str::to_string),
             kernel_module: r.kernel_module(),
             min_branch: r.min_branch(),
             max_branch: r.max_branch(),
             compute: r.compute(),
-            describe: r.describe(),
-            who: r.who(),
+            constraints: neutral.constraints().to_vec(),
+            notes: Vec::new(),
+            describe: neutral.describe(),
+            who: neutral.who(),
         }
     }
 }
@@ -311,6 +325,8 @@ pub struct GpuView {
 pub struct DriverVerdict {
     /// The spec as given.
     pub spec: String,
+    /// The same, as every vendor's verdict lists its specs.
+    pub specs: Vec<String>,
     /// Whether the driver can drive every GPU that counts.
     pub satisfied: bool,
     /// Why not, when it cannot.
@@ -328,7 +344,9 @@ pub struct Report {
     pub conflicts: Vec<String>,
     /// The `--driver` verdict, when one was asked for.
     pub driver: Option<DriverVerdict>,
-    /// Warnings (each also printed on stderr by the CLI).
+    /// Warnings (each also printed on stderr by the CLI, and in the answer's top-level
+    /// `warnings`).
+    #[serde(skip)]
     pub warnings: Vec<String>,
     /// The CUDA toolkit asked about (`--cuda`) and the driver it needs; absent when none was.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -414,6 +432,7 @@ pub fn report(
         };
         DriverVerdict {
             spec: spec.spec().to_string(),
+            specs: vec![spec.spec().to_string()],
             satisfied: why_not.is_none(),
             why_not,
         }

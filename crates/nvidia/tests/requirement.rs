@@ -166,24 +166,37 @@ fn for_ids(ids: &[u16], driver: Option<&str>) -> Report {
 fn one_blackwell() {
     let r = for_ids(&[0x2901], Some("open:580"));
     let json = serde_json::to_value(&r).expect("serializes");
+    // NVIDIA's entry in the one shape every vendor has (docs/requirement.md#json): Rex's facts
+    // beside core's constraints; warnings go to the answer's top level, not here.
+    let req = serde_json::json!({
+        "vendor": "NVIDIA", "device_id": "2901", "name": null, "label": "Blackwell",
+        "generation": "Blackwell", "kernel_module": "open", "min_branch": 570,
+        "max_branch": null, "compute": true,
+        "constraints": [
+            {"component": "nvidia-kernel-module", "scope": "host", "kind": "choice",
+             "allowed": [{"value": "open", "needs": [], "note": null}],
+             "describe": "open kernel module"},
+            {"component": "nvidia-driver-branch", "scope": "host", "kind": "range",
+             "min": "570", "max": null, "describe": "driver branch 570 or newer"}
+        ],
+        "notes": [],
+        "describe": "open kernel module, driver branch 570 or newer",
+        "who": "NVIDIA GPU (Blackwell, 10de:2901)"
+    });
+    let mut gpu = req.clone();
+    gpu["pci_address"] = serde_json::Value::Null;
+    gpu["counted"] = true.into();
+    gpu["floors"] = serde_json::json!([
+        "first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)"
+    ]);
     assert_eq!(
         json,
         serde_json::json!({
-            "gpus": [{"device_id": "2901", "name": null, "generation": "Blackwell",
-                      "kernel_module": "open", "min_branch": 570, "max_branch": null,
-                      "compute": true,
-                      "describe": "open kernel module, driver branch 570 or newer",
-                      "who": "NVIDIA GPU (Blackwell, 10de:2901)",
-                      "pci_address": null, "counted": true,
-                      "floors": ["first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)"]}],
-            "combined": {"device_id": "2901", "name": null, "generation": "Blackwell",
-                         "kernel_module": "open", "min_branch": 570, "max_branch": null,
-                         "compute": true,
-                         "describe": "open kernel module, driver branch 570 or newer",
-                         "who": "NVIDIA GPU (Blackwell, 10de:2901)"},
+            "gpus": [gpu],
+            "combined": req,
             "conflicts": [],
-            "driver": {"spec": "open:580", "satisfied": true, "why_not": null},
-            "warnings": []
+            "driver": {"spec": "open:580", "specs": ["open:580"], "satisfied": true,
+                       "why_not": null}
         })
     );
     assert!(!r.unserved());

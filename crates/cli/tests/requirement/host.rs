@@ -32,7 +32,9 @@ fn dgx_b200_fixture() {
         ],
         0,
     );
-    let gpus = v["gpus"].as_array().expect("gpus");
+    let nvidia = &v["vendors"][0];
+    assert_eq!(nvidia["vendor"], json!("nvidia"));
+    let gpus = nvidia["gpus"].as_array().expect("gpus");
     assert_eq!(
         gpus.len(),
         8,
@@ -43,10 +45,10 @@ fn dgx_b200_fixture() {
         assert!(g["pci_address"].is_string());
     }
     assert_eq!(
-        v["combined"]["describe"],
+        nvidia["combined"]["describe"],
         json!("open kernel module, driver branch 570 or newer")
     );
-    assert_eq!(v["driver"]["satisfied"], json!(true));
+    assert_eq!(nvidia["driver"]["satisfied"], json!(true));
     gpuctl(&["--root", &root, "requirement", "--driver", "open:565"])
         .assert()
         .code(1)
@@ -71,10 +73,11 @@ fn workstation_fixture() {
         ],
         0,
     );
-    assert_eq!(v["gpus"].as_array().map(Vec::len), Some(1));
-    assert_eq!(v["gpus"][0]["device_id"], json!("2704"));
+    let nvidia = &v["vendors"][0];
+    assert_eq!(nvidia["gpus"].as_array().map(Vec::len), Some(1));
+    assert_eq!(nvidia["gpus"][0]["device_id"], json!("2704"));
     assert_eq!(
-        v["combined"]["describe"],
+        nvidia["combined"]["describe"],
         json!("any kernel module, any driver branch")
     );
 }
@@ -158,8 +161,11 @@ fn a_host_without_nvidia_gpus() {
     .code(0)
     .stdout("no NVIDIA GPU found\ndriver proprietary:470: satisfies\n");
     let v = json_of(&["--root", &root, "requirement", "--format", "json"], 0);
+    // NVIDIA answers "none found" on a host with no GPU at all: its entry is there, empty.
     assert_eq!(
         v,
-        json!({"gpus": [], "combined": null, "conflicts": [], "driver": null, "warnings": []})
+        json!({"vendors": [{"vendor": "nvidia", "gpus": [], "combined": null, "conflicts": [],
+                            "driver": null}],
+               "host_conflicts": [], "warnings": []})
     );
 }

@@ -120,7 +120,7 @@ fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] 
 }
 
 #[test]
-fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
+fn json_carries_each_constraint_as_data_in_the_vendors_entry() {
     let v = json_of(
         &[
             "requirement",
@@ -134,12 +134,16 @@ fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
         ],
         0,
     );
-    assert_eq!(v["gpus"], json!([]));
-    assert_eq!(v["combined"], json!(null));
+    // AMD ids only: no NVIDIA entry, and nothing at the top level but the three lists.
+    assert_eq!(v["vendors"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v.as_object().map(|o| o.len()), Some(3));
     let amd = &v["vendors"][0];
     assert_eq!(amd["vendor"], json!("amd"));
-    assert_eq!(amd["specs"], json!(["rocm:6.2", "kernel:6.8"]));
-    assert_eq!(amd["satisfied"], json!(true));
+    assert_eq!(
+        amd["driver"],
+        json!({"spec": "rocm:6.2, kernel:6.8", "specs": ["rocm:6.2", "kernel:6.8"],
+               "satisfied": true, "why_not": null})
+    );
     let gpu = &amd["gpus"][0];
     assert_eq!(gpu["device_id"], json!("74a1"));
     assert_eq!(gpu["label"], json!("gfx942"));
@@ -155,22 +159,25 @@ fn json_carries_each_constraint_as_data_after_the_nvidia_keys() {
 }
 
 #[test]
-fn the_workstation_host_lists_every_vendor_and_keeps_nvidias_json() {
+fn the_workstation_host_lists_every_vendor_in_one_shape() {
     let root = fixture("workstation");
     let v = json_of(&["--root", &root, "requirement", "--format", "json"], 0);
-    assert_eq!(v["gpus"].as_array().map(Vec::len), Some(1));
     let vendors: Vec<&str> = v["vendors"]
         .as_array()
         .expect("vendors")
         .iter()
         .filter_map(|x| x["vendor"].as_str())
         .collect();
-    assert_eq!(vendors, ["amd", "intel"]);
+    assert_eq!(vendors, ["nvidia", "amd", "intel"]);
     assert_eq!(
-        v["vendors"][0]["gpus"][0]["pci_address"],
+        v["vendors"][0]["gpus"][0]["generation"],
+        json!("Turing/Ampere/Ada/Hopper")
+    );
+    assert_eq!(
+        v["vendors"][1]["gpus"][0]["pci_address"],
         json!("0000:03:00.0")
     );
-    assert_eq!(v["vendors"][1]["gpus"][0]["label"], json!("Comet Lake"));
+    assert_eq!(v["vendors"][2]["gpus"][0]["label"], json!("Comet Lake"));
 }
 
 #[rstest]

@@ -91,10 +91,21 @@ pub struct VendorStack {
     pub combined: Option<RequirementView>,
     /// Why they need different stacks.
     pub conflicts: Vec<String>,
-    /// The specs that concern this vendor, as given.
+    /// The verdict of the specs that concern this vendor; `null` when none does.
+    pub driver: Option<DriverVerdict>,
+}
+
+/// The verdict on the `--driver` specs that concern one vendor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DriverVerdict {
+    /// The specs as given, joined with `, `.
+    pub spec: String,
+    /// The specs as given.
     pub specs: Vec<String>,
-    /// Whether every GPU is satisfied by them; `null` when no spec concerns this vendor.
-    pub satisfied: Option<bool>,
+    /// Whether they drive every GPU of the vendor.
+    pub satisfied: bool,
+    /// Each GPU they do not drive, as `who: reason`, said once for GPUs that fail alike.
+    pub why_not: Option<String>,
 }
 
 /// Every vendor's stack and what conflicts across them.
@@ -118,7 +129,7 @@ impl Report {
             || self
                 .vendors
                 .iter()
-                .any(|v| !v.conflicts.is_empty() || v.satisfied == Some(false))
+                .any(|v| !v.conflicts.is_empty() || v.driver.as_ref().is_some_and(|d| !d.satisfied))
     }
 }
 
@@ -168,10 +179,25 @@ pub fn report(gpus: &[GpuInput], specs: &[StackSpec]) -> Report {
             if let Some(c) = &combined {
                 combined_all.push(c.clone());
             }
-            let satisfied = stack.as_ref().map(|_| {
-                views
-                    .iter()
-                    .all(|v| v.driver.as_ref().is_some_and(|d| d.satisfied))
+            let driver = stack.as_ref().map(|_| {
+                let mut why: Vec<String> = Vec::new();
+                for v in &views {
+                    let Some(reason) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
+                        continue;
+                    };
+                    // Eight identical GPUs failing alike are said once.
+                    let line = format!("{}: {reason}", v.requirement.who);
+                    if !why.contains(&line) {
+                        why.push(line);
+                    }
+                }
+                let specs: Vec<String> = concern.iter().map(|s| s.spec.clone()).collect();
+                DriverVerdict {
+                    spec: specs.join(", "),
+                    specs,
+                    satisfied: why.is_empty(),
+                    why_not: (!why.is_empty()).then(|| why.join("; ")),
+                }
             });
             let combined = combined.as_ref().map(|c| {
                 let mut view = RequirementView::from(c);
@@ -190,8 +216,7 @@ pub fn report(gpus: &[GpuInput], specs: &[StackSpec]) -> Report {
                 gpus: views,
                 combined,
                 conflicts,
-                specs: concern.iter().map(|s| s.spec.clone()).collect(),
-                satisfied,
+                driver,
             }
         })
         .collect();
