@@ -27,6 +27,10 @@ use crate::requirement::Requirement;
 
 /// The facts and words of one render-node vendor.
 ///
+/// A vendor's facts about one of its failure families on this host: family code, failure text,
+/// probe ([`GpuBackend::explain_details`]).
+pub type ExplainDetails = fn(&str, &str, &Probe) -> Vec<String>;
+
 /// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
 /// added later takes its default instead of breaking the literal.
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +59,11 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
+    pub gpu_words: &'static [&'static str],
+    /// This host's facts about a failure of one of the vendor's families
+    /// ([`GpuBackend::explain_details`]): family code, failure text, probe.
+    pub explain_details: Option<ExplainDetails>,
 }
 
 impl RenderNodeVendor {
@@ -83,6 +92,8 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            gpu_words: &[],
+            explain_details: None,
         }
     }
 
@@ -250,6 +261,16 @@ impl GpuBackend for RenderNodeVendor {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         self.requirement.and_then(|h| (h.requirement)(device))
+    }
+
+    fn gpu_words(&self) -> &'static [&'static str] {
+        self.gpu_words
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        self.explain_details
+            .map(|f| f(code, text, probe))
+            .unwrap_or_default()
     }
 }
 

@@ -3,7 +3,9 @@
 
 pub mod backend;
 pub mod doctor;
+pub mod explain;
 pub mod families;
+pub mod families_driver;
 pub mod model;
 pub mod nodes;
 pub mod numbering;

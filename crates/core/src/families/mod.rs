@@ -14,6 +14,9 @@ pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
 use crate::backend::Registry;
 
+/// The code of the answer for a failure that names a GPU component but matches no family.
+pub const UNRECOGNISED: &str = "gpu-unrecognised";
+
 /// Container-side group and permission problems of the engine's own making (keep-groups).
 pub const PRIORITY_KEEP_GROUPS: u8 = 10;
 /// Problems a precise text pins down (NVML's, nvidia-container-cli's, SELinux's, KFD's errno).
@@ -32,6 +35,16 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 // The family type is part of the plug-in interface, so it lives in `pattern`, which imports
 // nothing; this name stays here.
 pub use crate::pattern::Family;
+
+/// The words that name a GPU component: core's and every registered vendor's
+/// ([`crate::GpuBackend::gpu_words`]).
+pub fn gpu_words(registry: &Registry) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = catalogue::CORE_WORDS.to_vec();
+    for b in registry.backends() {
+        out.extend(b.gpu_words().iter().copied());
+    }
+    out
+}
 
 /// Every family: core's, then each registered vendor's, then the legacy error patterns of
 /// plug-ins that predate families (each as a family with the code `vendor-pattern`).
