@@ -193,10 +193,9 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         (Some(f), _) => (f, f.diagnosis.to_string(), quote::sign_needles(&f, text)),
         (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
         (None, None) => {
-            let words: Vec<&str> = families::gpu_words(registry)
-                .into_iter()
-                .filter(|w| text.contains(w))
-                .collect();
+            let all = families::gpu_words(registry);
+            let found = families::present(text, &all);
+            let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
             if words.is_empty() {
                 return None;
             }

@@ -12,6 +12,10 @@ pub(crate) mod catalogue;
 
 pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
+use std::collections::HashSet;
+
+use aho_corasick::AhoCorasick;
+
 use crate::backend::Registry;
 
 /// The code of the answer for a failure that names a GPU component but matches no family.
@@ -61,13 +65,41 @@ pub fn catalogue(registry: &Registry) -> Vec<Family> {
 
 /// The family `text` shows, the lowest priority first; on a tie the earlier in the catalogue.
 pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
+    let cat = catalogue(registry);
+    let words: Vec<&'static str> = cat
+        .iter()
+        .flat_map(|f| f.signs.iter().copied().flatten().copied())
+        .collect();
+    let found = present(text, &words);
     let mut best: Option<Family> = None;
-    for f in catalogue(registry) {
-        if f.matches(text) && best.is_none_or(|b| f.priority < b.priority) {
+    for f in cat {
+        let shows = f
+            .signs
+            .iter()
+            .any(|sign| !sign.is_empty() && sign.iter().all(|s| found.contains(s)));
+        if shows && best.is_none_or(|b| f.priority < b.priority) {
             best = Some(f);
         }
     }
     best
+}
+
+/// Which of `words` occur in `text`, found in one pass (a stderr can be 16 MiB and the
+/// catalogue has a few hundred words).
+pub fn present<'w>(text: &str, words: &[&'w str]) -> HashSet<&'w str> {
+    let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
+    let Ok(ac) = AhoCorasick::new(&words) else {
+        // Only a pattern set too large for the automaton fails; search them one by one.
+        return words.into_iter().filter(|w| text.contains(w)).collect();
+    };
+    let mut found = HashSet::new();
+    for m in ac.find_overlapping_iter(text) {
+        found.insert(words[m.pattern().as_usize()]);
+        if found.len() == words.len() {
+            break;
+        }
+    }
+    found
 }
 
 #[cfg(test)]
