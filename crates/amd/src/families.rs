@@ -3,6 +3,8 @@
 
 use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
+use crate::doctor;
+
 /// ROCm's failures by what the kernel answered: `/dev/kfd` refused with EACCES is a group
 /// problem, EINVAL and ENOMEM are not (KFD itself refused), and the HSA runtime's
 /// out-of-resources is what ROCm says when it reached `/dev/kfd` but not every render node.
@@ -41,7 +43,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "/dev/kfd is missing: on the host the amdgpu driver was loaded without KFD, or /dev/kfd was not passed to the container.",
         remedy: "Hint: load amdgpu on the host ('sudo modprobe amdgpu') and pass '--device /dev/kfd' with the\nrender nodes ('podman run $(gpuctl args amd) ...').",
-        checks: &["tier"],
+        checks: &[doctor::DRIVER, doctor::KFD_CHECK],
     },
     Family {
         code: "amd-hsa-out-of-resources",
@@ -65,7 +67,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
         remedy: "Hint: run 'gpuctl doctor amd' on the host, then start the container with\n'podman run $(gpuctl args amd) ...'.",
-        checks: &["render-groups", "tier"],
+        checks: &["render-groups", doctor::KFD_CHECK],
     },
     Family {
         code: "amd-hip-no-code-object",
@@ -77,7 +79,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "the program has no GPU code for this GPU's LLVM target: the ROCm build in the image (HIP, rocBLAS's kernel library) was not built for it, so it runs on no container set-up until the image fits the GPU.",
         remedy: "Hint: use an image built with a ROCm release that lists the GPU's target ('gpuctl requirement <device id>' names\nboth); for a target close to a listed one people set HSA_OVERRIDE_GFX_VERSION (e.g. '-e HSA_OVERRIDE_GFX_VERSION=10.3.0'\nfor a gfx103x GPU), which AMD does not support.",
-        checks: &["tier"],
+        checks: &[doctor::DRIVER],
     },
     Family {
         code: "amd-hsa-memory-fault",
@@ -85,6 +87,6 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "a GPU kernel touched memory outside its range (an HSA memory aperture violation): most often code built for another target run through HSA_OVERRIDE_GFX_VERSION, otherwise a bug of the program or the ROCm release; not a container set-up problem.",
         remedy: "Hint: drop HSA_OVERRIDE_GFX_VERSION, or use an image whose ROCm release lists this GPU's target\n('gpuctl requirement <device id>'); if it does, report the crash to the program with its ROCm release.",
-        checks: &["tier"],
+        checks: &[doctor::DRIVER],
     },
 ];

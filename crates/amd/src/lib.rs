@@ -2,6 +2,7 @@
 //! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`;
 //! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
 
+pub mod doctor;
 pub mod explain;
 pub mod families;
 pub mod requirement;
@@ -48,6 +49,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         "amd-ctk",
     ],
     explain_details: Some(explain::details),
+    host_checks: Some(doctor::checks),
 };
 
 gpuctl_core::register_backend!(AMD);

@@ -3,6 +3,8 @@
 
 use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
+use crate::doctor;
+
 /// Intel's families, in catalogue order.
 pub const FAMILIES: &[Family] = &[
     Family {
@@ -16,7 +18,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "the kernel's i915 (or xe) knows this GPU but does not drive it by default in this kernel release, so no render node exists for it: the GPU is newer than the kernel's support.",
         remedy: "Hint: upgrade to a kernel that drives the GPU by default, or add the module parameter the kernel names\n(e.g. 'i915.force_probe=56a0') to the kernel command line and reboot.",
-        checks: &["tier"],
+        checks: &[doctor::DRIVER],
     },
     Family {
         code: "intel-level-zero-no-device",
@@ -29,7 +31,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), or that runtime is too old for the GPU.",
         remedy: "Hint: pass the render node and keep your groups ('podman run $(gpuctl args intel) ...'), and use an image whose\ncompute-runtime release supports the GPU ('gpuctl requirement <device id>' names the platform).",
-        checks: &["tier", "render-groups"],
+        checks: &[doctor::DRIVER, doctor::NODES],
     },
     Family {
         code: "intel-vaapi-init",
@@ -37,6 +39,6 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open.",
         remedy: "Hint: name the driver that fits the GPU ('-e LIBVA_DRIVER_NAME=iHD', or 'i965' for older GPUs), install libva and\nthe driver from the same release, and pass the render node ('podman run $(gpuctl args intel) ...').",
-        checks: &["tier", "render-groups"],
+        checks: &[doctor::DRIVER, doctor::NODES],
     },
 ];
