@@ -164,6 +164,7 @@ impl RenderNodeVendor {
             }
         }
         let (d, kind, n) = (self.display, self.kind, devices.len());
+        let noun = self.device_noun;
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
@@ -173,9 +174,11 @@ impl RenderNodeVendor {
             Some(_) => 0,
         };
         let none = if on_bus > 0 {
-            format!("{on_bus} {d} GPU(s) on the PCI bus but none usable ('gpuctl doctor' says why)")
+            format!(
+                "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
+            )
         } else {
-            format!("no {d} GPU")
+            format!("no {d} {noun}")
         };
         let reason = match (tier, shared) {
             (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
