@@ -18,6 +18,7 @@ pub mod backend;
 pub mod cdi;
 pub mod check;
 pub mod device;
+pub mod devnode;
 pub mod doctor;
 pub mod drm;
 pub mod error;
