@@ -93,7 +93,7 @@ pub fn py_repr(s: &str) -> String {
 /// the rest as it is. C0 and C1 controls and DEL, YAML's and Unicode's line and paragraph
 /// separators (U+0085 is a C1 control, U+2028, U+2029), and the bidirectional embeddings,
 /// overrides and isolates (U+202A..U+202E, U+2066..U+2069), which make a terminal show text in
-/// another order than it is. One helper for every text output (see docs/output.md).
+/// another order than it is. One helper for every text output (docs/output-safety.md).
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(is_unprintable) {
         return std::borrow::Cow::Borrowed(s);
