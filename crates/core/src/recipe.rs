@@ -16,7 +16,6 @@ use std::path::Path;
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::check::{Check, DoctorContext};
 use crate::device::{Device, Fact};
-use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::pci::PciDevice;
@@ -25,8 +24,16 @@ use crate::reason::Reason;
 use crate::render_requirement::{self, RequirementHook};
 use crate::requirement::Requirement;
 
+#[path = "recipe_raw.rs"]
+mod raw;
+pub use raw::{render_node_devices, render_nodes, select_render_nodes};
+
 /// The facts and words of one render-node vendor.
 ///
+/// A vendor's facts about one of its failure families on this host: family code, failure text,
+/// probe ([`GpuBackend::explain_details`]).
+pub type ExplainDetails = fn(&str, &str, &Probe) -> Vec<String>;
+
 /// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
 /// added later takes its default instead of breaking the literal.
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +65,11 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
+    pub gpu_words: &'static [&'static str],
+    /// This host's facts about a failure of one of the vendor's families
+    /// ([`GpuBackend::explain_details`]): family code, failure text, probe.
+    pub explain_details: Option<ExplainDetails>,
     /// The vendor's own `gpuctl doctor` checks (its driver, its nodes), the same capability
     /// [`GpuBackend::host_checks`] gives any backend; `None`: core's checks only.
     pub host_checks: Option<HostChecks>,
@@ -94,6 +106,8 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            gpu_words: &[],
+            explain_details: None,
             host_checks: None,
         }
     }
@@ -164,6 +178,7 @@ impl RenderNodeVendor {
             }
         }
         let (d, kind, n) = (self.display, self.kind, devices.len());
+        let noun = self.device_noun;
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
@@ -173,9 +188,11 @@ impl RenderNodeVendor {
             Some(_) => 0,
         };
         let none = if on_bus > 0 {
-            format!("{on_bus} {d} GPU(s) on the PCI bus but none usable ('gpuctl doctor' says why)")
+            format!(
+                "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
+            )
         } else {
-            format!("no {d} GPU")
+            format!("no {d} {noun}")
         };
         let reason = match (tier, shared) {
             (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
@@ -281,6 +298,16 @@ impl GpuBackend for RenderNodeVendor {
         self.requirement.and_then(|h| (h.requirement)(device))
     }
 
+    fn gpu_words(&self) -> &'static [&'static str] {
+        self.gpu_words
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        self.explain_details
+            .map(|f| f(code, text, probe))
+            .unwrap_or_default()
+    }
+
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
     }
@@ -345,89 +372,4 @@ pub fn best_effort_warning(vendor: &str, extra: &str) -> Finding {
         vendor: vendor.to_string(),
         note: extra.to_string(),
     }
-}
-
-/// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes
-/// (PCI-address order). No node at all is an error naming the vendor; an index beyond the
-/// nodes is an error listing them.
-pub fn select_render_nodes<'p>(
-    probe: &'p Probe,
-    vendor: &str,
-    pci_vendor: &str,
-    grant: &Grant,
-) -> Result<Vec<&'p RenderNode>, GpuError> {
-    let nodes = probe.drm()?.of_vendor(pci_vendor);
-    if nodes.is_empty() {
-        return Err(GpuError::NoRenderNode {
-            vendor: vendor.to_string(),
-            dir: drm::DRM_SYSFS.to_string(),
-        });
-    }
-    let Some(indexes) = &grant.indexes else {
-        return Ok(nodes);
-    };
-    let bad: Vec<u32> = indexes
-        .iter()
-        .copied()
-        .filter(|&i| i as usize >= nodes.len())
-        .collect();
-    if !bad.is_empty() {
-        return Err(GpuError::IndexOutOfRange {
-            vendor: vendor.to_string(),
-            bad,
-            available: nodes.iter().map(|n| n.address.clone()).collect(),
-        });
-    }
-    Ok(indexes.iter().map(|&i| nodes[i as usize]).collect())
-}
-
-/// The raw render-node recipe, added to `plan`: each `leading` node (AMD's `/dev/kfd`), then
-/// the selected render nodes, their by-path links read-only, and the user's groups kept.
-pub fn render_nodes(
-    probe: &Probe,
-    pci_vendor: &str,
-    grant: &Grant,
-    leading: &[&str],
-    plan: &mut VendorPlan,
-) -> Result<(), GpuError> {
-    let vendor = plan.vendor();
-    let nodes = select_render_nodes(probe, vendor, pci_vendor, grant)?;
-    for w in &probe.drm()?.warnings {
-        plan.notice(w.clone());
-    }
-    if grant.indexes.is_some() {
-        plan.notice(best_effort_warning(vendor, ""));
-    }
-    for node in leading {
-        plan.add(Need::DeviceNode((*node).to_string()), None);
-    }
-    for node in &nodes {
-        plan.add(Need::DeviceNode(node.dev_path()), Some(&node.address));
-    }
-    let (links, warnings) = drm::by_path_links(probe.host(), &nodes);
-    for (node, link) in links {
-        plan.add(Need::BindReadOnly(link), Some(&node.address));
-    }
-    for w in warnings {
-        plan.notice(w);
-    }
-    plan.add(Need::KeepGroups, None);
-    Ok(())
-}
-
-/// The devices of a render-node vendor for `detect`: its render nodes in index order.
-pub fn render_node_devices(
-    probe: &Probe,
-    pci_vendor: &str,
-) -> Result<Vec<crate::Device>, GpuError> {
-    Ok(probe
-        .drm()?
-        .of_vendor(pci_vendor)
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            crate::Device::new(i, Some(n.address.clone()))
-                .with(Fact::shown("render_node", n.dev_path()))
-        })
-        .collect())
 }
