@@ -33,6 +33,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         label_key: "target",
         requirement: device_requirement,
     }),
+    cdi_generator: Some("sudo amd-ctk cdi generate"),
 };
 
 gpuctl_core::register_backend!(AMD);

@@ -104,6 +104,14 @@ pub trait GpuBackend: Send + Sync {
         Vec::new()
     }
 
+    /// How to rewrite the vendor's CDI spec at `spec_path` for the host as it is now, in one
+    /// sentence (`sudo nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml`), naming any
+    /// service of the host's that does it; `None` gives a neutral sentence. The output must be
+    /// `spec_path` itself: a spec written elsewhere would not replace the stale one.
+    fn cdi_regenerate(&self, _probe: &Probe, _spec_path: &str) -> Option<String> {
+        None
+    }
+
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
         None

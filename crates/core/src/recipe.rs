@@ -55,6 +55,9 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// The command that writes the vendor's CDI spec to the file named after it with
+    /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
+    pub cdi_generator: Option<&'static str>,
 }
 
 impl RenderNodeVendor {
@@ -83,6 +86,7 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            cdi_generator: None,
         }
     }
 
@@ -250,6 +254,11 @@ impl GpuBackend for RenderNodeVendor {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         self.requirement.and_then(|h| (h.requirement)(device))
+    }
+
+    fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
+        self.cdi_generator
+            .map(|g| format!("'{g} --output={spec_path}'"))
     }
 }
 

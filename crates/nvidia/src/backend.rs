@@ -262,6 +262,10 @@ impl GpuBackend for Nvidia {
         crate::doctor::checks(probe, ctx)
     }
 
+    fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {
+        Some(crate::doctor::regenerate(probe, spec_path))
+    }
+
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
