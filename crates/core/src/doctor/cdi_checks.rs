@@ -6,13 +6,14 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::backend::{Probe, Registry};
-use crate::cdi::version::{min_podman, parse_version};
-use crate::cdi::{PodmanCeiling, SpecReport};
 use crate::check::evidence::{self, Found};
 use crate::check::podman::PodmanFacts;
 use crate::check::user::Identity;
 use crate::check::{Check, Status};
 use crate::finding::Finding;
+use gpuctl_cdi::SpecReport;
+use gpuctl_cdi::podman::PodmanCeiling;
+use gpuctl_cdi::version::{min_podman, parse_version};
 
 /// One check per spec: valid, and loadable by the installed podman.
 pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
@@ -233,8 +234,9 @@ pub fn spec_dirs(probe: &Probe) -> Vec<Check> {
         .cdi()
         .directory_warnings()
         .iter()
-        .map(|f| {
-            let (subject, status) = match f {
+        .map(|w| {
+            let f = Finding::from(w.clone());
+            let (subject, status) = match &f {
                 Finding::CdiSpecWrongExtension { path } => (path.clone(), Status::Warning),
                 Finding::CdiSpecNotRegular { path, .. } => (path.clone(), Status::Problem),
                 Finding::CdiDirUnreadable { error } | Finding::CdiSpecUnreadable { error } => {
