@@ -3,7 +3,9 @@
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
 pub mod containers_conf;
+pub mod driver;
 pub mod evidence;
+pub mod kernel;
 pub mod podman;
 pub mod user;
 
