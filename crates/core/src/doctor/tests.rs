@@ -132,13 +132,14 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let probe = Probe::new(&host, &[], None);
     let ctx = DoctorContext {
-        identity: Identity {
+        identity: Some(Identity {
             uid: 0,
             gid: 0,
             groups: vec![],
-        },
+        }),
         podman: PodmanFacts::default(),
-        user_containers_conf: None,
+        conf_env: ConfEnv::default(),
+        another_host: true,
     };
     let reg = Registry::from_backends([&ACME as &dyn GpuBackend, &PLAIN]);
     let report = run(&reg, &probe, &Selection::All, &ctx);
