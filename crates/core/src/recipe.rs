@@ -30,6 +30,10 @@ pub use raw::{render_node_devices, render_nodes, select_render_nodes};
 
 /// The facts and words of one render-node vendor.
 ///
+/// A vendor's facts about one of its failure families on this host: family code, failure text,
+/// probe ([`GpuBackend::explain_details`]).
+pub type ExplainDetails = fn(&str, &str, &Probe) -> Vec<String>;
+
 /// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
 /// added later takes its default instead of breaking the literal.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +68,11 @@ pub struct RenderNodeVendor {
     /// The command that writes the vendor's CDI spec to the file named after it with
     /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
     pub cdi_generator: Option<&'static str>,
+    /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
+    pub gpu_words: &'static [&'static str],
+    /// This host's facts about a failure of one of the vendor's families
+    /// ([`GpuBackend::explain_details`]): family code, failure text, probe.
+    pub explain_details: Option<ExplainDetails>,
     /// The vendor's own `gpuctl doctor` checks (its driver, its nodes), the same capability
     /// [`GpuBackend::host_checks`] gives any backend; `None`: core's checks only.
     pub host_checks: Option<HostChecks>,
@@ -101,6 +110,8 @@ impl RenderNodeVendor {
             shared_node_hint: "",
             requirement: None,
             cdi_generator: None,
+            gpu_words: &[],
+            explain_details: None,
             host_checks: None,
         }
     }
@@ -289,6 +300,16 @@ impl GpuBackend for RenderNodeVendor {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         self.requirement.and_then(|h| (h.requirement)(device))
+    }
+
+    fn gpu_words(&self) -> &'static [&'static str] {
+        self.gpu_words
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        self.explain_details
+            .map(|f| f(code, text, probe))
+            .unwrap_or_default()
     }
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
