@@ -68,8 +68,8 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
         ctx.ui.warn_all(&notices);
         plan
     };
-    let rendering =
-        render::render(&plan, a.format.into(), &ctx.host).map_err(CliError::UnsafePlain)?;
+    let rendering = render::render(&plan, a.format.into(), &ctx.host, ctx.podman.as_ref())
+        .map_err(CliError::UnsafePlain)?;
     ctx.ui.warn_all(&rendering.notes);
     write_out(out, &rendering.text)?;
     Ok(Outcome::Served)

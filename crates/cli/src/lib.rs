@@ -45,8 +45,9 @@ pub struct Cli {
     pub cdi_spec_dirs: Vec<PathBuf>,
 
     /// The podman that will run the container (e.g. 4.3.1): CDI specs it cannot load (too new a
-    /// cdiVersion, digit-leading names before 4.3) count as invalid. gpuctl never runs podman
-    /// to find out.
+    /// cdiVersion, digit-leading names before 4.3) count as invalid, and Quadlet output uses
+    /// the keys its Quadlet reads. Without it, args, detect and report assume a current podman
+    /// (they never run podman); doctor and run ask the podman on PATH.
     #[arg(
         long,
         global = true,

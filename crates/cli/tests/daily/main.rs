@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod names;
+mod quadlet;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
