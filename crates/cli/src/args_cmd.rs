@@ -40,7 +40,7 @@ impl From<ArgsFormat> for Format {
 #[derive(Debug, clap::Args)]
 pub struct ArgsArgs {
     /// How to print the arguments.
-    #[arg(long, value_enum, default_value = "plain")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "plain")]
     pub format: ArgsFormat,
 
     /// What to grant: all, none, vendor names (nvidia, amd, intel, ...), vendor:N; comma

@@ -22,7 +22,7 @@ pub enum DoctorFormat {
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// How to print the checks.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DoctorFormat,
 
     /// The GPUs the container will get (as for `gpuctl args`); all when absent.

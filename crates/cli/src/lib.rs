@@ -109,8 +109,14 @@ where
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
-            // clap prints its own words: usage on stderr, or help and version on stdout.
-            let _ = e.print();
+            // clap prints its own words: usage on stderr, led like gpuctl's other errors
+            // ("gpuctl: error: ..."), or help and version on stdout.
+            if e.use_stderr() {
+                let text = e.render().to_string();
+                let _ = write!(std::io::stderr(), "gpuctl: {text}");
+            } else {
+                let _ = e.print();
+            }
             let end = if e.use_stderr() {
                 Err(CliError::Flags)
             } else {

@@ -5,6 +5,8 @@
 
 mod names;
 mod quadlet;
+mod run_args;
+mod small;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
