@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use gpuctl_cdi::CdiRegistry;
 use gpuctl_core::Host;
-use gpuctl_core::cdi::CdiRegistry;
 
 #[path = "../src/bench/hosts.rs"]
 #[allow(dead_code)]

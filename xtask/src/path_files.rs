@@ -183,8 +183,8 @@ fn=(2)
 fl=(4) /rustc/abc/library/core/src/fmt/mod.rs
 fn=(4) core::fmt::write
 0 9
-fl=(5) /w/crates/core/src/goyaml/load.rs
-fn=(5) gpuctl_core::goyaml::load::load
+fl=(5) /w/crates/cdi/src/goyaml/load.rs
+fn=(5) gpuctl_cdi::goyaml::load::load
 0 1
 ";
 
@@ -195,8 +195,8 @@ fn=(5) gpuctl_core::goyaml::load::load
         assert_eq!(
             followed,
             [
+                "cdi/src/goyaml/load.rs",
                 "cli/src/lib.rs",
-                "core/src/goyaml/load.rs",
                 "core/src/plan.rs"
             ]
         );

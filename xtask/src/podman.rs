@@ -226,23 +226,23 @@ pub fn tool_version(program: &Path) -> String {
 }
 
 /// A CDI spec version.
-pub type CdiVersion = gpuctl_core::cdi::version::Version;
+pub type CdiVersion = gpuctl_cdi::version::Version;
 
 /// `0.5.0`.
-pub use gpuctl_core::cdi::version::format_version as version_text;
+pub use gpuctl_cdi::version::format_version as version_text;
 
 /// The highest `cdiVersion` a podman release loads, from gpuctl's own table: the fake run then
 /// checks that table against the real podman (specs at the ceiling load, above it do not).
 /// `None`: this podman has no usable CDI support (before 4.1).
 pub fn cdi_ceiling(podman_version: &str) -> Option<CdiVersion> {
-    gpuctl_core::cdi::PodmanCeiling::parse(podman_version)
+    gpuctl_cdi::podman::PodmanCeiling::parse(podman_version)
         .ok()?
         .max_cdi
 }
 
 /// The oldest version podman with `ceiling` rejects: what a spec from a newer toolkit has.
 pub fn above_ceiling(ceiling: CdiVersion) -> Option<CdiVersion> {
-    let known = gpuctl_core::cdi::version::KNOWN_VERSIONS;
+    let known = gpuctl_cdi::version::KNOWN_VERSIONS;
     known.iter().rev().copied().find(|v| *v > ceiling)
 }
 

@@ -60,7 +60,7 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
         Plan::default()
     } else {
         let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
-        ctx.ui.warn_all(&probe.cdi().warnings());
+        ctx.ui.warn_all(&probe.cdi_findings());
         let plan = registry
             .plan(&probe, &selection)
             .map_err(CliError::Unserved)?;

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use gpuctl_cdi::version::{min_podman, parse_version};
 use gpuctl_core::backend::Probe;
-use gpuctl_core::cdi::version::{min_podman, parse_version};
 use gpuctl_core::report::{HostReport, detect};
 use gpuctl_core::{Device, Registry};
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use gpuctl_core::cdi::PodmanVersionError;
+use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_core::host::HostError;
 use gpuctl_core::render::UnsafeArgument;
 use gpuctl_core::{GpuError, SelectorError};

@@ -95,7 +95,7 @@ pub struct Context {
     /// CDI spec directories, in priority order (later wins).
     pub cdi_dirs: Vec<PathBuf>,
     /// What the podman that will run the container can load, when known.
-    pub podman: Option<gpuctl_core::cdi::PodmanCeiling>,
+    pub podman: Option<gpuctl_cdi::podman::PodmanCeiling>,
     /// Where warnings and errors go.
     pub ui: Ui,
 }
@@ -153,7 +153,7 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Some(dir) => Host::at(dir).map_err(CliError::Root)?,
     };
     let cdi_dirs = if cli.cdi_spec_dirs.is_empty() {
-        gpuctl_core::cdi::DEFAULT_SPEC_DIRS
+        gpuctl_cdi::DEFAULT_SPEC_DIRS
             .iter()
             .map(PathBuf::from)
             .collect()
@@ -163,7 +163,7 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let podman = match &cli.podman_version {
         None => None,
         Some(v) => {
-            Some(gpuctl_core::cdi::PodmanCeiling::parse(v).map_err(CliError::PodmanVersion)?)
+            Some(gpuctl_cdi::podman::PodmanCeiling::parse(v).map_err(CliError::PodmanVersion)?)
         }
     };
     let ctx = Context {

@@ -52,7 +52,7 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
     ctx.ui.warn_all(registry.rejected());
     let selection = selector::normalize(&a.gpus, &registry.names()).map_err(CliError::GpusFlag)?;
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
-    ctx.ui.warn_all(&probe.cdi().warnings());
+    ctx.ui.warn_all(&probe.cdi_findings());
     let plan = registry
         .plan(&probe, &selection)
         .map_err(CliError::Unserved)?;

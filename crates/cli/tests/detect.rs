@@ -6,11 +6,14 @@ use std::path::PathBuf;
 use gpuctl_cli as _;
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::detect;
-use gpuctl_core::{Finding, GpuError, Host, Reason, Registry, cdi};
+use gpuctl_core::{Finding, GpuError, Host, Reason, Registry};
 use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {
-    let dirs: Vec<PathBuf> = cdi::DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
+    let dirs: Vec<PathBuf> = gpuctl_cdi::DEFAULT_SPEC_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .collect();
     Probe::new(&Host::at(t.root()).unwrap(), &dirs, None)
 }
 

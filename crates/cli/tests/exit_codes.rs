@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
+use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_cli::{CliError, Outcome, RequirementInput, exit_code};
 use gpuctl_core::GpuError;
-use gpuctl_core::cdi::PodmanVersionError;
 use gpuctl_core::host::{HostError, Problem};
 use gpuctl_core::render::UnsafeArgument;
 use gpuctl_core::selector::SelectorError;

@@ -396,7 +396,7 @@ fn a_spec_directory_of_a_thousand_files() {
 #[test]
 fn spec_files_over_the_size_limit() {
     let tree = Tree::new();
-    let limit = gpuctl_core::cdi::SPEC_SIZE_LIMIT;
+    let limit = gpuctl_cdi::SPEC_SIZE_LIMIT;
     let big = tree.path("/etc/cdi/nvidia.yaml");
     std::fs::create_dir_all(big.parent().unwrap()).unwrap();
     let mut text = gpuctl_testkit::cdi_yaml("nvidia.com/gpu", &["0", "all"]);

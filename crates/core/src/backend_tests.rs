@@ -2,10 +2,10 @@
 
 use super::*;
 use crate::backend::{MockGpuBackend, Tier};
-use crate::cdi::CdiRegistry;
 use crate::host::Host;
 use crate::plan::{Need, VendorPlan};
 use crate::render::podman_args;
+use gpuctl_cdi::CdiRegistry;
 use rstest::rstest;
 
 fn s(items: &[&str]) -> Vec<String> {

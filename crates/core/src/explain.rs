@@ -7,8 +7,6 @@
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
 use crate::backend::Registry;
-use crate::cdi::grammar::is_qualified_name;
-use crate::cdi::version::{min_podman, parse_version};
 use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH};
 pub use crate::families::{
@@ -17,6 +15,8 @@ pub use crate::families::{
 };
 use crate::probe::Probe;
 use crate::text::py_strip;
+use gpuctl_cdi::grammar::is_qualified_name;
+use gpuctl_cdi::version::{min_podman, parse_version};
 
 // Part of the plug-in interface, so defined in `pattern`; this name stays here.
 pub use crate::pattern::ErrorPattern;

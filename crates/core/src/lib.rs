@@ -3,7 +3,8 @@
 //! - [`host::Host`]: the root directory every probe reads under, with bounded reads and
 //!   symbolic-link resolution that never leaves the root.
 //! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
-//! - [`cdi`]: CDI spec discovery, parsing and validation, as the CDI library does it.
+//! - CDI specs are read by the crate `gpuctl_cdi`, over the [`host::Host`]; its warnings become
+//!   [`finding::Finding`]s.
 //! - [`backend::GpuBackend`] and [`backend::Registry`]: the vendor plug-in interface, and the
 //!   registry that turns a selection into one typed [`plan::Plan`].
 //! - [`render`]: the plan as podman, Quadlet, compose or docker syntax.
@@ -15,7 +16,7 @@
 //!   live in its own crate).
 
 pub mod backend;
-pub mod cdi;
+mod cdi_host;
 pub mod check;
 pub mod device;
 pub mod doctor;
@@ -24,7 +25,6 @@ pub mod error;
 pub mod explain;
 pub mod families;
 pub mod finding;
-pub mod goyaml;
 pub mod host;
 pub mod input;
 pub mod launch;

@@ -4,11 +4,13 @@
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
-use crate::cdi::{CdiRegistry, PodmanCeiling};
 use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
+use crate::finding::Finding;
 use crate::host::Host;
 use crate::plan::Tier;
+use gpuctl_cdi::CdiRegistry;
+use gpuctl_cdi::podman::PodmanCeiling;
 
 /// Everything a backend may look at while answering one call: the host and what was already
 /// read from it, so two vendors never read the same files twice.
@@ -45,6 +47,11 @@ impl Probe {
     /// The CDI specs found.
     pub fn cdi(&self) -> &CdiRegistry {
         &self.cdi
+    }
+
+    /// What the CDI scan skipped and why, as findings.
+    pub fn cdi_findings(&self) -> Vec<Finding> {
+        self.cdi.warnings().into_iter().map(Finding::from).collect()
     }
 
     /// The tier remembered for `vendor`, or `decide`'s answer, remembered from now on.

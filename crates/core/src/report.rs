@@ -4,13 +4,13 @@
 use serde::Serialize;
 
 use crate::backend::Registry;
-use crate::cdi::SpecReport;
 use crate::device::VendorReport;
 use crate::finding::Finding;
 /// Kept under this path for callers that de-duplicate warnings.
 pub use crate::finding::unique;
 use crate::probe::Probe;
 use crate::reason::Reason;
+use gpuctl_cdi::SpecReport;
 
 /// What the host offers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,7 +26,7 @@ pub struct HostReport {
 /// Asks every vendor what it offers. A vendor whose probe fails is reported unusable with the
 /// failure as its reason; the others are still reported.
 pub fn detect(registry: &Registry, probe: &Probe) -> HostReport {
-    let mut warnings: Vec<Finding> = probe.cdi().warnings();
+    let mut warnings: Vec<Finding> = probe.cdi_findings();
     warnings.extend(stale_specs(probe));
     warnings.extend(registry.rejected().iter().cloned());
     let mut vendors = Vec::new();

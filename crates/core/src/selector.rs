@@ -13,8 +13,8 @@ use std::collections::HashSet;
 
 use thiserror::Error;
 
-use crate::cdi::grammar::check_device_name;
 use crate::text::{closest, is_ascii_digits, py_repr, py_strip};
+use gpuctl_cdi::grammar::check_device_name;
 
 /// One device of a vendor, as a selector names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::cdi::spec::{SpecFormat, parse_spec};
-use gpuctl_core::cdi::{CdiRegistry, PodmanCeiling};
+use gpuctl_cdi::CdiRegistry;
+use gpuctl_cdi::podman::PodmanCeiling;
+use gpuctl_cdi::spec::{SpecFormat, parse_spec};
 use gpuctl_core::{Host, Pick, Probe, Registry, Selection};
 use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 
@@ -64,9 +65,9 @@ pub fn cdi_spec(data: &[u8]) {
 }
 
 /// One CDI spec, the whole input: wherever the fast path decodes it, the full reader must decode
-/// it to the same spec (gpuctl_core's `cdi/fast.rs`).
+/// it to the same spec (gpuctl_cdi's `fast.rs`).
 pub fn cdi_fast(data: &[u8]) {
-    let agrees = gpuctl_core::cdi::spec::fast_path_agrees(data);
+    let agrees = gpuctl_cdi::spec::fast_path_agrees(data);
     assert!(
         agrees.is_ok(),
         "the fast path and the full reader differ: {agrees:?}"
@@ -183,8 +184,8 @@ pub fn ids(data: &[u8]) {
     let _ = gpuctl_core::pci::parse_pci_ids(text, 0x10de, &[0x2901, 0x2330]);
     let _ = gpuctl_nvidia::nodes::parse_device_minor(text);
     let _ = PodmanCeiling::parse(text);
-    if let Some(v) = gpuctl_core::cdi::version::parse_version(text) {
-        let _ = gpuctl_core::cdi::version::min_podman(v);
+    if let Some(v) = gpuctl_cdi::version::parse_version(text) {
+        let _ = gpuctl_cdi::version::min_podman(v);
     }
 }
 

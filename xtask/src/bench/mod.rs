@@ -264,7 +264,7 @@ mod tests {
         for gpus in [2, 8, 64] {
             for format in [SpecFormat::Json, SpecFormat::Yaml] {
                 let text = spec(gpus, format).unwrap_or_default();
-                let agrees = gpuctl_core::cdi::spec::fast_path_agrees(text.as_bytes());
+                let agrees = gpuctl_cdi::spec::fast_path_agrees(text.as_bytes());
                 assert_eq!(agrees, Ok(true), "{gpus} GPUs, {}", format.ext());
             }
         }

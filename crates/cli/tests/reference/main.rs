@@ -9,13 +9,16 @@ use std::path::PathBuf;
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
 use gpuctl_core::backend::Probe;
 use gpuctl_core::render::podman_args;
-use gpuctl_core::{Host, Registry, cdi, selector};
+use gpuctl_core::{Host, Registry, selector};
 use gpuctl_testkit::Tree;
 
 /// Runs a selection on a tree: the argument line and the warnings, or the error sentence.
 fn run(t: &Tree, selection: &str) -> Result<(String, Vec<String>), String> {
     let host = Host::at(t.root()).unwrap();
-    let dirs: Vec<PathBuf> = cdi::DEFAULT_SPEC_DIRS.iter().map(PathBuf::from).collect();
+    let dirs: Vec<PathBuf> = gpuctl_cdi::DEFAULT_SPEC_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .collect();
     let probe = Probe::new(&host, &dirs, None);
     let reg = Registry::discovered();
     let sel = selector::normalize(&[selection], &reg.names()).map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{Check, Status};
-use crate::cdi::PodmanCeiling;
+use gpuctl_cdi::podman::PodmanCeiling;
 
 /// How long one podman call may take (`podman info` on a cold store takes seconds).
 pub const PODMAN_TIMEOUT: Duration = Duration::from_secs(15);
@@ -169,7 +169,7 @@ pub fn check(p: &PodmanFacts) -> Check {
                 None => "no CDI support (4.1 is the first)".to_string(),
                 Some(v) => format!(
                     "CDI specs up to cdiVersion {}",
-                    crate::cdi::version::format_version(v)
+                    gpuctl_cdi::version::format_version(v)
                 ),
             };
             let status = if ceiling.max_cdi.is_none() {

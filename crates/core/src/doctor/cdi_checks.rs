@@ -6,12 +6,13 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::backend::Probe;
-use crate::cdi::version::{min_podman, parse_version};
-use crate::cdi::{PodmanCeiling, SPEC_SIZE_LIMIT};
 use crate::check::podman::PodmanFacts;
 use crate::check::user::Identity;
 use crate::check::{Check, Status};
 use crate::host::Host;
+use gpuctl_cdi::SPEC_SIZE_LIMIT;
+use gpuctl_cdi::podman::PodmanCeiling;
+use gpuctl_cdi::version::{min_podman, parse_version};
 
 /// One check per spec: valid, and loadable by the installed podman.
 pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {

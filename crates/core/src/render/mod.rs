@@ -7,9 +7,9 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::cdi::PodmanCeiling;
 use crate::host::Host;
 use crate::plan::{Need, Plan};
+use gpuctl_cdi::podman::PodmanCeiling;
 
 mod compose;
 mod docker;

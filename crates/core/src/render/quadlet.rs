@@ -8,8 +8,8 @@
 //! systemd.service(5) "Command lines").
 
 use super::{Note, Rendering, podman_bind};
-use crate::cdi::PodmanCeiling;
 use crate::plan::{Need, Plan};
+use gpuctl_cdi::podman::PodmanCeiling;
 
 /// The first podman whose Quadlet reads `GroupAdd=` (podman commit 6d1098f8, PR #22601;
 /// docs/vendors.md#quadlet-and-the-podman-release).

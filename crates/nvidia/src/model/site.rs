@@ -212,7 +212,7 @@ pub fn parse_site_rows(
 /// Bounds nesting and aliases before `yaml_serde` sees the text, which expands every alias and
 /// whose stack grows with nesting: aliases may add no more than a site table may hold.
 fn yaml_bounds(text: &str) -> Result<(), String> {
-    use gpuctl_core::goyaml::{YamlError, load, walk};
+    use gpuctl_cdi::goyaml::{YamlError, load, walk};
     let said = |e: YamlError| match e {
         YamlError::Syntax(_) | YamlError::Decode(_) => e.to_string(),
         _ => format!("{e}; write the rows out without YAML aliases or deep nesting"),

@@ -1,7 +1,21 @@
-//! Spec discovery across directories: scanning rules, priority, conflicts, hostile files.
+//! Spec discovery across directories, read under a fixture host's root as gpuctl reads it:
+//! scanning rules, priority, conflicts, hostile files, and the findings that word each skip.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use super::*;
+use std::path::PathBuf;
+
+use gpuctl_cdi::podman::PodmanCeiling;
+use gpuctl_cdi::{CdiRegistry, DEFAULT_SPEC_DIRS, SPEC_SIZE_LIMIT};
+use gpuctl_core::{Finding, Host};
 use gpuctl_testkit::{Tree, cdi_yaml};
+
+/// The scan's warnings as gpuctl prints them.
+fn texts(reg: &CdiRegistry) -> Vec<String> {
+    reg.warnings()
+        .into_iter()
+        .map(|w| Finding::from(w).to_string())
+        .collect()
+}
 
 fn scan(t: &Tree) -> CdiRegistry {
     let host = Host::at(t.root()).expect("root");
@@ -20,7 +34,7 @@ fn only_top_level_json_and_yaml_files_count() {
     assert!(!reg.kind_declared("nvidia.com/gpu"));
     assert!(reg.kind_declared("amd.com/gpu"));
     assert_eq!(reg.specs().len(), 1);
-    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    let w: Vec<String> = texts(&reg);
     assert!(
         w.iter()
             .any(|w| w.contains("/etc/cdi/nvidia.yml is not read")),
@@ -79,7 +93,7 @@ fn the_same_device_twice_in_one_directory_cancels_it() {
     t.cdi_spec("/etc/cdi/dup.yaml", "example.com/gpu", &["0"]);
     let reg = scan(&t);
     assert_eq!(reg.device_names("example.com/gpu"), ["1"]);
-    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    let w: Vec<String> = texts(&reg);
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].starts_with("conflicting CDI device \"example.com/gpu=0\" (specs /etc/cdi/a.yaml, /etc/cdi/dup.yaml)"), "{w:?}");
 }
@@ -95,7 +109,7 @@ fn a_broken_spec_does_not_block_a_valid_one_and_is_explained() {
     t.cdi_spec("/etc/cdi/test.yaml", "nvidia.com/gpu", &["0"]);
     let reg = scan(&t);
     assert_eq!(reg.device_names("nvidia.com/gpu"), ["0"]);
-    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    let w: Vec<String> = texts(&reg);
     assert_eq!(w.len(), 2, "{w:?}");
     assert!(
         w[0].starts_with("CDI spec /etc/cdi/bad.yaml is skipped: failed to parse CDI Spec: "),
@@ -138,7 +152,7 @@ fn a_looping_or_dangling_spec_link_is_a_warning() {
     t.link("/etc/cdi/loop.yaml", "loop.yaml");
     t.link("/etc/cdi/gone.json", "/nowhere/spec.json");
     let reg = scan(&t);
-    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    let w: Vec<String> = texts(&reg);
     assert_eq!(w.len(), 2, "{w:?}");
     assert!(
         w.iter()
@@ -170,7 +184,7 @@ fn fifos_sockets_and_device_nodes_named_as_specs_are_warnings() {
     let _socket = std::os::unix::net::UnixListener::bind(t.path("/etc/cdi/sock.json"));
     t.link("/etc/cdi/zero.yaml", "/dev/null");
     let reg = scan(&t);
-    let w: Vec<String> = reg.warnings().iter().map(ToString::to_string).collect();
+    let w: Vec<String> = texts(&reg);
     assert!(
         w.iter().any(|w| w
             == "/etc/cdi/sock.json is not read: it is a socket, not a regular file; podman's CDI library would try to read it, so remove it from the CDI directory"),
@@ -217,11 +231,7 @@ fn podman_skips_it_too_is_said_only_when_true() {
         "/etc/cdi/intel.yaml",
         &cdi_yaml("intel.com/gpu", &["0"]).replace("path: ", "permissions: none\n          path: "),
     );
-    let w: Vec<String> = scan(&t)
-        .warnings()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let w: Vec<String> = texts(&scan(&t));
     assert_eq!(w.len(), 3, "{w:?}");
     assert!(w[0].starts_with("CDI spec /etc/cdi/amd.yaml is skipped: aliases expand the document by more than 4194304 bytes; podman's CDI library may still load it"), "{w:?}");
     assert!(

@@ -292,14 +292,14 @@ fn the_root_clos_is_valid_only_since_library_1_1_0() {
 
 // The library's own test data and generator outputs (origins in testdata/cdi/README.md).
 #[rstest]
-#[case::schema_minimal(include_str!("../../testdata/cdi/library-schema-good-minimal.json"), Ok(&["myDevice"][..]))]
-#[case::schema_example(include_str!("../../testdata/cdi/library-schema-good-spec-example.json"), Ok(&["myDevice"][..]))]
-#[case::schema_empty(include_str!("../../testdata/cdi/library-schema-bad-empty.json"), Err("no Spec data"))]
-#[case::schema_explicit_empty(include_str!("../../testdata/cdi/library-schema-bad-explicit-empty.json"), Err("invalid version \"\""))]
-#[case::nvidia_ctk(include_str!("../../testdata/cdi/nvidia-ctk-generate-default.yaml"), Ok(&["0", "all"][..]))]
-#[case::amd_ctk(include_str!("../../../../tests/hosts/amd-ctk-cdi/etc/cdi/amd.json"), Ok(&["0", "1", "all"][..]))]
-#[case::intel_generator(include_str!("../../../../tests/hosts/intel-arc-cdi/etc/cdi/intel.com-gpu.yaml"), Ok(&["0000-08-00-0-0x56a5"][..]))]
-#[case::intel_mei(include_str!("../../../../tests/hosts/intel-arc-cdi/etc/cdi/intel.com-gpu-mei.yaml"), Ok(&["mei0"][..]))]
+#[case::schema_minimal(include_str!("../testdata/library-schema-good-minimal.json"), Ok(&["myDevice"][..]))]
+#[case::schema_example(include_str!("../testdata/library-schema-good-spec-example.json"), Ok(&["myDevice"][..]))]
+#[case::schema_empty(include_str!("../testdata/library-schema-bad-empty.json"), Err("no Spec data"))]
+#[case::schema_explicit_empty(include_str!("../testdata/library-schema-bad-explicit-empty.json"), Err("invalid version \"\""))]
+#[case::nvidia_ctk(include_str!("../testdata/nvidia-ctk-generate-default.yaml"), Ok(&["0", "all"][..]))]
+#[case::amd_ctk(include_str!("../../../tests/hosts/amd-ctk-cdi/etc/cdi/amd.json"), Ok(&["0", "1", "all"][..]))]
+#[case::intel_generator(include_str!("../../../tests/hosts/intel-arc-cdi/etc/cdi/intel.com-gpu.yaml"), Ok(&["0000-08-00-0-0x56a5"][..]))]
+#[case::intel_mei(include_str!("../../../tests/hosts/intel-arc-cdi/etc/cdi/intel.com-gpu-mei.yaml"), Ok(&["mei0"][..]))]
 fn fixtures(#[case] text: &str, #[case] want: Verdict) {
     check(text, want);
 }

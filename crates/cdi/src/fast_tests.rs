@@ -311,7 +311,7 @@ fn degenerate_texts_fall_back(#[case] text: &str) {
 #[case::two(*b"ab:de:gh", b':', Some(2))]
 #[case::line_feed(*b"abc\ndefg", b'\n', Some(3))]
 fn eight_byte_lanes(#[case] bytes: [u8; 8], #[case] byte: u8, #[case] first: Option<u32>) {
-    use crate::cdi::fast_source::{has_below, has_byte};
+    use crate::fast_source::{has_below, has_byte};
     let hit = has_byte(u64::from_le_bytes(bytes), byte);
     assert_eq!((hit != 0).then(|| hit.trailing_zeros() / 8), first);
     let below = has_below(u64::from_le_bytes(bytes), b' ');

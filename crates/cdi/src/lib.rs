@@ -1,7 +1,45 @@
-//! CDI spec discovery, as the CDI library (and so podman) does it: the top level of each spec
-//! directory, `.json` and `.yaml` files only, later directories winning per fully qualified
-//! device name, duplicates within one directory cancelling each other.
+//! Reads CDI (Container Device Interface) spec directories the way podman's CDI library
+//! (`tags.cncf.io/container-device-interface`) does, so a program can tell which devices
+//! `podman run --device vendor.com/class=name` would resolve without running podman:
+//!
+//! - [`spec`]: one spec file, parsed and validated with the library's verdicts. YAML is read as
+//!   yaml.v2 reads it ([`goyaml`]), then decoded with encoding/json's rules; plain JSON and the
+//!   generators' own shapes take a fast path that is checked to agree with the full reader.
+//! - [`CdiRegistry`]: the top level of each spec directory, `.json` and `.yaml` files only, later
+//!   directories winning per fully qualified device name, duplicates within one directory
+//!   cancelling each other; what was skipped and why as typed [`Warning`]s.
+//! - [`podman`] and [`version`]: the newest `cdiVersion` each podman release loads, and the
+//!   validation rules that changed between library versions.
+//! - [`grammar`]: the library's rules for kinds and device names.
+//!
+//! Files are read through a [`SpecSource`]: [`Fs`] for the machine's own filesystem, or the
+//! caller's own (gpuctl reads a host tree under `--root` through its own).
+//!
+//! ```
+//! use std::path::PathBuf;
+//! use gpuctl_cdi::spec::{SpecFormat, parse_spec};
+//! use gpuctl_cdi::{CdiRegistry, Fs};
+//!
+//! let text = "cdiVersion: 0.5.0\nkind: vendor.com/gpu\ndevices:\n- name: \"0\"\n  containerEdits:\n    deviceNodes:\n    - path: /dev/card0\n";
+//! let spec = parse_spec(text.as_bytes(), SpecFormat::Yaml).expect("a valid spec");
+//! assert_eq!(spec.kind, "vendor.com/gpu");
+//! assert_eq!(spec.device_names, ["0"]);
+//!
+//! // A spec directory, read as podman reads /etc/cdi and /var/run/cdi.
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(dir.path().join("vendor.yaml"), text)?;
+//! std::fs::write(dir.path().join("notes.yml"), "not read")?;
+//! let registry = CdiRegistry::scan(&Fs, &[PathBuf::from(dir.path())]);
+//! assert_eq!(registry.device_names("vendor.com/gpu"), ["0"]);
+//! assert!(registry.has_device("vendor.com/gpu", "0"));
+//! assert_eq!(registry.warnings().len(), 1); // the .yml file, which CDI does not read
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! The facts each rule rests on, with their sources, are in gpuctl's `docs/cdi.md` and
+//! `docs/cdi-parsing.md`.
 
+pub mod goyaml;
 pub mod grammar;
 pub mod podman;
 pub mod spec;
@@ -13,17 +51,20 @@ mod fast_json;
 mod fast_source;
 mod fast_yaml;
 mod model;
+mod source;
+mod warning;
 
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::finding::Finding;
-use crate::host::{Host, Problem};
-pub use podman::{PodmanCeiling, PodmanVersionError};
-pub use spec::{ParsedSpec, SpecError, SpecFormat, parse_spec};
+use podman::PodmanCeiling;
+pub use source::{DirEntry, Fs, ReadError, ReadProblem, SpecSource};
+use spec::{SpecError, SpecFormat};
+pub use warning::Warning;
 
 /// The spec directories podman reads unless told otherwise, lowest priority first.
 pub const DEFAULT_SPEC_DIRS: [&str; 2] = ["/etc/cdi", "/var/run/cdi"];
@@ -37,7 +78,7 @@ pub const MAX_SPECS_PER_DIR: usize = 1024;
 /// One spec file as gpuctl found it, valid or not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SpecReport {
-    /// The host path.
+    /// The path.
     pub path: String,
     /// `kind`, when the file is valid.
     pub kind: Option<String>,
@@ -74,20 +115,24 @@ pub struct CdiRegistry {
     specs: Vec<SpecReport>,
     /// Resolved devices by fully qualified name, sorted as the library lists them.
     devices: BTreeMap<String, usize>,
-    warnings: Vec<Finding>,
+    warnings: Vec<Warning>,
 }
 
 impl CdiRegistry {
     /// Reads every spec under `dirs` (lowest priority first).
-    pub fn scan(host: &Host, dirs: &[PathBuf]) -> CdiRegistry {
-        CdiRegistry::scan_for(host, dirs, None)
+    pub fn scan(source: &dyn SpecSource, dirs: &[PathBuf]) -> CdiRegistry {
+        CdiRegistry::scan_for(source, dirs, None)
     }
 
     /// Reads every spec under `dirs`, treating specs that `podman` cannot load as invalid.
-    pub fn scan_for(host: &Host, dirs: &[PathBuf], podman: Option<&PodmanCeiling>) -> CdiRegistry {
+    pub fn scan_for(
+        source: &dyn SpecSource,
+        dirs: &[PathBuf],
+        podman: Option<&PodmanCeiling>,
+    ) -> CdiRegistry {
         let mut reg = CdiRegistry::default();
         for (priority, dir) in dirs.iter().enumerate() {
-            reg.scan_dir(host, dir, priority, podman);
+            reg.scan_dir(source, dir, priority, podman);
         }
         reg.resolve();
         reg
@@ -95,19 +140,23 @@ impl CdiRegistry {
 
     fn scan_dir(
         &mut self,
-        host: &Host,
+        source: &dyn SpecSource,
         dir: &Path,
         priority: usize,
         podman: Option<&PodmanCeiling>,
     ) {
-        let entries = match host.list_dir(dir) {
-            Ok(e) => e,
+        let entries = match source.list_dir(dir) {
+            Ok(mut e) => {
+                // In byte order of the names, as the library's filepath.Walk reads a directory.
+                e.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+                e
+            }
             Err(e) if e.is_absent() => {
                 tracing::debug!("CDI spec directory {} does not exist", dir.display());
                 return;
             }
             Err(e) => {
-                self.warnings.push(Finding::CdiDirUnreadable { error: e });
+                self.warnings.push(Warning::DirUnreadable { error: e });
                 return;
             }
         };
@@ -121,17 +170,17 @@ impl CdiRegistry {
                 Some("json") => SpecFormat::Json,
                 Some("yaml") => SpecFormat::Yaml,
                 Some("yml") if !entry.is_dir => {
-                    self.warnings.push(Finding::CdiSpecWrongExtension {
+                    self.warnings.push(Warning::SpecWrongExtension {
                         path: path.display().to_string(),
                     });
                     continue;
                 }
                 _ => continue,
             };
-            match host.metadata(&path) {
+            match source.metadata(&path) {
                 Ok(Some(m)) if m.is_file() => {}
                 Ok(Some(m)) if !m.is_dir() => {
-                    self.warnings.push(Finding::CdiSpecNotRegular {
+                    self.warnings.push(Warning::SpecNotRegular {
                         path: path.display().to_string(),
                         kind: special_kind(&m),
                         fifo: m.file_type().is_fifo(),
@@ -140,20 +189,20 @@ impl CdiRegistry {
                 }
                 Ok(_) => continue, // a directory (never recursed into), or gone meanwhile
                 Err(e) => {
-                    self.warnings.push(Finding::CdiSpecUnreadable { error: e });
+                    self.warnings.push(Warning::SpecUnreadable { error: e });
                     continue;
                 }
             }
             taken += 1;
             if taken > MAX_SPECS_PER_DIR {
-                self.warnings.push(Finding::CdiDirTooManySpecs {
+                self.warnings.push(Warning::DirTooManySpecs {
                     dir: dir.display().to_string(),
                     limit: MAX_SPECS_PER_DIR,
                 });
                 break;
             }
             self.specs
-                .push(read_spec(host, &path, format, priority, podman));
+                .push(read_spec(source, &path, format, priority, podman));
         }
     }
 
@@ -182,7 +231,7 @@ impl CdiRegistry {
         for (qualified, files) in conflicts {
             self.devices.remove(&qualified);
             let paths = files.iter().map(|&i| self.specs[i].path.clone()).collect();
-            self.warnings.push(Finding::CdiDeviceConflict {
+            self.warnings.push(Warning::DeviceConflict {
                 device: qualified,
                 paths,
             });
@@ -243,7 +292,7 @@ fn special_kind(m: &std::fs::Metadata) -> &'static str {
 }
 
 fn read_spec(
-    host: &Host,
+    source: &dyn SpecSource,
     path: &Path,
     format: SpecFormat,
     priority: usize,
@@ -260,11 +309,11 @@ fn read_spec(
         podman: PodmanDoes::Skips,
         priority,
     };
-    let bytes = match host.read_bytes(path, SPEC_SIZE_LIMIT) {
+    let bytes = match source.read_bytes(path, SPEC_SIZE_LIMIT) {
         Ok(b) => b,
         Err(e) => {
             report.error = Some(match e.problem {
-                Problem::TooLarge { limit } => format!("the file is larger than {limit} bytes"),
+                ReadProblem::TooLarge { limit } => format!("the file is larger than {limit} bytes"),
                 other => format!("the file {other}"),
             });
             return report;
@@ -310,23 +359,21 @@ fn read_spec(
 
 impl CdiRegistry {
     /// One finding per invalid spec.
-    fn invalid_spec_warnings(&self) -> impl Iterator<Item = Finding> + '_ {
+    fn invalid_spec_warnings(&self) -> impl Iterator<Item = Warning> + '_ {
         self.specs.iter().filter_map(|s| {
             let (path, reason) = (s.path.clone(), s.error.clone()?);
             Some(match s.podman {
-                PodmanDoes::Crashes => Finding::CdiSpecCrashesLibrary { path, reason },
-                PodmanDoes::MayLoad => Finding::CdiSpecAliasExpansion { path, reason },
-                PodmanDoes::Skips if s.podman_rejects => {
-                    Finding::CdiSpecUnloadable { path, reason }
-                }
-                PodmanDoes::Skips => Finding::CdiSpecInvalid { path, reason },
+                PodmanDoes::Crashes => Warning::SpecCrashesLibrary { path, reason },
+                PodmanDoes::MayLoad => Warning::SpecAliasExpansion { path, reason },
+                PodmanDoes::Skips if s.podman_rejects => Warning::SpecUnloadable { path, reason },
+                PodmanDoes::Skips => Warning::SpecInvalid { path, reason },
             })
         })
     }
 
     /// Specs that are skipped, unreadable or in conflict: invalid specs first, then directory
     /// and conflict problems.
-    pub fn warnings(&self) -> Vec<Finding> {
+    pub fn warnings(&self) -> Vec<Warning> {
         self.invalid_spec_warnings()
             .chain(self.warnings.iter().cloned())
             .collect()
