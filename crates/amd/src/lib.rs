@@ -2,6 +2,7 @@
 //! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`;
 //! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
 
+pub mod doctor;
 pub mod requirement;
 pub mod table;
 
@@ -33,6 +34,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         label_key: "target",
         requirement: device_requirement,
     }),
+    host_checks: Some(doctor::checks),
 };
 
 gpuctl_core::register_backend!(AMD);
@@ -82,7 +84,7 @@ const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "/dev/kfd is missing: on the host the amdgpu driver was loaded without KFD, or /dev/kfd was not passed to the container.",
         remedy: "Hint: load amdgpu on the host ('sudo modprobe amdgpu') and pass '--device /dev/kfd' with the\nrender nodes ('podman run $(gpuctl args amd) ...').",
-        checks: &["nodes"],
+        checks: &[doctor::DRIVER, doctor::KFD_CHECK],
     },
     Family {
         code: "amd-hsa-out-of-resources",
@@ -106,6 +108,6 @@ const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
         remedy: "Hint: run 'gpuctl doctor amd' on the host, then start the container with\n'podman run $(gpuctl args amd) ...'.",
-        checks: &["render-groups", "nodes"],
+        checks: &["render-groups", doctor::KFD_CHECK],
     },
 ];

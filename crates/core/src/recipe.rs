@@ -14,6 +14,7 @@
 use std::path::Path;
 
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
+use crate::check::{Check, DoctorContext};
 use crate::device::Fact;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
@@ -55,7 +56,14 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// The vendor's own `gpuctl doctor` checks (its driver, its nodes), the same capability
+    /// [`GpuBackend::host_checks`] gives any backend; `None`: core's checks only.
+    pub host_checks: Option<HostChecks>,
 }
+
+/// A render-node vendor's `gpuctl doctor` checks, read through the probe's host
+/// ([`crate::check::driver`] reads the kernel's facts and words the driver findings).
+pub type HostChecks = fn(&Probe, &DoctorContext) -> Vec<Check>;
 
 impl RenderNodeVendor {
     /// Every field empty or off, order 100 (after the built-in vendors): the base of a vendor
@@ -83,6 +91,7 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            host_checks: None,
         }
     }
 
@@ -147,6 +156,18 @@ impl RenderNodeVendor {
         );
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
+        // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
+        let on_bus = match tier {
+            None => crate::pci::gpus_of_vendor(probe.host(), self.pci_vendor_id)
+                .0
+                .len(),
+            Some(_) => 0,
+        };
+        let none = if on_bus > 0 {
+            format!("{on_bus} {d} GPU(s) on the PCI bus but none usable ('gpuctl doctor' says why)")
+        } else {
+            format!("no {d} GPU")
+        };
         let reason = match (tier, shared) {
             (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
             (Some(_), Some((s, _))) => format!(
@@ -163,10 +184,10 @@ impl RenderNodeVendor {
                 self.shared_node_hint
             ),
             (None, Some((s, _))) => {
-                format!("no {d} GPU: no valid CDI spec declares {kind}, no {s}, no {d} render node")
+                format!("{none}: no valid CDI spec declares {kind}, no {s}, no {d} render node")
             }
             (None, None) => format!(
-                "no {d} GPU: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
+                "{none}: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
             ),
         };
         Ok(VendorReport::new(
@@ -250,6 +271,10 @@ impl GpuBackend for RenderNodeVendor {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         self.requirement.and_then(|h| (h.requirement)(device))
+    }
+
+    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+        self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
     }
 }
 

@@ -3,6 +3,7 @@
 //! else; and the Intel table behind `gpuctl requirement` (device id to platform and the kernel
 //! drivers that bind it).
 
+pub mod doctor;
 pub mod requirement;
 pub mod table;
 
@@ -27,6 +28,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
         label_key: "platform",
         requirement: device_requirement,
     }),
+    host_checks: Some(doctor::checks),
     ..RenderNodeVendor::DEFAULT
 };
 

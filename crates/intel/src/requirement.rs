@@ -21,6 +21,23 @@ pub const KERNEL_DRIVER: Component = Component {
     scope: Scope::Device,
 };
 
+/// How one driver stands toward one device on one kernel release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// The release's driver does not list the device; it does from this release.
+    ListedFrom(Version),
+    /// It lists it and binds it unasked.
+    Unasked,
+    /// It lists it and binds it only with these settings (`i915.force_probe=56a0`); unasked
+    /// from `until` when a source says so.
+    Asked {
+        /// The settings, in kernel command-line form.
+        settings: Vec<String>,
+        /// The first release binding it with none.
+        until: Option<Version>,
+    },
+}
+
 /// One Intel GPU as the table sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IntelGpu {
@@ -105,6 +122,58 @@ fn compute_note(c: &ComputeRow) -> String {
 }
 
 impl IntelGpu {
+    /// The module settings, in kernel command-line form, with which driver `d` binds this
+    /// device where it needs one: its own `force_probe` for the id and, where the other driver
+    /// would bind it unasked, that driver's `force_probe=!<id>`; `i915.alpha_support=1` where
+    /// the gated releases predate Linux 5.3. The requirement's notes and doctor's hints both
+    /// read them here.
+    pub fn settings(&self, d: &DriverRow) -> Vec<String> {
+        let id = self.device_id;
+        let other = if d.driver == "xe" { "i915" } else { "xe" };
+        let pair = vec![
+            format!("{}.force_probe={id:04x}", d.driver),
+            format!("{other}.force_probe=!{id:04x}"),
+        ];
+        if d.force_probe == Some(true) {
+            return pair;
+        }
+        if d.parameter == "alpha_support" {
+            // Before Linux 5.3 the parameter was a switch for every gated device.
+            return vec!["i915.alpha_support=1".to_string()];
+        }
+        // i915 only has to keep xe off the device where xe would bind it unasked; where xe
+        // itself needs force_probe (or does not list the platform), i915's own flag is all it
+        // takes.
+        let xe_binds_unasked = self
+            .drivers
+            .iter()
+            .any(|o| o.driver == "xe" && o.force_probe == Some(false));
+        if d.driver == "i915" && !xe_binds_unasked {
+            vec![format!("i915.force_probe={id:04x}")]
+        } else {
+            pair
+        }
+    }
+
+    /// How driver `d` stands toward this device on kernel `kernel`.
+    pub fn binding(&self, d: &DriverRow, kernel: Version) -> Binding {
+        // A driver row with no first release still lists the platform today: judged as listed.
+        match d.first_kernel {
+            Some(first) if kernel < first => Binding::ListedFrom(first),
+            _ if d.force_probe == Some(true) => Binding::Asked {
+                settings: self.settings(d),
+                until: None,
+            },
+            _ => match d.default_from {
+                Some(from) if kernel < from => Binding::Asked {
+                    settings: self.settings(d),
+                    until: Some(from),
+                },
+                _ => Binding::Unasked,
+            },
+        }
+    }
+
     /// The GPU's requirement: a kernel driver among those that bind it, each with the kernel
     /// it needs beyond the GPU's own floor and its `force_probe` note; the kernel floor itself
     /// when every binding driver's first release is known.
@@ -134,29 +203,10 @@ impl IntelGpu {
                 {
                     alt.needs.push(c);
                 }
-                let other = if d.driver == "xe" { "i915" } else { "xe" };
-                let flags = format!(
-                    "{}.force_probe={id:04x} and {other}.force_probe=!{id:04x}",
-                    d.driver
-                );
+                let flags = self.settings(d).join(" and ");
                 if d.force_probe == Some(true) {
                     alt.note = Some(format!("needs {flags}"));
                 } else if let Some(from) = d.default_from {
-                    // i915 only has to keep xe off the device where xe would bind it
-                    // unasked; where xe itself needs force_probe (or does not list the
-                    // platform), i915's own flag is all it takes.
-                    let xe_binds_unasked = self
-                        .drivers
-                        .iter()
-                        .any(|o| o.driver == "xe" && o.force_probe == Some(false));
-                    let flags = if d.parameter == "alpha_support" {
-                        // Before Linux 5.3 the parameter was a switch for every gated device.
-                        "i915.alpha_support=1".to_string()
-                    } else if d.driver == "i915" && !xe_binds_unasked {
-                        format!("i915.force_probe={id:04x}")
-                    } else {
-                        flags
-                    };
                     alt.note = Some(format!("before Linux {from} needs {flags}"));
                 }
                 alt

@@ -2,6 +2,8 @@
 //! invoking user, what podman said). It imports no backend, so the plug-in trait can hand these
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
+pub mod driver;
+pub mod kernel;
 pub mod podman;
 pub mod user;
 

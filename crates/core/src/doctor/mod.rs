@@ -43,8 +43,16 @@ impl DoctorReport {
             for f in &c.facts {
                 out.push_str(&format!("         - {f}\n"));
             }
-            if let Some(r) = &c.remedy {
-                out.push_str(&format!("         fix: {r}\n"));
+            match c.remedy.as_deref() {
+                // A remedy that carries its own `Hint: ` (a driver finding's, as a family's)
+                // is printed as written, one indented line per line.
+                Some(r) if r.starts_with("Hint: ") => {
+                    for line in r.lines() {
+                        out.push_str(&format!("         {line}\n"));
+                    }
+                }
+                Some(r) => out.push_str(&format!("         fix: {r}\n")),
+                None => {}
             }
         }
         let count = |s| self.checks.iter().filter(|c| c.status == s).count();

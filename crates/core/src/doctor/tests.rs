@@ -63,3 +63,70 @@ fn the_report_exits_on_problems_only_and_counts_them() {
     assert!(r.has_problem());
     assert!(r.render().contains("fix: do it"));
 }
+
+#[test]
+fn a_remedy_with_its_own_hint_is_printed_as_written_one_line_each() {
+    let r = DoctorReport {
+        checks: vec![
+            Check::new("amd-driver", "0000:03:00.0", Status::Problem)
+                .remedy("Hint: load it\nand reboot."),
+        ],
+    };
+    let text = r.render();
+    assert!(
+        text.contains("\n         Hint: load it\n         and reboot.\n"),
+        "{text}"
+    );
+    assert!(!text.contains("fix:"), "{text}");
+}
+
+/// A render-node vendor's own doctor checks, given as data: the check it adds runs with
+/// core's, and the base vendor adds none.
+#[test]
+fn a_render_node_vendor_adds_host_checks_through_its_field() {
+    use crate::backend::{GpuBackend, Probe, Registry};
+    use crate::check::podman::PodmanFacts;
+    use crate::host::Host;
+    use crate::recipe::RenderNodeVendor;
+    use crate::selector::Selection;
+
+    fn acme_checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
+        let there = probe
+            .host()
+            .exists(std::path::Path::new("/dev/acme-ctl"))
+            .unwrap_or(false);
+        vec![Check::new(
+            "acme-ctl",
+            "/dev/acme-ctl",
+            if there { Status::Ok } else { Status::Problem },
+        )]
+    }
+    static ACME: RenderNodeVendor = RenderNodeVendor {
+        host_checks: Some(acme_checks),
+        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+    };
+    static PLAIN: RenderNodeVendor =
+        RenderNodeVendor::new("plain", "Plain", "plain.example/x", 0x1e5b);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let probe = Probe::new(&host, &[], None);
+    let ctx = DoctorContext {
+        identity: Identity {
+            uid: 0,
+            gid: 0,
+            groups: vec![],
+        },
+        podman: PodmanFacts::default(),
+        user_containers_conf: None,
+    };
+    let reg = Registry::from_backends([&ACME as &dyn GpuBackend, &PLAIN]);
+    let report = run(&reg, &probe, &Selection::All, &ctx);
+    let acme: Vec<&Check> = report
+        .checks
+        .iter()
+        .filter(|c| c.code == "acme-ctl")
+        .collect();
+    assert_eq!(acme.len(), 1);
+    assert_eq!(acme[0].status, Status::Problem);
+    assert!(PLAIN.host_checks(&probe, &ctx).is_empty());
+}
