@@ -160,6 +160,23 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     } else {
         cli.cdi_spec_dirs.clone()
     };
+    // Only for the commands that look for GPUs under the root (explain and requirement with
+    // ids read none).
+    let reads_gpus = !matches!(cli.command, Command::Explain(_) | Command::Requirement(_));
+    if reads_gpus && cli.root.is_some() && host.looks_bare(&cdi_dirs) {
+        ui.warn(&format!(
+            "--root {} has no sys/, dev/ or proc/ and no CDI spec directory, so gpuctl finds no GPU there; point --root at a copy of a host's / (laid out like tests/hosts/<name>)",
+            host.root().display()
+        ));
+    }
+    for dir in &cli.cdi_spec_dirs {
+        if !host.is_dir(dir).unwrap_or(true) {
+            ui.warn(&format!(
+                "the CDI spec directory {} does not exist, so no spec is read from it; podman skips a missing --cdi-spec-dir without a word (its devices are then unresolvable), so check the path",
+                dir.display()
+            ));
+        }
+    }
     let podman = match &cli.podman_version {
         None => None,
         Some(v) => {
