@@ -141,7 +141,7 @@ fn named(table: &mut BTreeMap<String, String>, value: &str) -> Option<String> {
 fn workspace_relative(path: &str) -> Option<String> {
     let (_, rel) = path.rsplit_once("/crates/")?;
     let krate = rel.split('/').next()?;
-    matches!(krate, "cli" | "core" | "nvidia" | "amd" | "intel").then(|| rel.to_string())
+    matches!(krate, "cdi" | "cli" | "core" | "nvidia" | "amd" | "intel").then(|| rel.to_string())
 }
 
 /// Functions clap's derives generate for a subcommand's flags.

@@ -28,13 +28,13 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     missing_summary: "no /dev/kfd",
     unserved: "the selection requests 'amd' but this host has neither an 'amd.com/gpu' CDI spec nor /dev/kfd — is the amdgpu kernel driver loaded?  For CDI, install the AMD Container Toolkit ('amd-ctk cdi generate').",
     shared_node_hint: "load amdgpu with KFD (ROCm needs it), or generate a CDI spec with 'amd-ctk cdi generate'",
-    error_patterns: &[],
     families: FAMILIES,
     requirement: Some(RequirementHook {
         label_key: "target",
         requirement: device_requirement,
     }),
     host_checks: Some(doctor::checks),
+    ..RenderNodeVendor::DEFAULT
 };
 
 gpuctl_core::register_backend!(AMD);

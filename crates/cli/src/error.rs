@@ -86,6 +86,22 @@ pub enum CliError {
         /// serde's words.
         reason: String,
     },
+    /// `report --output` could not write its file (the old one is untouched).
+    Output(gpuctl_fleet::output::OutputError),
+    /// `report --format nfd` would not fit what NFD reads.
+    Nfd(gpuctl_fleet::nfd::NfdError),
+    /// `fleet --cuda` is not a version.
+    FleetCuda {
+        /// The value given.
+        value: String,
+        /// Why.
+        reason: String,
+    },
+    /// `fleet` read no report from any path.
+    FleetEmpty {
+        /// How many paths were given.
+        paths: usize,
+    },
     /// The result could not be written to stdout.
     Write {
         /// The operating system's words.
@@ -109,7 +125,9 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::DriverSpec(_)
             | CliError::SiteTable(_)
             | CliError::Requirement(_)
-            | CliError::ExplainInput { .. } => EXIT_INVALID,
+            | CliError::ExplainInput { .. }
+            | CliError::FleetCuda { .. }
+            | CliError::FleetEmpty { .. } => EXIT_INVALID,
             // A name where the host numbers its devices is a bad index, as on the reference
             // tool's raw tiers (docs/selector.md#device-names).
             CliError::Unserved(GpuError::DeviceNameOffCdi { .. }) => EXIT_INVALID,
@@ -118,6 +136,8 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::EngineStart { .. }
             | CliError::UnsafePlain(_)
             | CliError::Encode { .. }
+            | CliError::Output(_)
+            | CliError::Nfd(_)
             | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
@@ -172,6 +192,19 @@ impl std::fmt::Display for CliError {
             CliError::Write { reason } => {
                 write!(f, "cannot write the result to stdout ({reason})")
             }
+            CliError::Output(e) => write!(
+                f,
+                "{e}; the old file is left as it was: check the directory exists and is writable"
+            ),
+            CliError::Nfd(e) => write!(f, "{e}; report it as a gpuctl bug"),
+            CliError::FleetCuda { value, reason } => write!(
+                f,
+                "--cuda {value:?} is not a CUDA version ({reason}); pass one like 12.4"
+            ),
+            CliError::FleetEmpty { paths } => write!(
+                f,
+                "no gpuctl report was read from the {paths} path(s) given; pass files written by 'gpuctl report' or directories holding them"
+            ),
         }
     }
 }

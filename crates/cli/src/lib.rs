@@ -21,6 +21,8 @@ mod detect_cmd;
 mod doctor_cmd;
 pub mod error;
 mod explain_cmd;
+mod fleet_cmd;
+mod report_cmd;
 mod requirement;
 mod requirement_vendors;
 mod run_cmd;
@@ -84,6 +86,10 @@ pub enum Command {
     Doctor(doctor_cmd::DoctorArgs),
     /// Run podman (or docker) with the GPU arguments; explain a GPU failure; exit with its code.
     Run(run_cmd::RunArgs),
+    /// One host's whole answer as a typed report: JSON (an Ansible fact) or NFD labels.
+    Report(report_cmd::ReportArgs),
+    /// Plan many hosts' reports together: the driver stack that fits them all, or what divides them.
+    Fleet(fleet_cmd::FleetArgs),
     /// Print a shell completion script (bash, zsh, fish) on stdout.
     Completions(completions_cmd::CompletionsArgs),
 }
@@ -160,9 +166,12 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     } else {
         cli.cdi_spec_dirs.clone()
     };
-    // Only for the commands that look for GPUs under the root (explain and requirement with
-    // ids read none).
-    let reads_gpus = !matches!(cli.command, Command::Explain(_) | Command::Requirement(_));
+    // Only for the commands that look for GPUs under the root (explain, requirement with ids
+    // and fleet read none).
+    let reads_gpus = !matches!(
+        cli.command,
+        Command::Explain(_) | Command::Requirement(_) | Command::Fleet(_)
+    );
     if reads_gpus && cli.root.is_some() && host.looks_bare(&cdi_dirs) {
         ui.warn(&format!(
             "--root {} has no sys/, dev/ or proc/ and no CDI spec directory, so gpuctl finds no GPU there; point --root at a copy of a host's / (laid out like tests/hosts/<name>)",
@@ -196,6 +205,8 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Explain(a) => explain_cmd::run(&ctx, a, out),
         Command::Doctor(a) => doctor_cmd::run(&ctx, a, out),
         Command::Run(a) => run_cmd::run(&ctx, a, out),
+        Command::Report(a) => report_cmd::run(&ctx, a, out),
+        Command::Fleet(a) => fleet_cmd::run(&ctx, a, out),
         Command::Completions(a) => completions_cmd::run(a, out),
     }
 }

@@ -27,12 +27,18 @@ fn usable(t: &Tree) -> Vec<String> {
         .collect()
 }
 
+/// Each vendor's devices' PCI addresses as `detect` lists them (the reference's
+/// `gpu_device_addresses`).
 fn addresses(t: &Tree) -> Vec<(String, Vec<String>)> {
     let p = probe(t);
     Registry::discovered()
         .backends()
         .iter()
-        .map(|b| (b.vendor().to_string(), b.device_addresses(&p).unwrap()))
+        .map(|b| {
+            let report = b.detect(&p).unwrap();
+            let addresses = report.devices.iter().filter_map(|d| d.pci_address.clone());
+            (b.vendor().to_string(), addresses.collect())
+        })
         .collect()
 }
 

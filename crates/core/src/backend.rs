@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::check::{Check, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::pattern::{ErrorPattern, Family};
+use crate::pattern::Family;
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
 use crate::requirement::Requirement;
@@ -83,6 +83,16 @@ pub trait GpuBackend: Send + Sync {
     /// The selector name (`nvidia`): lowercase ASCII letters, digits, `-` or `_`.
     fn vendor(&self) -> &'static str;
 
+    /// The name in sentences (`NVIDIA`, `Ascend`); by default the selector name.
+    fn display_name(&self) -> &'static str {
+        self.vendor()
+    }
+
+    /// What one device is called in sentences (`GPU`, `NPU`); by default `GPU`.
+    fn device_noun(&self) -> &'static str {
+        "GPU"
+    }
+
     /// The PCI vendor id (`0x10de`).
     fn pci_vendor_id(&self) -> u16;
 
@@ -103,9 +113,6 @@ pub trait GpuBackend: Send + Sync {
     /// What the vendor offers, with devices and reasons, for `gpuctl detect`.
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError>;
 
-    /// The PCI addresses of the vendor's devices in index order.
-    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError>;
-
     /// The plan for a grant on `tier`, the tier [`GpuBackend::tier`] decided (`None`: the
     /// vendor is unusable; answer with the error that says what is missing). Must fail rather
     /// than return part of a plan.
@@ -115,12 +122,6 @@ pub trait GpuBackend: Send + Sync {
         tier: Option<Tier>,
         grant: &Grant,
     ) -> Result<VendorPlan, GpuError>;
-
-    /// Substrings of podman's stderr that point at this vendor's misconfiguration (the form
-    /// before failure families; prefer [`GpuBackend::families`]).
-    fn error_patterns(&self) -> &'static [ErrorPattern] {
-        &[]
-    }
 
     /// The vendor's failure families: the texts its tools print, the diagnosis, the remedy and
     /// the doctor checks that find the cause.

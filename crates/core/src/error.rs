@@ -92,6 +92,17 @@ pub enum GpuError {
         kind: String,
     },
 
+    /// A backend was handed a tier its plan does not serve: its `tier` and `plan` disagree.
+    #[error(
+        "the {vendor} backend chose the '{tier}' tier, which its plan does not serve; this is a bug in the {vendor} plug-in, so report it to its authors and grant another vendor meanwhile"
+    )]
+    TierUnsupported {
+        /// The vendor.
+        vendor: String,
+        /// The tier's name (`hook`).
+        tier: String,
+    },
+
     /// A file the answer depends on could not be read.
     #[error("{source}; gpuctl cannot tell which devices to grant — {remedy}")]
     Host {
@@ -103,6 +114,14 @@ pub enum GpuError {
 }
 
 impl GpuError {
+    /// `vendor`'s plan was asked for `tier`, which it does not serve.
+    pub fn tier_unsupported(vendor: &str, tier: crate::plan::Tier) -> Self {
+        GpuError::TierUnsupported {
+            vendor: vendor.to_string(),
+            tier: tier.as_str().to_string(),
+        }
+    }
+
     /// Wraps a host problem with the remedy to print.
     pub fn host(source: HostError, remedy: impl Into<String>) -> Self {
         GpuError::Host {

@@ -18,9 +18,6 @@ use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
 use gpuctl_cdi::version::{min_podman, parse_version};
 
-// Part of the plug-in interface, so defined in `pattern`; this name stays here.
-pub use crate::pattern::ErrorPattern;
-
 /// What `explain` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {

@@ -16,7 +16,6 @@ fn registry() -> Registry {
         m.expect_vendor().return_const(v);
         m.expect_order().return_const(i as u32);
         m.expect_cdi_kind().return_const(k);
-        m.expect_error_patterns().return_const(&[][..]);
         m.expect_families().return_const(&[][..]);
         &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
     }))

@@ -9,8 +9,10 @@ use serde_json::Value;
 
 use crate::host::HostError;
 
-/// Something gpuctl noticed that did not stop it.
+/// Something gpuctl noticed that did not stop it. Non-exhaustive: match on [`Finding::code`]
+/// or keep a wildcard arm; a plug-in adds its own with [`Finding::vendor`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Finding {
     /// A CDI spec does not parse or validate, so it declares nothing.
     CdiSpecInvalid {

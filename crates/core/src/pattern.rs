@@ -1,4 +1,4 @@
-//! What a GPU container's failure looks like: the failure family and the older error pattern,
+//! What a GPU container's failure looks like: the failure family,
 //! the vocabulary both `explain`/`families` and the vendor backends (through
 //! [`crate::backend::GpuBackend`]) use. It imports nothing, so the plug-in interface does not
 //! depend on the catalogue that reads the registry.
@@ -28,34 +28,5 @@ impl Family {
         self.signs
             .iter()
             .any(|sign| !sign.is_empty() && sign.iter().all(|s| text.contains(s)))
-    }
-}
-
-/// One thing podman's stderr can say, and what it means: the form vendor plug-ins used before
-/// failure families; [`crate::GpuBackend::error_patterns`] still takes it, and explain treats
-/// each as a family coded `vendor-pattern`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ErrorPattern {
-    /// Substrings that must all occur.
-    pub all_of: &'static [&'static str],
-    /// Lower wins; see the `PRIORITY_*` constants.
-    pub priority: u8,
-    /// What went wrong, in one sentence.
-    pub diagnosis: &'static str,
-    /// What to do, as the `Hint:` block.
-    pub hint: &'static str,
-}
-
-impl ErrorPattern {
-    /// The pattern as a failure family.
-    pub fn as_family(&'static self) -> Family {
-        Family {
-            code: "vendor-pattern",
-            signs: std::slice::from_ref(&self.all_of),
-            priority: self.priority,
-            diagnosis: self.diagnosis,
-            remedy: self.hint,
-            checks: &[],
-        }
     }
 }

@@ -9,9 +9,11 @@ use serde::Serialize;
 
 use crate::finding::Finding;
 
-/// How a vendor's GPUs reach the container.
+/// How a vendor's GPUs reach the container. Non-exhaustive: a plug-in that matches on it says
+/// what it does with a tier it does not serve ([`crate::GpuError::TierUnsupported`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Tier {
     /// A valid CDI spec declares the vendor's kind: `--device <kind>=<name>`.
     Cdi,
@@ -33,7 +35,9 @@ impl Tier {
 }
 
 /// One thing a container needs. Two equal values are one need: the merged plan keeps the first.
+/// Non-exhaustive: a renderer outside core must say what it does with a need it does not know.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Need {
     /// A CDI device, fully qualified (`nvidia.com/gpu=all`).
     CdiDevice(String),
@@ -53,8 +57,9 @@ pub enum Need {
     KeepGroups,
 }
 
-/// One item of a plan: a need and where it came from.
+/// One item of a plan: a need and where it came from. Built by [`VendorPlan::add`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Item {
     /// What the container needs.
     pub need: Need,

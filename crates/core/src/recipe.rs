@@ -15,10 +15,9 @@ use std::path::Path;
 
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::check::{Check, DoctorContext};
-use crate::device::Fact;
+use crate::device::{Device, Fact};
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
-use crate::explain::ErrorPattern;
 use crate::finding::Finding;
 use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
@@ -36,6 +35,8 @@ pub struct RenderNodeVendor {
     pub vendor: &'static str,
     /// The name in sentences (`AMD`).
     pub display: &'static str,
+    /// What one device is called in sentences (`GPU`; `NPU` for an accelerator).
+    pub device_noun: &'static str,
     /// The CDI kind (`amd.com/gpu`).
     pub kind: &'static str,
     /// The PCI vendor id (`0x1002`).
@@ -44,10 +45,11 @@ pub struct RenderNodeVendor {
     pub order: u32,
     /// What the host lacks when the vendor is unusable (`no /dev/kfd`).
     pub missing_summary: &'static str,
-    /// What podman's stderr says when this vendor is misconfigured.
-    pub error_patterns: &'static [ErrorPattern],
     /// The vendor's failure families.
     pub families: &'static [crate::families::Family],
+    /// Facts of the vendor's own about one device (a firmware version), shown by `detect`
+    /// after the render node and the requirement.
+    pub device_facts: Option<fn(&Probe, &Device) -> Vec<Fact>>,
     /// A node every device needs, passed first and required for the raw tier (`/dev/kfd`).
     pub shared_node: Option<&'static str>,
     /// The sentence when neither CDI nor the raw tier is available.
@@ -71,7 +73,7 @@ impl RenderNodeVendor {
     pub const DEFAULT: RenderNodeVendor = RenderNodeVendor::new("", "", "", 0);
 
     /// A vendor with its name, display name, CDI kind and PCI vendor id, and defaults for the
-    /// rest: no shared node, no error patterns, no words of its own.
+    /// rest: no shared node, no families, no words of its own.
     pub const fn new(
         vendor: &'static str,
         display: &'static str,
@@ -81,12 +83,13 @@ impl RenderNodeVendor {
         RenderNodeVendor {
             vendor,
             display,
+            device_noun: "GPU",
             kind,
             pci_vendor_id,
             order: 100,
             missing_summary: "",
-            error_patterns: &[],
             families: &[],
+            device_facts: None,
             shared_node: None,
             unserved: "",
             shared_node_hint: "",
@@ -148,12 +151,18 @@ impl RenderNodeVendor {
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
     fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let devices = render_requirement::with_requirements(
+        let mut devices = render_requirement::with_requirements(
             self.requirement,
             self.pci_vendor_id,
             probe,
             render_node_devices(probe, &self.sysfs_vendor())?,
         );
+        if let Some(facts) = self.device_facts {
+            for device in &mut devices {
+                let more = facts(probe, device);
+                device.facts.extend(more);
+            }
+        }
         let (d, kind, n) = (self.display, self.kind, devices.len());
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
@@ -206,6 +215,14 @@ impl GpuBackend for RenderNodeVendor {
         self.vendor
     }
 
+    fn display_name(&self) -> &'static str {
+        self.display
+    }
+
+    fn device_noun(&self) -> &'static str {
+        self.device_noun
+    }
+
     fn pci_vendor_id(&self) -> u16 {
         self.pci_vendor_id
     }
@@ -237,32 +254,23 @@ impl GpuBackend for RenderNodeVendor {
             return Err(self.unusable(probe, grant));
         };
         let mut plan = VendorPlan::new(self.vendor, tier);
-        if tier == Tier::Cdi {
-            cdi_devices(probe, self.kind, grant, &mut plan)?;
-            plan.add(Need::KeepGroups, None);
-        } else {
-            let leading: Vec<&str> = self.shared_node.into_iter().collect();
-            render_nodes(probe, &self.sysfs_vendor(), grant, &leading, &mut plan)?;
+        match tier {
+            Tier::Cdi => {
+                cdi_devices(probe, self.kind, grant, &mut plan)?;
+                plan.add(Need::KeepGroups, None);
+            }
+            Tier::Raw => {
+                let leading: Vec<&str> = self.shared_node.into_iter().collect();
+                render_nodes(probe, &self.sysfs_vendor(), grant, &leading, &mut plan)?;
+            }
+            // A wrapping plug-in whose `tier` decides one this recipe has no plan for.
+            other => return Err(GpuError::tier_unsupported(self.vendor, other)),
         }
         Ok(plan)
     }
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
         self.report(probe, probe.tier_of(self)?)
-    }
-
-    /// The render nodes' PCI addresses in index order.
-    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        Ok(probe
-            .drm()?
-            .of_vendor(&self.sysfs_vendor())
-            .iter()
-            .map(|n| n.address.clone())
-            .collect())
-    }
-
-    fn error_patterns(&self) -> &'static [ErrorPattern] {
-        self.error_patterns
     }
 
     fn families(&self) -> &'static [crate::families::Family] {

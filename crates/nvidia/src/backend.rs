@@ -86,7 +86,7 @@ impl Nvidia {
     }
 
     /// The GPUs in index order (PCI bus-address order), each with its minor: the one
-    /// numbering `detect`, `args nvidia:N` and `device_addresses` share.
+    /// numbering `detect` and `args nvidia:N` share.
     fn numbering(probe: &Probe) -> Result<Numbering, GpuError> {
         numbering::read(probe.host(), PCI_VENDOR)
     }
@@ -95,6 +95,10 @@ impl Nvidia {
 impl GpuBackend for Nvidia {
     fn vendor(&self) -> &'static str {
         "nvidia"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "NVIDIA"
     }
 
     fn pci_vendor_id(&self) -> u16 {
@@ -157,6 +161,7 @@ impl GpuBackend for Nvidia {
                     plan.add(Need::DeviceNode(d), None);
                 }
             }
+            other => return Err(GpuError::tier_unsupported(self.vendor(), other)),
         }
         for need in env_pair(grant) {
             plan.add(need, None);
@@ -191,6 +196,7 @@ impl GpuBackend for Nvidia {
             Some(Tier::Raw) => Reason::Vendor(format!(
                 "raw device nodes: {NVIDIA_CTL} exists, but no valid CDI spec declares {KIND} and no legacy hook is installed; the image must carry the NVIDIA userland of the host's driver"
             )),
+            Some(other) => Reason::Vendor(format!("the {} tier", other.as_str())),
             None if pci_count == 0 => Reason::Vendor(format!(
                 "no NVIDIA GPU, no CDI spec declaring {KIND}, no legacy hook, no {NVIDIA_CTL}"
             )),
@@ -248,10 +254,6 @@ impl GpuBackend for Nvidia {
         let mut report = VendorReport::new(probe, self.vendor(), KIND, tier, reason, devices);
         report.warnings = warnings;
         Ok(report)
-    }
-
-    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        Ok(Self::numbering(probe)?.addresses())
     }
 
     fn families(&self) -> &'static [Family] {

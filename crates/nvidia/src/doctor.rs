@@ -49,16 +49,9 @@ pub fn parse_proc_version(text: &str) -> Option<LoadedDriver> {
     })
 }
 
-/// Every NVIDIA check that applies to this host.
-pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
-    let host = probe.host();
-    let (gpus, _) = host_gpus(host);
-    if gpus.is_empty() {
-        return vec![
-            Check::new("nvidia-driver", "NVIDIA", Status::Skipped)
-                .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
-        ];
-    }
+/// The NVIDIA kernel module the host has loaded: `/proc/driver/nvidia/version`, with the
+/// module's taint flags deciding open or proprietary. `None` when none is loaded.
+pub fn loaded_driver(host: &gpuctl_core::Host) -> Option<LoadedDriver> {
     let mut loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
         .ok()
@@ -70,6 +63,20 @@ pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
     ) {
         d.open = !taint.contains('P');
     }
+    loaded
+}
+
+/// Every NVIDIA check that applies to this host.
+pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+    let host = probe.host();
+    let (gpus, _) = host_gpus(host);
+    if gpus.is_empty() {
+        return vec![
+            Check::new("nvidia-driver", "NVIDIA", Status::Skipped)
+                .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
+        ];
+    }
+    let loaded = loaded_driver(host);
     let mut out = vec![driver(probe, loaded.as_ref())];
     out.push(uvm(probe));
     out.push(no_cgroups(probe, ctx));

@@ -1,4 +1,4 @@
-//! One numbering of NVIDIA GPUs for `detect`, `args nvidia:N` and `device_addresses`: the
+//! One numbering of NVIDIA GPUs for `detect` and `args nvidia:N`: the
 //! GPUs in PCI bus-address order, each with the device minor the nvidia driver gave it.
 //!
 //! The GPUs are the NVIDIA display and accelerator functions in `/sys/bus/pci/devices` (found
@@ -156,11 +156,6 @@ pub fn read(host: &Host, pci_vendor: u16) -> Result<Numbering, GpuError> {
 }
 
 impl Numbering {
-    /// The PCI addresses in index order.
-    pub fn addresses(&self) -> Vec<String> {
-        self.gpus.iter().map(|g| g.address.clone()).collect()
-    }
-
     /// The minor of a GPU the nvidia driver drives, when its procfs entry names one that a GPU
     /// can have and no other entry claims.
     pub fn minor(&self, gpu: &Gpu) -> Option<u32> {

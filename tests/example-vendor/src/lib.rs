@@ -7,23 +7,24 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
-use gpuctl_core::explain::ErrorPattern;
+use gpuctl_core::backend::Probe;
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::recipe::RenderNodeVendor;
 use gpuctl_core::render_requirement::RequirementHook;
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
-use gpuctl_core::{Fact, GpuError, VendorPlan};
+use gpuctl_core::{Device, Fact};
 
 /// Acme's CDI kind.
 pub const KIND: &str = "acme.example/npu";
 /// The control node every Acme device needs next to its render node.
 pub const CTL: &str = "/dev/acme-ctl";
 
-/// Acme's tiers: gpuctl's render-node mechanism, with Acme's facts and words.
+/// The Acme backend: gpuctl's render-node mechanism with Acme's facts and words, its driver
+/// table, and one fact of its own that `detect` shows (each device's firmware version).
 pub const ACME: RenderNodeVendor = RenderNodeVendor {
     vendor: "acme",
     display: "Acme",
+    device_noun: "NPU",
     kind: KIND,
     pci_vendor_id: 0x1e5a,
     shared_node: Some(CTL),
@@ -34,94 +35,37 @@ pub const ACME: RenderNodeVendor = RenderNodeVendor {
         label_key: "generation",
         requirement: acme_requirement,
     }),
-    // The rest (order 100: after the built-in vendors; no error patterns) is the default, and
-    // a field gpuctl adds later takes its default too.
+    device_facts: Some(firmware),
+    // The rest (order 100: after the built-in vendors; no families) is the default, and a field
+    // gpuctl adds later takes its default too.
     ..RenderNodeVendor::DEFAULT
 };
 
-/// The Acme backend: [`ACME`], plus one fact of Acme's own that `detect` shows, each device's
-/// firmware version (the made-up sysfs attribute `acme_firmware` of its PCI device).
-pub struct Acme;
+gpuctl_core::register_backend!(ACME);
 
 /// The sysfs attribute with an Acme device's firmware version.
 pub const FIRMWARE_ATTR: &str = "acme_firmware";
 
-impl Acme {
-    fn firmware(probe: &Probe, pci_address: &str) -> Fact {
-        let path = Path::new("/sys/bus/pci/devices")
-            .join(pci_address)
-            .join(FIRMWARE_ATTR);
-        let version = probe
-            .host()
-            .read_to_string(&path, 64)
-            .ok()
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty());
-        match version {
-            Some(v) => Fact::new("firmware", v.as_str()).shown_as(format!("firmware {v}")),
-            None => Fact::new("firmware", None::<String>),
-        }
-    }
+/// The device's firmware version, from the made-up sysfs attribute `acme_firmware` of its PCI
+/// device; unknown when it cannot be read.
+fn firmware(probe: &Probe, device: &Device) -> Vec<Fact> {
+    let Some(address) = &device.pci_address else {
+        return Vec::new();
+    };
+    let path = Path::new("/sys/bus/pci/devices")
+        .join(address)
+        .join(FIRMWARE_ATTR);
+    let version = probe
+        .host()
+        .read_to_string(&path, 64)
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty());
+    vec![match version {
+        Some(v) => Fact::new("firmware", v.as_str()).shown_as(format!("firmware {v}")),
+        None => Fact::new("firmware", None::<String>),
+    }]
 }
-
-impl GpuBackend for Acme {
-    fn vendor(&self) -> &'static str {
-        ACME.vendor()
-    }
-
-    fn pci_vendor_id(&self) -> u16 {
-        ACME.pci_vendor_id()
-    }
-
-    fn cdi_kind(&self) -> &'static str {
-        ACME.cdi_kind()
-    }
-
-    fn order(&self) -> u32 {
-        ACME.order()
-    }
-
-    fn missing_summary(&self) -> &'static str {
-        ACME.missing_summary()
-    }
-
-    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
-        ACME.tier(probe)
-    }
-
-    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
-        let mut report = ACME.detect(probe)?;
-        for d in &mut report.devices {
-            if let Some(address) = d.pci_address.clone() {
-                d.facts.push(Acme::firmware(probe, &address));
-            }
-        }
-        Ok(report)
-    }
-
-    fn device_addresses(&self, probe: &Probe) -> Result<Vec<String>, GpuError> {
-        ACME.device_addresses(probe)
-    }
-
-    fn plan(
-        &self,
-        probe: &Probe,
-        tier: Option<Tier>,
-        grant: &Grant,
-    ) -> Result<VendorPlan, GpuError> {
-        ACME.plan(probe, tier, grant)
-    }
-
-    fn error_patterns(&self) -> &'static [ErrorPattern] {
-        ACME.error_patterns()
-    }
-
-    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        ACME.driver_requirement(device)
-    }
-}
-
-gpuctl_core::register_backend!(Acme);
 
 /// Acme's own stack component: the firmware bundle its driver loads. Registering it is what
 /// makes `--driver acme-firmware:2.1` a spec gpuctl understands.

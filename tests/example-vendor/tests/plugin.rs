@@ -180,3 +180,23 @@ fn acme_renders_in_every_format_with_no_code_of_its_own() {
     assert_eq!(docker, podman);
     assert!(!gids.is_empty());
 }
+
+/// A tier the render-node recipe has no plan for (a wrapping plug-in whose own `tier` chose the
+/// hook tier) is an error naming the plug-in, never a raw grant.
+#[test]
+fn a_tier_the_recipe_does_not_serve_is_an_error_not_a_raw_grant() {
+    use gpuctl_core::{GpuBackend, GpuError, Grant, Host, Probe, Tier};
+    use gpuctl_example_vendor::ACME;
+    let t = acme_host();
+    let host = Host::at(t.root()).unwrap();
+    let probe = Probe::new(&host, &[], None);
+    assert!(ACME.plan(&probe, Some(Tier::Raw), &Grant::whole()).is_ok());
+    let err = ACME
+        .plan(&probe, Some(Tier::Hook), &Grant::whole())
+        .unwrap_err();
+    assert!(matches!(err, GpuError::TierUnsupported { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "the acme backend chose the 'hook' tier, which its plan does not serve; this is a bug in the acme plug-in, so report it to its authors and grant another vendor meanwhile"
+    );
+}

@@ -3,8 +3,10 @@
 //! generated hosts of 8, 64, 512 and 4096 NVIDIA GPUs (JSON and YAML specs) with 2 AMD GPUs;
 //! then the CDI spec-directory read alone, in a fresh release process: median time and peak
 //! memory. Goals (issue 9): `args all` on the 8-GPU host at most 2x `/bin/true`; a 2 MB spec
-//! directory in at most 10 ms and 16 MiB, linear in size.
+//! directory in at most 10 ms and 16 MiB, linear in size; `fleet` over 10,000 reports well
+//! under a second and 256 MiB (issue 18, [`fleet`]).
 
+mod fleet;
 pub(crate) mod hosts;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +31,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "GPUCTL")]
     pub baseline: Option<PathBuf>,
 
+    /// Only the `fleet` lines (1,000 and 10,000 reports).
+    #[arg(long)]
+    pub fleet_only: bool,
+
     /// Use this gpuctl binary instead of building `target/release/gpuctl`.
     #[arg(long, value_name = "GPUCTL")]
     pub gpuctl: Option<PathBuf>,
@@ -41,7 +47,14 @@ pub fn run(args: &BenchArgs) -> Result<bool, String> {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
-    let mut build = vec!["-p", "xtask", "--bin", "gpuctl-bench-scan"];
+    let mut build = vec![
+        "-p",
+        "xtask",
+        "--bin",
+        "gpuctl-bench-scan",
+        "--bin",
+        "gpuctl-bench-fleet",
+    ];
     if args.gpuctl.is_none() {
         build.extend(["-p", "gpuctl", "--bin", "gpuctl"]);
     }
@@ -53,6 +66,18 @@ pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let scan = target.join("release/gpuctl-bench-scan");
     let dir = target.join("xtask-bench");
     let runs = args.runs.max(3);
+    if args.fleet_only {
+        let ok = fleet::run(
+            &gpuctl,
+            &target.join("release/gpuctl-bench-fleet"),
+            &repo,
+            &dir,
+            runs,
+        )?;
+        println!();
+        println!("goals: {}", if ok { "met" } else { "NOT met" });
+        return Ok(ok);
+    }
 
     println!("gpuctl bench: {runs} paired runs per line, medians; ratio = gpuctl / /bin/true");
     if let Some(b) = &args.baseline {
@@ -157,6 +182,14 @@ pub fn run(args: &BenchArgs) -> Result<bool, String> {
             ok = false;
         }
     }
+    println!();
+    ok &= fleet::run(
+        &gpuctl,
+        &target.join("release/gpuctl-bench-fleet"),
+        &repo,
+        &dir,
+        runs,
+    )?;
     println!();
     println!("goals: {}", if ok { "met" } else { "NOT met" });
     Ok(ok)

@@ -33,15 +33,11 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 // nothing; this name stays here.
 pub use crate::pattern::Family;
 
-/// Every family: core's, then each registered vendor's, then the legacy error patterns of
-/// plug-ins that predate families (each as a family with the code `vendor-pattern`).
+/// Every family: core's, then each registered vendor's.
 pub fn catalogue(registry: &Registry) -> Vec<Family> {
     let mut out: Vec<Family> = CORE_FAMILIES.to_vec();
     for b in registry.backends() {
         out.extend(b.families().iter().copied());
-    }
-    for b in registry.backends() {
-        out.extend(b.error_patterns().iter().map(|p| p.as_family()));
     }
     out
 }

@@ -1,0 +1,77 @@
+//! `gpuctl fleet`: many hosts' reports planned together.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use gpuctl_core::requirement::Version;
+use gpuctl_fleet::{load, plan, plan_text};
+
+use crate::write_out;
+use crate::{CliError, Context, Outcome};
+
+/// Output formats of `gpuctl fleet`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FleetFormat {
+    /// For people.
+    Text,
+    /// One JSON object: {"hosts", "vendors", "drift", "cuda", "skipped"}.
+    Json,
+}
+
+/// Flags of `gpuctl fleet`.
+#[derive(Debug, clap::Args)]
+pub struct FleetArgs {
+    /// How to print the plan.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FleetFormat,
+
+    /// Also say which hosts can run an image that needs this CUDA version (e.g. 12.4).
+    #[arg(long, value_name = "X.Y")]
+    pub cuda: Option<String>,
+
+    /// Report files (`gpuctl report` JSON), or directories of them.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs `gpuctl fleet`: exit 0 when one stack per vendor fits every host, 1 when not, 2 when
+/// no report could be read or `--cuda` is not a version.
+pub fn run(ctx: &Context, a: &FleetArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let cuda = match &a.cuda {
+        None => None,
+        Some(c) => Some(Version::parse(c).map_err(|e| CliError::FleetCuda {
+            value: c.clone(),
+            reason: e.to_string(),
+        })?),
+    };
+    let (files, mut skipped) = load::files(&a.paths);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (hosts, unread) = load::read_all(&files, threads);
+    skipped.extend(unread);
+    for s in &skipped {
+        ctx.ui.warn(&format!("{}: skipped: {}", s.file, s.why));
+    }
+    if hosts.is_empty() {
+        return Err(CliError::FleetEmpty {
+            paths: a.paths.len(),
+        });
+    }
+    let p = plan::plan(hosts, cuda.as_ref(), skipped);
+    let text = match a.format {
+        FleetFormat::Text => plan_text::render(&p),
+        FleetFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&p).map_err(|e| CliError::Encode {
+                what: "plan",
+                reason: e.to_string(),
+            })?;
+            s.push('\n');
+            s
+        }
+    };
+    write_out(out, &text)?;
+    Ok(if p.divided() {
+        Outcome::NotSatisfied
+    } else {
+        Outcome::Served
+    })
+}

@@ -1,0 +1,188 @@
+//! `gpuctl fleet` over reports that `gpuctl report` wrote: the bundled fixture hosts, and trees
+//! built here (a Maxwell node and a Blackwell node that no one NVIDIA stack serves, hosts with
+//! the same GPUs on different drivers, a driver its GPUs cannot use). Files of another schema
+//! or broken ones are named and skipped.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use gpuctl_testkit::Tree;
+
+const OPEN: &str = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 18 20:38:17 UTC 2025\n";
+const PROPRIETARY: &str =
+    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep 18 20:38:17 UTC 2025\n";
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/hosts")
+        .join(name)
+}
+
+/// A host with one NVIDIA GPU `device` and the loaded driver's banner.
+fn nvidia_host(name: &str, device: u16, banner: &str) -> Tree {
+    let t = Tree::new();
+    t.file("/proc/sys/kernel/hostname", &format!("{name}\n"))
+        .file("/proc/sys/kernel/osrelease", "6.8.0-60-generic\n")
+        .pci("0000:01:00.0", 0x10de, device, 0x03_00_00)
+        .link(
+            "/sys/devices/pci0000:00/0000:01:00.0/driver",
+            "../../../bus/pci/drivers/nvidia",
+        )
+        .file("/proc/driver/nvidia/version", banner)
+        .nvidia_dev();
+    t
+}
+
+fn report_into(root: &Path, dir: &Path, file: &str) {
+    let out = cargo_bin_cmd!("gpuctl")
+        .arg("--root")
+        .arg(root)
+        .args(["-q", "report", "--output"])
+        .arg(dir.join(file))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+fn fleet(args: &[&str], paths: &[&Path]) -> (i32, String, String) {
+    let out = cargo_bin_cmd!("gpuctl")
+        .arg("fleet")
+        .args(args)
+        .args(paths)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn bundled_hosts_split_on_the_kernel_module_and_name_the_stale_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    for e in fs::read_dir(fixture("")).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_dir() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            report_into(&e.path(), dir.path(), &format!("{name}.json"));
+        }
+    }
+    let (code, out, _) = fleet(&[], &[dir.path()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("11 report(s) read\n"), "{out}");
+    assert!(out.contains("nvidia (6 host(s)): no one stack fits every host; 2 group(s):"));
+    assert!(
+        out.contains("  proprietary kernel module, driver branch 580 or older: nvidia-hook-only\n")
+    );
+    assert!(out.contains("needs the open kernel module, nvidia-hook-only the proprietary one"));
+    assert!(
+        out.contains("amd (3 host(s)): one stack fits every host:"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "cdi-override: a CDI spec was written for another driver: /etc/cdi/nvidia.yaml: it mounts /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 but the loaded driver is 570.195.03"
+    ));
+    // JSON has the same plan, every host named.
+    let (_, json, _) = fleet(&["--format", "json"], &[dir.path()]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["hosts"], 11);
+    let nv = v["vendors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["vendor"] == "nvidia")
+        .unwrap();
+    assert_eq!(nv["fits_all"], false);
+    assert_eq!(nv["groups"][0]["hosts"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn a_maxwell_and_a_blackwell_node_need_different_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    let maxwell = nvidia_host("node-maxwell", 0x13c2, PROPRIETARY);
+    let blackwell = nvidia_host("node-blackwell", 0x2901, OPEN);
+    report_into(maxwell.root(), dir.path(), "maxwell.json");
+    report_into(blackwell.root(), dir.path(), "blackwell.json");
+    let (code, out, _) = fleet(&[], &[dir.path()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("divided by: node-blackwell needs the open kernel module, node-maxwell the proprietary one"),
+        "{out}"
+    );
+    // Either alone has its stack.
+    let (code, out, _) = fleet(&[], &[&dir.path().join("maxwell.json")]);
+    assert_eq!(code, 0);
+    assert!(out.contains(
+        "one stack fits every host: proprietary kernel module, driver branch 580 or older"
+    ));
+}
+
+#[test]
+fn same_gpus_on_different_releases_and_a_driver_that_does_not_fit_are_drift() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = nvidia_host("node-a", 0x2901, OPEN);
+    let b = nvidia_host("node-b", 0x2901, &OPEN.replace("580.95.05", "575.64.05"));
+    // Blackwell has no proprietary module: this host's driver cannot drive its GPU.
+    let c = nvidia_host("node-c", 0x2901, PROPRIETARY);
+    for (t, f) in [(&a, "a.json"), (&b, "b.json"), (&c, "c.json")] {
+        report_into(t.root(), dir.path(), f);
+    }
+    let (code, out, _) = fleet(&[], &[dir.path()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("hosts with the same nvidia GPUs (1x 10de:2901) run different drivers: 575.64.05 on node-b; 580.95.05 on node-a, node-c"), "{out}");
+    assert!(out.contains("node-c: its nvidia driver does not fit its GPUs: NVIDIA GPU (Blackwell, 10de:2901) needs open kernel module; the host has the proprietary kernel module"), "{out}");
+}
+
+#[test]
+fn another_schema_and_broken_files_are_named_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    report_into(&fixture("dgx-b200"), dir.path(), "dgx.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("dgx.json")).unwrap()).unwrap();
+    v["schema"] = "gpuctl.report/2".into();
+    v["vendors"] = "reshaped".into();
+    fs::write(dir.path().join("future.json"), v.to_string()).unwrap();
+    fs::write(
+        dir.path().join("broken.json"),
+        "{\"schema\": \"gpuctl.report/1\", \"host\"",
+    )
+    .unwrap();
+    fs::write(dir.path().join(".hidden"), "not read").unwrap();
+    let (code, out, err) = fleet(&[], &[dir.path()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("1 report(s) read, 2 skipped\n"), "{out}");
+    assert!(err.contains("future.json: skipped: its schema is \"gpuctl.report/2\", and this gpuctl reads gpuctl.report/1"), "{err}");
+    assert!(
+        err.contains("broken.json: skipped: not a gpuctl.report/1 report"),
+        "{err}"
+    );
+    assert!(!err.contains(".hidden"));
+}
+
+#[test]
+fn cuda_without_a_known_ceiling_is_unknown_not_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    report_into(&fixture("dgx-b200"), dir.path(), "dgx.json");
+    report_into(&fixture("amd-mi300x"), dir.path(), "mi300x.json");
+    let (code, out, _) = fleet(&["--cuda", "12.4"], &[dir.path()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("CUDA 12.4:\n  can run it: none\n  cannot: amd-mi300x\n  unknown (the driver's CUDA ceiling is not known): dgx-b200\n"), "{out}");
+}
+
+#[test]
+fn bad_input_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = fleet(&[], &[dir.path()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no gpuctl report was read"), "{err}");
+    report_into(&fixture("dgx-b200"), dir.path(), "dgx.json");
+    let (code, _, err) = fleet(&["--cuda", "twelve"], &[dir.path()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--cuda \"twelve\" is not a CUDA version"),
+        "{err}"
+    );
+}

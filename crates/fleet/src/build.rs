@@ -1,0 +1,190 @@
+//! A host's report, built from the library calls `detect`, `requirement` and `doctor` make, so
+//! the report never says what those commands would not (docs/fleet.md#the-report). Nothing
+//! here runs a process: doctor's checks run with no podman, and those that need one are left
+//! out.
+
+use std::path::{Path, PathBuf};
+
+use gpuctl_core::backend::Probe;
+use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
+use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, Status};
+use gpuctl_core::pci;
+use gpuctl_core::report::detect;
+use gpuctl_core::requirement::report::{self as neutral, GpuInput};
+use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
+use gpuctl_nvidia::requirement::{NVIDIA_VENDOR_ID, host_report};
+use gpuctl_nvidia::table::builtin_table;
+
+use crate::convert;
+use crate::drivers;
+use crate::model::{
+    CheckEntry, DeviceEntry, DoctorSummary, HostInfo, Report, SCHEMA, VendorEntry,
+    VendorRequirement,
+};
+
+/// Where the host's name is read, first readable wins.
+pub const HOSTNAME_PATHS: [&str; 2] = ["/proc/sys/kernel/hostname", "/etc/hostname"];
+/// Doctor checks left out of a report: they ask podman, which a report never runs.
+const NEEDS_PODMAN: [&str; 1] = ["podman"];
+
+/// The report for `host`, its CDI specs looked for in `cdi_dirs`.
+pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
+    let registry = Registry::discovered();
+    let probe = Probe::new(host, cdi_dirs, None);
+    let detected = detect(registry, &probe);
+    let mut warnings: Vec<String> = detected.warnings.iter().map(|w| w.to_string()).collect();
+    let info = host_info(host);
+    let kernel = info.kernel.as_deref();
+
+    let nvidia = host_report(host, &builtin_table(), None);
+    let (others, other_warnings) = neutral_gpus(host, registry);
+    for w in nvidia.warnings.iter().chain(&other_warnings) {
+        if !warnings.contains(w) {
+            warnings.push(w.clone());
+        }
+    }
+    let rest = neutral::report(&others, &[]);
+
+    let mut vendors = Vec::new();
+    for (backend, v) in registry.backends().iter().zip(&detected.vendors) {
+        let devices: Vec<DeviceEntry> = v
+            .devices
+            .iter()
+            .map(|d| device(host, *backend, d))
+            .collect();
+        let requirement = if backend.pci_vendor_id() == NVIDIA_VENDOR_ID {
+            convert::nvidia(&nvidia)
+        } else {
+            rest.vendors
+                .iter()
+                .find(|s| s.vendor == v.vendor)
+                .map(convert::neutral)
+                .unwrap_or_default()
+        };
+        let driver = match v.vendor.as_str() {
+            "nvidia" => drivers::nvidia(host, kernel, &requirement),
+            "amd" => drivers::amd(host, kernel, &requirement),
+            "intel" => drivers::intel(host, kernel, &devices, &requirement),
+            _ => drivers::other(kernel, &requirement),
+        };
+        vendors.push(entry(v, devices, requirement, driver));
+    }
+    Report {
+        schema: SCHEMA.to_string(),
+        host: info,
+        vendors,
+        doctor: doctor_summary(registry, &probe),
+        warnings,
+    }
+}
+
+fn entry(
+    v: &VendorReport,
+    devices: Vec<DeviceEntry>,
+    requirement: VendorRequirement,
+    driver: crate::model::DriverState,
+) -> VendorEntry {
+    VendorEntry {
+        vendor: v.vendor.clone(),
+        usable: v.usable,
+        tier: v.tier.map(|t| t.as_str().to_string()),
+        reason: v.reason.to_string(),
+        devices,
+        requirement,
+        driver,
+    }
+}
+
+/// The host's name and kernel release; a file that is missing or empty is `null`.
+pub fn host_info(host: &Host) -> HostInfo {
+    let read = |p: &str| {
+        host.read_to_string(Path::new(p), 4096)
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+    };
+    HostInfo {
+        name: HOSTNAME_PATHS.iter().find_map(|p| read(p)),
+        kernel: read(OSRELEASE),
+    }
+}
+
+fn text_fact(d: &Device, key: &str) -> Option<String> {
+    match d.fact(key).map(|f| &f.value) {
+        Some(FactValue::Text(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
+    let bound_driver = d
+        .pci_address
+        .as_ref()
+        .and_then(|addr| bound_driver(host, addr).ok().flatten());
+    DeviceEntry {
+        index: d.index,
+        pci_address: d.pci_address.clone(),
+        id: text_fact(d, "device_id").map(|id| format!("{:04x}:{id}", backend.pci_vendor_id())),
+        name: text_fact(d, "name"),
+        generation: text_fact(d, "generation"),
+        target: text_fact(d, "target"),
+        platform: text_fact(d, "platform"),
+        bound_driver,
+    }
+}
+
+/// The host's GPUs of every vendor but NVIDIA whose backend has a requirement table, as
+/// `gpuctl requirement` finds them.
+fn neutral_gpus(host: &Host, registry: &Registry) -> (Vec<GpuInput>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    for b in registry.backends() {
+        if b.pci_vendor_id() == NVIDIA_VENDOR_ID {
+            continue;
+        }
+        let (devices, w) = pci::gpus_of_vendor(host, b.pci_vendor_id());
+        warnings.extend(w.iter().map(ToString::to_string));
+        out.extend(devices.iter().filter_map(|d| {
+            b.driver_requirement(d).map(|requirement| GpuInput {
+                vendor: b.vendor(),
+                pci_address: Some(d.address.clone()),
+                requirement,
+            })
+        }));
+    }
+    (out, warnings)
+}
+
+/// Doctor's checks for every vendor, as root (the report describes the node for the engines
+/// that run as root on it), without podman.
+fn doctor_summary(registry: &Registry, probe: &Probe) -> DoctorSummary {
+    let ctx = DoctorContext {
+        identity: Identity {
+            uid: 0,
+            gid: 0,
+            groups: Vec::new(),
+        },
+        podman: PodmanFacts::default(),
+        user_containers_conf: None,
+    };
+    let report = doctor::run(registry, probe, &Selection::All, &ctx);
+    let checks: Vec<_> = report
+        .checks
+        .iter()
+        .filter(|c| !NEEDS_PODMAN.contains(&c.code))
+        .collect();
+    let count = |s| checks.iter().filter(|c| c.status == s).count();
+    DoctorSummary {
+        problems: count(Status::Problem),
+        warnings: count(Status::Warning),
+        checks: checks
+            .iter()
+            .map(|c| CheckEntry {
+                code: c.code.to_string(),
+                status: c.status.as_str().to_string(),
+                subject: c.subject.clone(),
+                facts: c.facts.clone(),
+            })
+            .collect(),
+    }
+}

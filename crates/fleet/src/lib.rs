@@ -1,0 +1,25 @@
+//! gpuctl for fleets: one host's whole answer as a typed, versioned report ([`model::Report`],
+//! `"schema": "gpuctl.report/1"`) that Ansible reads as a local fact, the same answer as Node
+//! Feature Discovery labels ([`nfd`]), written atomically ([`output`]), and many hosts'
+//! reports planned together ([`plan`]). See docs/fleet.md.
+
+pub mod build;
+pub mod clock;
+pub mod convert;
+pub mod drivers;
+pub mod label;
+pub mod load;
+pub mod model;
+pub mod nfd;
+pub mod output;
+pub mod plan;
+pub mod plan_text;
+pub mod stack;
+pub mod summary;
+
+pub use build::build;
+pub use model::{Report, SCHEMA};
+
+// The vendor crates whose backends the report asks: named, so their registrations are linked.
+use gpuctl_amd as _;
+use gpuctl_intel as _;

@@ -1,0 +1,220 @@
+//! The report as a Node Feature Discovery local feature file
+//! (`/etc/kubernetes/node-feature-discovery/features.d/`): one `name=value` line per label under
+//! the `gpuctl.io/` prefix, after a `# +expiry-time=` directive so that a node whose gpuctl
+//! stops running loses the labels instead of keeping stale ones. Every label is checked against
+//! the rules NFD applies ([`crate::label`]) before it is printed; the label set and each
+//! label's meaning and source are in docs/fleet.md#labels.
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::clock::rfc3339;
+use crate::label::{check_label_value, nfd_label_name, value_from};
+use crate::model::{Kind, Report, VendorEntry};
+
+/// gpuctl's label prefix.
+pub const PREFIX: &str = "gpuctl.io";
+/// NFD skips a feature file larger than this, whole.
+pub const MAX_FILE_BYTES: usize = 64 * 1024;
+/// How long the labels stay after they were written: twelve runs of the DaemonSet's
+/// five-minute timer (deploy/kubernetes), so a few missed runs do not drop them.
+pub const EXPIRY_SECS: u64 = 3600;
+
+/// One label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The full name (`gpuctl.io/nvidia.count`).
+    pub name: String,
+    /// The value (may be empty).
+    pub value: String,
+}
+
+/// Why no feature file was written.
+#[derive(Debug, Error)]
+pub enum NfdError {
+    /// The labels would not fit the size NFD reads.
+    #[error("the feature file would be {bytes} bytes, over the {MAX_FILE_BYTES} NFD reads")]
+    TooLarge {
+        /// Its size.
+        bytes: usize,
+    },
+}
+
+struct Labels {
+    out: Vec<Label>,
+    dropped: Vec<String>,
+}
+
+impl Labels {
+    /// Adds `gpuctl.io/NAME=VALUE` when both pass the rules; otherwise says why it is left out.
+    fn add(&mut self, name: &str, value: &str) {
+        let full = format!("{PREFIX}/{name}");
+        match nfd_label_name(&full).and_then(|n| check_label_value(value).map(|()| n)) {
+            Ok(n) => self.out.push(Label {
+                name: n,
+                value: value.to_string(),
+            }),
+            Err(why) => self
+                .dropped
+                .push(format!("label {full}={value:?} left out: {why}")),
+        }
+    }
+
+    /// A host-supplied value, made a label value first ([`value_from`]).
+    fn add_host(&mut self, name: &str, raw: &str) {
+        match value_from(raw) {
+            Some(v) => self.add(name, &v),
+            None => self.dropped.push(format!(
+                "label {PREFIX}/{name} left out: {raw:?} has nothing a label value can hold"
+            )),
+        }
+    }
+}
+
+/// The labels for a report, and a sentence for each label left out.
+pub fn labels(report: &Report) -> (Vec<Label>, Vec<String>) {
+    let mut l = Labels {
+        out: Vec::new(),
+        dropped: Vec::new(),
+    };
+    for v in &report.vendors {
+        vendor_labels(&mut l, v);
+    }
+    l.add("doctor.problems", &report.doctor.problems.to_string());
+    l.add("doctor.warnings", &report.doctor.warnings.to_string());
+    (l.out, l.dropped)
+}
+
+/// One value shared by every device, or `None`.
+fn shared<'a>(values: impl Iterator<Item = Option<&'a String>>) -> Option<&'a String> {
+    let mut first: Option<&String> = None;
+    for v in values {
+        let v = v?;
+        match first {
+            None => first = Some(v),
+            Some(f) if f != v => return None,
+            Some(_) => {}
+        }
+    }
+    first
+}
+
+fn vendor_labels(l: &mut Labels, v: &VendorEntry) {
+    let name = v.vendor.as_str();
+    l.add(&format!("{name}.tier"), v.tier.as_deref().unwrap_or("none"));
+    if v.devices.is_empty() {
+        return;
+    }
+    l.add(&format!("{name}.present"), "true");
+    l.add(&format!("{name}.count"), &v.devices.len().to_string());
+    if let Some(p) = shared(v.devices.iter().map(|d| d.name.as_ref())) {
+        l.add_host(&format!("{name}.product"), p);
+    }
+    if let Some(g) = shared(v.devices.iter().map(|d| d.generation.as_ref())) {
+        l.add_host(&format!("{name}.generation"), &g.to_lowercase());
+    }
+    if let Some(t) = shared(v.devices.iter().map(|d| d.target.as_ref())) {
+        l.add_host(&format!("{name}.target"), t);
+    }
+    if let Some(p) = shared(v.devices.iter().map(|d| d.platform.as_ref())) {
+        l.add_host(&format!("{name}.platform"), &p.to_lowercase());
+    }
+    requirement_labels(l, v);
+    driver_labels(l, v);
+}
+
+/// The combined requirement, component by component: `<vendor>.<component>` for a choice,
+/// `.min` and `.max` for a range; `<vendor>.requirement=conflict` when the GPUs conflict.
+fn requirement_labels(l: &mut Labels, v: &VendorEntry) {
+    let name = v.vendor.as_str();
+    let r = &v.requirement;
+    if r.gpus.is_empty() {
+        return;
+    }
+    let Some(combined) = &r.combined else {
+        l.add(&format!("{name}.requirement"), "conflict");
+        return;
+    };
+    l.add(&format!("{name}.requirement"), "combined");
+    for c in &combined.constraints {
+        // `nvidia-driver-branch` is `nvidia.driver-branch`; `kernel` stays `kernel`.
+        let comp = c
+            .component
+            .strip_prefix(&format!("{name}-"))
+            .unwrap_or(&c.component);
+        match c.kind {
+            Kind::Choice => {
+                let value = match c.allowed.as_slice() {
+                    [] => "any".to_string(),
+                    [one] => one.clone(),
+                    many => many.join("-or-"),
+                };
+                l.add(&format!("{name}.{comp}.required"), &value);
+            }
+            Kind::Range => {
+                if let Some(min) = &c.min {
+                    l.add(&format!("{name}.{comp}.min"), min);
+                }
+                if let Some(max) = &c.max {
+                    l.add(&format!("{name}.{comp}.max"), max);
+                }
+            }
+        }
+    }
+}
+
+fn driver_labels(l: &mut Labels, v: &VendorEntry) {
+    let name = v.vendor.as_str();
+    let d = &v.driver;
+    l.add(&format!("{name}.driver"), &d.state);
+    if let Some(version) = &d.version {
+        l.add_host(&format!("{name}.driver.version"), version);
+        if let Some((major, _)) = version.split_once('.') {
+            l.add_host(&format!("{name}.driver.major"), major);
+        }
+    }
+    if let Some(m) = &d.kernel_module {
+        l.add(&format!("{name}.driver.kernel-module"), m);
+    }
+    if let Some(cuda) = d
+        .cuda_ceiling
+        .as_deref()
+        .filter(|c| *c != crate::model::UNKNOWN)
+    {
+        l.add_host(&format!("{name}.cuda.max"), cuda);
+    }
+    if !d.bound.is_empty() {
+        let drivers = shared(d.bound.iter().map(|b| b.driver.as_ref()));
+        let bound = match drivers {
+            Some(one) => one.as_str(),
+            None if d.bound.iter().all(|b| b.driver.is_none()) => "none",
+            None => "mixed",
+        };
+        l.add_host(&format!("{name}.driver.bound"), bound);
+        let needs: Option<Vec<bool>> = d.bound.iter().map(|b| b.needs_force_probe).collect();
+        if let Some(needs) = needs {
+            let any = needs.iter().any(|n| *n);
+            l.add(&format!("{name}.force-probe.needed"), &any.to_string());
+        }
+    }
+    l.add(&format!("{name}.driver.fits"), d.fits.as_str());
+}
+
+/// The feature file: a header, the expiry directive (`now` plus [`EXPIRY_SECS`]), the labels.
+pub fn render(labels: &[Label], now: u64) -> Result<String, NfdError> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Written by gpuctl report --format nfd ({}); see docs/fleet.md#labels.",
+        crate::SCHEMA
+    );
+    let _ = writeln!(s, "# +expiry-time={}", rfc3339(now + EXPIRY_SECS));
+    for l in labels {
+        let _ = writeln!(s, "{}={}", l.name, l.value);
+    }
+    if s.len() > MAX_FILE_BYTES {
+        return Err(NfdError::TooLarge { bytes: s.len() });
+    }
+    Ok(s)
+}

@@ -1,0 +1,268 @@
+//! `gpuctl fleet`: many hosts' reports planned together (docs/fleet.md#planning). Per vendor,
+//! the driver stack that fits every host, or else the groups of hosts that can share one and
+//! what divides them; drift between what hosts run and what they need; with a CUDA version,
+//! which hosts can run such an image. Cost is linear in the hosts (times the groups, which
+//! stay few: one per distinct stack).
+
+use std::collections::BTreeMap;
+
+use gpuctl_core::requirement::Version;
+use serde::Serialize;
+
+use crate::load::Skipped;
+use crate::model::{ConstraintEntry, Fit};
+use crate::stack::{describe_all, intersect, split_sentence};
+use crate::summary::HostSummary;
+
+/// A stack and the hosts it serves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Group {
+    /// The stack in words.
+    pub describe: String,
+    /// Its constraints.
+    pub constraints: Vec<ConstraintEntry>,
+    /// The hosts, in name order.
+    pub hosts: Vec<String>,
+}
+
+/// One vendor across the fleet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VendorPlan {
+    /// `nvidia`.
+    pub vendor: String,
+    /// Hosts with this vendor's GPUs.
+    pub hosts: usize,
+    /// True when one stack fits every host.
+    pub fits_all: bool,
+    /// One group when a stack fits all; else one per stack a set of hosts can share.
+    pub groups: Vec<Group>,
+    /// What divides the groups, naming hosts.
+    pub divides: Vec<String>,
+    /// Hosts whose own GPUs need conflicting stacks: no stack serves them whole.
+    pub conflicted: Vec<String>,
+}
+
+/// A host running something other than what it or its peers say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Drift {
+    /// `driver-does-not-fit`, `same-gpus-different-driver` or `cdi-spec-for-another-driver`.
+    pub kind: &'static str,
+    /// The hosts concerned.
+    pub hosts: Vec<String>,
+    /// One sentence.
+    pub message: String,
+}
+
+/// Which hosts can run an image needing a CUDA version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CudaPlan {
+    /// The version asked about.
+    pub cuda: String,
+    /// Hosts whose NVIDIA driver runs it.
+    pub can: Vec<String>,
+    /// Hosts whose driver is too old, or that have no NVIDIA GPU.
+    pub cannot: Vec<String>,
+    /// Hosts whose driver's CUDA ceiling is not known.
+    pub unknown: Vec<String>,
+}
+
+/// The whole plan: `gpuctl fleet --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FleetPlan {
+    /// Reports read.
+    pub hosts: usize,
+    /// Per vendor with GPUs somewhere, in order of first appearance.
+    pub vendors: Vec<VendorPlan>,
+    /// Drift, in host order.
+    pub drift: Vec<Drift>,
+    /// With `--cuda`.
+    pub cuda: Option<CudaPlan>,
+    /// Files not read, and why.
+    pub skipped: Vec<Skipped>,
+}
+
+impl FleetPlan {
+    /// True when some vendor has no stack that fits all its hosts.
+    pub fn divided(&self) -> bool {
+        self.vendors.iter().any(|v| !v.fits_all)
+    }
+}
+
+/// Plans `hosts` (sorted here by name, so the answer does not depend on file order).
+pub fn plan(
+    mut hosts: Vec<HostSummary>,
+    cuda: Option<&Version>,
+    skipped: Vec<Skipped>,
+) -> FleetPlan {
+    hosts.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut order: Vec<String> = Vec::new();
+    for h in &hosts {
+        for v in &h.vendors {
+            if !order.contains(&v.vendor) {
+                order.push(v.vendor.clone());
+            }
+        }
+    }
+    let vendors = order.iter().map(|v| vendor_plan(&hosts, v)).collect();
+    FleetPlan {
+        hosts: hosts.len(),
+        vendors,
+        drift: drift(&hosts),
+        cuda: cuda.map(|c| cuda_plan(&hosts, c)),
+        skipped,
+    }
+}
+
+fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut conflicted = Vec::new();
+    let mut count = 0;
+    for h in hosts {
+        let Some(v) = h.vendors.iter().find(|v| v.vendor == vendor) else {
+            continue;
+        };
+        count += 1;
+        let Some(stack) = &v.stack else {
+            conflicted.push(h.name.clone());
+            continue;
+        };
+        let joined = groups
+            .iter_mut()
+            .find_map(|g| intersect(&g.constraints, stack).ok().map(|c| (g, c)));
+        match joined {
+            Some((g, c)) => {
+                g.constraints = c;
+                g.hosts.push(h.name.clone());
+            }
+            None => groups.push(Group {
+                describe: String::new(),
+                constraints: stack.clone(),
+                hosts: vec![h.name.clone()],
+            }),
+        }
+    }
+    for g in &mut groups {
+        g.describe = describe_all(&g.constraints);
+    }
+    let divides = divides(&groups);
+    VendorPlan {
+        vendor: vendor.to_string(),
+        hosts: count,
+        fits_all: groups.len() <= 1 && conflicted.is_empty(),
+        groups,
+        divides,
+        conflicted,
+    }
+}
+
+/// A group's hosts in a sentence: `node-a`, or `node-a (and 3 more)`.
+fn who(g: &Group) -> String {
+    match g.hosts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
+    }
+}
+
+/// What parts each pair of groups, one sentence per component (the first 20 pairs).
+fn divides(groups: &[Group]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in groups.iter().enumerate() {
+        for b in &groups[i + 1..] {
+            if out.len() >= 20 {
+                return out;
+            }
+            if let Err(splits) = intersect(&a.constraints, &b.constraints) {
+                out.extend(splits.iter().map(|s| split_sentence(s, &who(a), &who(b))));
+            }
+        }
+    }
+    out
+}
+
+fn drift(hosts: &[HostSummary]) -> Vec<Drift> {
+    let mut out = Vec::new();
+    // (vendor, GPUs) -> driver release -> hosts
+    let mut same: BTreeMap<(&str, &str), BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
+    for h in hosts {
+        for v in &h.vendors {
+            if v.fits == Fit::No {
+                out.push(Drift {
+                    kind: "driver-does-not-fit",
+                    hosts: vec![h.name.clone()],
+                    message: format!(
+                        "{}: its {} driver does not fit its GPUs: {}",
+                        h.name,
+                        v.vendor,
+                        v.why.as_deref().unwrap_or("see its report")
+                    ),
+                });
+            }
+            if let Some(release) = &v.driver_version {
+                same.entry((&v.vendor, &v.gpus))
+                    .or_default()
+                    .entry(release)
+                    .or_default()
+                    .push(&h.name);
+            }
+        }
+        for s in &h.stale_specs {
+            out.push(Drift {
+                kind: "cdi-spec-for-another-driver",
+                hosts: vec![h.name.clone()],
+                message: format!("{}: a CDI spec was written for another driver: {s}", h.name),
+            });
+        }
+    }
+    for ((vendor, gpus), releases) in same {
+        if releases.len() < 2 {
+            continue;
+        }
+        let all: Vec<String> = releases.values().flatten().map(|h| h.to_string()).collect();
+        let parts: Vec<String> = releases
+            .iter()
+            .map(|(r, hs)| {
+                let names = if hs.len() > 3 {
+                    format!("{} and {} more", hs[..3].join(", "), hs.len() - 3)
+                } else {
+                    hs.join(", ")
+                };
+                format!("{r} on {names}")
+            })
+            .collect();
+        out.push(Drift {
+            kind: "same-gpus-different-driver",
+            hosts: all,
+            message: format!(
+                "hosts with the same {vendor} GPUs ({gpus}) run different drivers: {}",
+                parts.join("; ")
+            ),
+        });
+    }
+    out
+}
+
+fn cuda_plan(hosts: &[HostSummary], cuda: &Version) -> CudaPlan {
+    let mut p = CudaPlan {
+        cuda: cuda.to_string(),
+        can: Vec::new(),
+        cannot: Vec::new(),
+        unknown: Vec::new(),
+    };
+    for h in hosts {
+        let Some(v) = h.vendors.iter().find(|v| v.vendor == "nvidia") else {
+            p.cannot.push(h.name.clone());
+            continue;
+        };
+        if v.driver_version.is_none() {
+            p.cannot.push(h.name.clone());
+            continue;
+        }
+        match v.cuda.as_deref().and_then(|c| Version::parse(c).ok()) {
+            Some(max) if cuda.within_max(&max) || *cuda <= max => p.can.push(h.name.clone()),
+            Some(_) => p.cannot.push(h.name.clone()),
+            None => p.unknown.push(h.name.clone()),
+        }
+    }
+    p
+}

@@ -1,0 +1,100 @@
+//! `gpuctl fleet`'s text: per vendor the stack or the groups and what divides them, then
+//! drift, the CUDA answer and the files skipped. Long host lists are cut for people; the JSON
+//! has them all.
+
+use std::fmt::Write as _;
+
+use crate::plan::FleetPlan;
+
+const SHOWN: usize = 8;
+
+fn names(hosts: &[String]) -> String {
+    if hosts.len() > SHOWN {
+        format!(
+            "{} and {} more",
+            hosts[..SHOWN].join(", "),
+            hosts.len() - SHOWN
+        )
+    } else {
+        hosts.join(", ")
+    }
+}
+
+/// The plan for people.
+pub fn render(p: &FleetPlan) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} report(s) read{}",
+        p.hosts,
+        if p.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} skipped", p.skipped.len())
+        }
+    );
+    if p.vendors.is_empty() {
+        s.push_str("no host has a GPU\n");
+    }
+    for v in &p.vendors {
+        if v.fits_all && !v.groups.is_empty() {
+            let _ = writeln!(
+                s,
+                "{} ({} host(s)): one stack fits every host: {}",
+                v.vendor, v.hosts, v.groups[0].describe
+            );
+        } else if v.fits_all {
+            let _ = writeln!(s, "{} ({} host(s)): no host to plan", v.vendor, v.hosts);
+        } else {
+            let _ = writeln!(
+                s,
+                "{} ({} host(s)): no one stack fits every host; {} group(s):",
+                v.vendor,
+                v.hosts,
+                v.groups.len()
+            );
+            for g in &v.groups {
+                let _ = writeln!(s, "  {}: {}", g.describe, names(&g.hosts));
+            }
+            for d in &v.divides {
+                let _ = writeln!(s, "  divided by: {d}");
+            }
+            if !v.conflicted.is_empty() {
+                let _ = writeln!(s, "  no stack drives all GPUs of: {}", names(&v.conflicted));
+            }
+        }
+    }
+    if !p.drift.is_empty() {
+        s.push_str("drift:\n");
+        for d in &p.drift {
+            let _ = writeln!(s, "  - {}", d.message);
+        }
+    }
+    if let Some(c) = &p.cuda {
+        let _ = writeln!(s, "CUDA {}:", c.cuda);
+        let _ = writeln!(s, "  can run it: {}", or_none(&c.can));
+        let _ = writeln!(s, "  cannot: {}", or_none(&c.cannot));
+        if !c.unknown.is_empty() {
+            let _ = writeln!(
+                s,
+                "  unknown (the driver's CUDA ceiling is not known): {}",
+                names(&c.unknown)
+            );
+        }
+    }
+    if !p.skipped.is_empty() {
+        s.push_str("skipped:\n");
+        for k in &p.skipped {
+            let _ = writeln!(s, "  - {}: {}", k.file, k.why);
+        }
+    }
+    s
+}
+
+fn or_none(hosts: &[String]) -> String {
+    if hosts.is_empty() {
+        "none".into()
+    } else {
+        names(hosts)
+    }
+}

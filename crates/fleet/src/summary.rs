@@ -1,0 +1,191 @@
+//! What `fleet` keeps of one report: per vendor the GPUs' identity, the combined host-scoped
+//! constraints, the running driver; and doctor's findings of a CDI spec written for another
+//! driver.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::model::{ConstraintEntry, Fit};
+
+/// Doctor's check of NVIDIA CDI specs against the loaded driver (crates/nvidia/src/doctor.rs).
+pub const SPEC_DRIVER_CHECK: &str = "nvidia-spec-driver";
+
+/// One host, as planning sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostSummary {
+    /// The host's name, or the file's when the report has none.
+    pub name: String,
+    /// Vendors with GPUs.
+    pub vendors: Vec<VendorSummary>,
+    /// CDI specs written for another driver than the loaded one, one sentence each.
+    pub stale_specs: Vec<String>,
+}
+
+/// One vendor's GPUs on a host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VendorSummary {
+    /// `nvidia`.
+    pub vendor: String,
+    /// The GPUs' identity, e.g. `8x 10de:2901`.
+    pub gpus: String,
+    /// The combined requirement's host-scoped constraints; `None` when the GPUs conflict.
+    pub stack: Option<Vec<ConstraintEntry>>,
+    /// Why the host's own GPUs conflict.
+    pub conflicts: Vec<String>,
+    /// The running driver's release.
+    pub driver_version: Option<String>,
+    /// Whether it fits the GPUs, and why not.
+    pub fits: Fit,
+    /// Why it does not fit.
+    pub why: Option<String>,
+    /// NVIDIA: the newest CUDA the loaded driver runs, when known.
+    pub cuda: Option<String>,
+}
+
+/// The part of a [`crate::Report`] planning reads: the same keys, everything else skipped
+/// unread, strings borrowed from the file where they have no escapes. Reading 10,000 reports
+/// is mostly this parse (docs/fleet.md#planning).
+#[derive(Deserialize)]
+pub struct LeanReport<'a> {
+    /// The report's schema.
+    #[serde(borrow)]
+    pub schema: Cow<'a, str>,
+    #[serde(borrow)]
+    host: LeanHost<'a>,
+    #[serde(borrow)]
+    vendors: Vec<LeanVendor<'a>>,
+    #[serde(borrow)]
+    doctor: LeanDoctor<'a>,
+}
+
+#[derive(Deserialize)]
+struct LeanHost<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanVendor<'a> {
+    #[serde(borrow)]
+    vendor: Cow<'a, str>,
+    #[serde(borrow)]
+    devices: Vec<LeanDevice<'a>>,
+    requirement: LeanRequirement,
+    #[serde(borrow)]
+    driver: LeanDriver<'a>,
+}
+
+#[derive(Deserialize)]
+struct LeanDevice<'a> {
+    #[serde(borrow)]
+    id: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanRequirement {
+    gpus: Vec<IgnoredAny>,
+    combined: Option<LeanNeed>,
+    conflicts: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct LeanNeed {
+    constraints: Vec<ConstraintEntry>,
+}
+
+#[derive(Deserialize)]
+struct LeanDriver<'a> {
+    #[serde(borrow)]
+    version: Option<Cow<'a, str>>,
+    fits: Fit,
+    why: Option<String>,
+    #[serde(default, borrow)]
+    cuda_ceiling: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LeanDoctor<'a> {
+    #[serde(borrow)]
+    checks: Vec<LeanCheck<'a>>,
+}
+
+#[derive(Deserialize)]
+struct LeanCheck<'a> {
+    #[serde(borrow)]
+    code: Cow<'a, str>,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(borrow)]
+    subject: Cow<'a, str>,
+    #[serde(borrow)]
+    facts: Vec<Cow<'a, str>>,
+}
+
+/// The summary of `r`, read from `file`.
+pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
+    let name = r.host.name.as_deref().map_or_else(
+        || {
+            file.file_stem().map_or_else(
+                || file.display().to_string(),
+                |s| s.to_string_lossy().into(),
+            )
+        },
+        str::to_string,
+    );
+    let vendors = r
+        .vendors
+        .iter()
+        .filter(|v| !v.requirement.gpus.is_empty())
+        .map(|v| {
+            let mut ids: Vec<&str> = v
+                .devices
+                .iter()
+                .map(|d| d.id.as_deref().unwrap_or("?"))
+                .collect();
+            ids.sort_unstable();
+            let mut gpus: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < ids.len() {
+                let n = ids[i..].iter().take_while(|x| **x == ids[i]).count();
+                gpus.push(format!("{n}x {}", ids[i]));
+                i += n;
+            }
+            VendorSummary {
+                vendor: v.vendor.to_string(),
+                gpus: gpus.join(" + "),
+                stack: v.requirement.combined.as_ref().map(|c| {
+                    c.constraints
+                        .iter()
+                        .filter(|c| c.scope == "host")
+                        .cloned()
+                        .collect()
+                }),
+                conflicts: v.requirement.conflicts.clone(),
+                driver_version: v.driver.version.as_deref().map(str::to_string),
+                fits: v.driver.fits,
+                why: v.driver.why.clone(),
+                cuda: v
+                    .driver
+                    .cuda_ceiling
+                    .as_deref()
+                    .filter(|c| *c != crate::model::UNKNOWN)
+                    .map(str::to_string),
+            }
+        })
+        .collect();
+    let stale_specs = r
+        .doctor
+        .checks
+        .iter()
+        .filter(|c| c.code == SPEC_DRIVER_CHECK && c.status == "problem")
+        .map(|c| format!("{}: {}", c.subject, c.facts.join("; ")))
+        .collect();
+    HostSummary {
+        name,
+        vendors,
+        stale_specs,
+    }
+}
