@@ -127,6 +127,10 @@ impl AmdGpu {
     /// The GPU's requirement: a ROCm range when ROCm lists its target, with notes for people.
     pub fn requirement(&self) -> Requirement {
         let mut r = Requirement::new("AMD", AMD_VENDOR_ID).with_device_id(self.device_id);
+        if self.name.is_none() && self.target.is_none() && self.first_kernel.is_none() {
+            // No source lists the id: unknown, never "any driver".
+            return r.with_unknown("unknown device: no source lists it");
+        }
         if let Some(name) = self.name {
             r = r.with_name(name);
         }

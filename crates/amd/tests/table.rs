@@ -222,13 +222,18 @@ fn unlisted_targets_keep_name_target_and_kernel(
 }
 
 #[test]
-fn an_id_no_source_knows_gets_no_target_and_no_constraint() {
+fn an_id_no_source_knows_is_unknown_never_any_driver() {
     let gpu = lookup(0x0001, None);
     assert_eq!((gpu.name, gpu.target.as_deref()), (None, None));
-    assert_eq!(gpu.requirement().who(), "AMD GPU (1002:0001)");
+    let r = gpu.requirement();
+    assert_eq!(r.who(), "AMD GPU (1002:0001)");
+    assert_eq!(r.describe(), "unknown device: no source lists it");
+    assert!(r.constraints().is_empty());
+    // no stack satisfies it, not even one naming every component
+    let stack = gpuctl_core::requirement::Stack::default();
     assert_eq!(
-        gpu.requirement().notes(),
-        ["no ROCm release lists its target"]
+        r.why_not(&stack).as_deref(),
+        Some("unknown device: no source lists it")
     );
 }
 

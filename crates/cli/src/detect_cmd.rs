@@ -1,11 +1,11 @@
 //! `gpuctl detect`: what the host offers, vendor by vendor, and why.
 
-use std::fmt::Write as _;
 use std::io::Write;
 
 use gpuctl_cdi::version::{min_podman, parse_version};
 use gpuctl_core::backend::Probe;
 use gpuctl_core::report::{HostReport, detect};
+use gpuctl_core::text::escape_controls;
 use gpuctl_core::{Device, Registry};
 
 use crate::write_out;
@@ -51,7 +51,8 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome
 }
 
 /// The report for people: per vendor, usable or not, the tier and why, the devices; then the
-/// CDI spec files and the warnings (part of the report here, so not repeated on stderr).
+/// CDI spec files and the warnings (part of the report here, so not repeated on stderr). Every
+/// line passes through [`line`], so a host-supplied name cannot forge a line of its own.
 pub fn render_text(report: &HostReport) -> String {
     let mut s = String::new();
     for v in &report.vendors {
@@ -59,43 +60,54 @@ pub fn render_text(report: &HostReport) -> String {
             Some(t) => format!("usable ({})", t.as_str()),
             None => "not usable".to_string(),
         };
-        let _ = writeln!(s, "{}: {head}", v.vendor);
-        let _ = writeln!(s, "  why: {}", v.reason);
+        line(&mut s, format!("{}: {head}", v.vendor));
+        line(&mut s, format!("  why: {}", v.reason));
         if !v.cdi_devices.is_empty() {
-            let _ = writeln!(s, "  CDI devices: {}", v.cdi_devices.join(", "));
+            line(
+                &mut s,
+                format!("  CDI devices: {}", v.cdi_devices.join(", ")),
+            );
         }
         for d in &v.devices {
-            let _ = writeln!(s, "  {}", device_line(&v.vendor, d));
+            line(&mut s, format!("  {}", device_line(&v.vendor, d)));
         }
     }
     if !report.cdi_specs.is_empty() {
-        let _ = writeln!(s, "CDI specs:");
+        line(&mut s, "CDI specs:".to_string());
         for spec in &report.cdi_specs {
             match (&spec.kind, &spec.error) {
                 (Some(kind), None) => {
                     let version = spec.cdi_version.as_deref().unwrap_or("?");
                     let podman = parse_version(version).map(min_podman).unwrap_or("?");
-                    let _ = writeln!(
-                        s,
-                        "  {}: {kind}, cdiVersion {version} (podman {podman} or newer), {} device(s)",
-                        spec.path,
-                        spec.devices.len()
+                    line(
+                        &mut s,
+                        format!(
+                            "  {}: {kind}, cdiVersion {version} (podman {podman} or newer), {} device(s)",
+                            spec.path,
+                            spec.devices.len()
+                        ),
                     );
                 }
                 (_, Some(err)) => {
-                    let _ = writeln!(s, "  {}: skipped — {err}", spec.path);
+                    line(&mut s, format!("  {}: skipped — {err}", spec.path));
                 }
                 (None, None) => {}
             }
         }
     }
     if !report.warnings.is_empty() {
-        let _ = writeln!(s, "warnings:");
+        line(&mut s, "warnings:".to_string());
         for w in &report.warnings {
-            let _ = writeln!(s, "  - {w}");
+            line(&mut s, format!("  - {w}"));
         }
     }
     s
+}
+
+/// Appends one line with its control characters escaped (what the host supplied is in it).
+fn line(s: &mut String, text: String) {
+    s.push_str(&escape_controls(&text));
+    s.push('\n');
 }
 
 /// One device: its selector, its address, then what the vendor chose to show, in its order.

@@ -25,6 +25,12 @@ pub struct DoctorArgs {
     #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DoctorFormat,
 
+    /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
+    /// image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' IMAGE` prints): adds
+    /// a check of its NVIDIA_REQUIRE_* variables against the loaded NVIDIA driver.
+    #[arg(long, value_name = "FILE|-")]
+    pub image_env: Option<std::path::PathBuf>,
+
     /// The GPUs the container will get (as for `gpuctl args`); all when absent.
     #[arg(value_name = "SELECTOR")]
     pub selectors: Vec<String>,
@@ -54,7 +60,15 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
         podman: facts,
         user_containers_conf: user_conf(),
     };
-    let report = doctor::run(registry, &probe, &selection, &dctx);
+    let mut report = doctor::run(registry, &probe, &selection, &dctx);
+    if let Some(path) = &a.image_env {
+        let env = crate::requirement::read_image_env(path)?;
+        report.checks.push(gpuctl_nvidia::image_check::image_check(
+            &ctx.host,
+            &env,
+            "the image",
+        ));
+    }
     let text = match a.format {
         DoctorFormat::Text => report.render(),
         DoctorFormat::Json => {

@@ -257,6 +257,20 @@ pub enum RequirementInput {
         /// The spec as given.
         spec: String,
     },
+    /// `--image-env` cannot be read, or a requirement in it does not parse.
+    BadImageEnv {
+        /// The file (`-`: standard input).
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `--cuda` is not a CUDA version Table 3 lists.
+    BadCuda {
+        /// The text as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for RequirementInput {
@@ -283,6 +297,14 @@ impl std::fmt::Display for RequirementInput {
                 "--driver '{}' is not a driver spec: {reason}",
                 spec.escape_debug()
             ),
+            RequirementInput::BadImageEnv { file, reason } => write!(
+                f,
+                "--image-env {}: {reason}; give the image's KEY=VALUE environment lines",
+                file.display()
+            ),
+            RequirementInput::BadCuda { text, reason } => {
+                write!(f, "--cuda '{}': {reason}", text.escape_debug())
+            }
             RequirementInput::SecondNvidiaSpec { spec } => write!(
                 f,
                 "--driver '{}' is a second NVIDIA driver spec; give one NVIDIA driver \
@@ -292,8 +314,8 @@ impl std::fmt::Display for RequirementInput {
             RequirementInput::BadDriverSpec { error, known } => write!(
                 f,
                 "--driver {error}; write {known} for the other vendors' stacks, or open:580 \
-                 (exactly 580), open:580+ (580 or newer), open (branch unknown) or 580 \
-                 (module unknown)"
+                 (exactly 580), open:580+ (580 or newer), open (branch unknown), 580 \
+                 (module unknown) or a full release such as open:570.124.06"
             ),
             RequirementInput::SpecWithoutGpu { spec, vendors } => write!(
                 f,

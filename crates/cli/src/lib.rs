@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use gpuctl_core::Host;
+use gpuctl_core::text::escape_controls;
 
 // The vendor crates this build links. A crate nothing names is not linked, and its
 // `register_backend!` would vanish with it: these lines are what makes the registry complete.
@@ -236,10 +237,16 @@ impl Ui {
         Ui { quiet }
     }
 
-    /// One warning line.
+    /// One warning line. A warning names what the host supplied (paths, spec and device
+    /// names), so its control characters are escaped: a name cannot start a line of its own
+    /// or an escape sequence.
     pub fn warn(&self, message: &str) {
         if !self.quiet {
-            let _ = writeln!(std::io::stderr().lock(), "gpuctl: warning: {message}");
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "gpuctl: warning: {}",
+                escape_controls(message)
+            );
         }
     }
 
@@ -250,9 +257,13 @@ impl Ui {
         }
     }
 
-    /// One error line.
+    /// One error line, escaped as a warning is.
     pub fn error(&self, message: &str) {
-        let _ = writeln!(std::io::stderr().lock(), "gpuctl: error: {message}");
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "gpuctl: error: {}",
+            escape_controls(message)
+        );
     }
 }
 

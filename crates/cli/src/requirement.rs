@@ -9,10 +9,14 @@ use std::path::PathBuf;
 
 use gpuctl_core::Registry;
 use gpuctl_core::requirement::report::{self as neutral};
+use gpuctl_nvidia::cuda::{self, CudaVersion};
+use gpuctl_nvidia::floor_verdict;
+use gpuctl_nvidia::image_env;
 use gpuctl_nvidia::model::site::load_site_rows;
 use gpuctl_nvidia::requirement::{Report, host_report, ids_report, parse_device_ids};
 use gpuctl_nvidia::table::builtin_table;
 
+use crate::error::RequirementInput;
 use crate::requirement_vendors as vendors;
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -40,6 +44,18 @@ pub struct RequirementArgs {
     #[arg(long, value_name = "SPEC")]
     pub driver: Vec<String>,
 
+    /// A CUDA toolkit (X.Y or X.Y.Z, e.g. 12.8): adds its minimum Linux driver from NVIDIA's
+    /// CUDA release notes (Table 3) to the NVIDIA requirement.
+    #[arg(long, value_name = "X.Y[.Z]")]
+    pub cuda: Option<String>,
+
+    /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
+    /// image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' IMAGE` prints): its
+    /// NVIDIA_REQUIRE_* variables are checked against a --driver release by the container
+    /// toolkit's rules, and its CUDA line is added as --cuda would be.
+    #[arg(long, value_name = "FILE|-")]
+    pub image_env: Option<PathBuf>,
+
     /// Site-policy rows (a .yaml, .yml or .json list of {first, last, generation,
     /// kernel_module, min_branch, max_branch, compute}) put in front of the built-in table. Read
     /// from this machine, not under --root.
@@ -63,6 +79,14 @@ pub fn run(
     let split = vendors::split_ids(&args.device_ids, registry)?;
     let ids = parse_device_ids(&split.nvidia).map_err(CliError::DeviceId)?;
     let (driver, specs) = vendors::split_specs(&args.driver)?;
+    let image = args.image_env.as_deref().map(read_image_env).transpose()?;
+    let cuda = match args.cuda.as_deref().map(parse_cuda).transpose()? {
+        Some(c) => Some(c),
+        None => image
+            .as_ref()
+            .and_then(floor_verdict::image_cuda)
+            .filter(|v| cuda::toolkit_floor(*v).is_some()),
+    };
     let mut table = builtin_table();
     if let Some(path) = &args.table {
         let rows = load_site_rows(path).map_err(CliError::SiteTable)?;
@@ -76,13 +100,24 @@ pub fn run(
     };
     vendors::check_specs_have_gpus(&specs, &others)?;
     // Ids of other vendors only: NVIDIA has nothing to say, not even "no NVIDIA GPU found".
-    let nvidia = if host_mode {
+    let mut nvidia = if host_mode {
         Some(host_report(&ctx.host, &table, driver.as_ref()))
     } else if !ids.is_empty() || others.is_empty() {
         Some(ids_report(&table, &ids, driver.as_ref()))
     } else {
         None
     };
+    if let Some(n) = nvidia.as_mut() {
+        floor_verdict::apply(n, driver.as_ref(), cuda);
+        if let Some(env) = &image {
+            floor_verdict::apply_image(n, env, driver.as_ref()).map_err(|reason| {
+                CliError::Requirement(RequirementInput::BadImageEnv {
+                    file: args.image_env.clone().unwrap_or_default(),
+                    reason,
+                })
+            })?;
+        }
+    }
     let nvidia_gpus = nvidia.as_ref().map_or(0, |n| n.gpus.len());
     vendors::check_nvidia_spec_has_gpu(driver.as_ref(), nvidia_gpus, &others)?;
     let rest = neutral::report(&others, &specs);
@@ -137,6 +172,39 @@ struct WithVendors<'a> {
     host_conflicts: &'a [String],
 }
 
+/// `--image-env FILE|-`: the image's environment lines.
+pub(crate) fn read_image_env(path: &std::path::Path) -> Result<image_env::ImageEnv, CliError> {
+    let text = if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    text.map(|t| image_env::parse(&t)).map_err(|e| {
+        CliError::Requirement(RequirementInput::BadImageEnv {
+            file: path.to_path_buf(),
+            reason: format!("cannot be read: {e}"),
+        })
+    })
+}
+
+/// `--cuda`: a version Table 3 has a row for.
+fn parse_cuda(text: &str) -> Result<CudaVersion, CliError> {
+    let bad = |reason: String| {
+        CliError::Requirement(RequirementInput::BadCuda {
+            text: text.to_string(),
+            reason,
+        })
+    };
+    let v = CudaVersion::parse(text).map_err(|e| bad(e.to_string()))?;
+    if cuda::toolkit_floor(v).is_none() {
+        return Err(bad(format!(
+            "NVIDIA's CUDA release notes (Table 3) list no CUDA {v}; give a released toolkit, e.g. 12.8 or 13.0"
+        )));
+    }
+    Ok(v)
+}
+
 fn json_error(e: serde_json::Error) -> CliError {
     CliError::Encode {
         what: "answer",
@@ -157,6 +225,40 @@ pub fn render_text(answer: &Report) -> String {
             s.push_str(" (left out of the combined requirement)");
         }
         s.push('\n');
+        for line in &gpu.floors {
+            let _ = writeln!(s, "  {line}");
+        }
+    }
+    if let Some(i) = &answer.image {
+        let asks = match (&i.cuda, i.disabled) {
+            (_, true) => "no check (NVIDIA_DISABLE_REQUIRE)".to_string(),
+            (Some(c), false) => format!("CUDA {c} or newer"),
+            (None, false) => "no CUDA line".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "image: {asks}, {} NVIDIA_REQUIRE_* variable(s)",
+            i.requires.len()
+        );
+        match (&i.verdict, &i.why) {
+            (Some(v), Some(why)) => {
+                let _ = writeln!(s, "  image on the --driver release: {v} — {why}");
+            }
+            (Some(v), None) => {
+                let _ = writeln!(s, "  image on the --driver release: {v}");
+            }
+            _ => {}
+        }
+    }
+    if let Some(c) = &answer.cuda {
+        let _ = writeln!(
+            s,
+            "CUDA {}: driver {} or newer ({}, CUDA release notes Table 3)",
+            c.version, c.min_driver, c.toolkit
+        );
+        for note in &c.notes {
+            let _ = writeln!(s, "  note: {note}");
+        }
     }
     match &answer.combined {
         Some(c) => {

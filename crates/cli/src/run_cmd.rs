@@ -58,6 +58,9 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
         .map_err(CliError::Unserved)?;
     let notices: Vec<String> = plan.notices().iter().map(ToString::to_string).collect();
     ctx.ui.warn_all(&notices);
+    // The engine reads --device, --mount and -e as podman does: a value it would split is
+    // refused here as `args` refuses it.
+    render::check_plan(&plan, render::Format::Json).map_err(CliError::UnsafePlain)?;
     let (engine, gpu_args) = match a.engine {
         EngineArg::Podman => (Engine::Podman, render::podman_args(&plan)),
         EngineArg::Docker => {

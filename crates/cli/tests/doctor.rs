@@ -329,3 +329,67 @@ fn text_output_names_status_check_and_fix_and_a_bad_selector_exits_2() {
         .assert()
         .code(2);
 }
+
+/// NVIDIA's CUDA 12.0.0 base image's environment (crates/cli/tests/requirement/, where its
+/// source is named).
+const CUDA_12_0_ENV: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/requirement/cuda-12.0.0-base-ubuntu2204.env"
+);
+
+fn image_check_on(proc_version: &str) -> Value {
+    let t = nvidia_cdi("0.5.0");
+    t.file("/proc/driver/nvidia/version", proc_version);
+    let path = no_podman();
+    let out = cargo_bin_cmd!("gpuctl")
+        .env("PATH", path.path())
+        .env_remove("GPUCTL_PODMAN_VERSION")
+        .env("HOME", "/home/user")
+        .env_remove("XDG_CONFIG_HOME")
+        .arg("--root")
+        .arg(t.root())
+        .args(["doctor", "--format", "json", "--image-env", CUDA_12_0_ENV])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "nvidia-image")
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn an_old_loaded_driver_is_a_problem_for_a_cuda_12_image() {
+    // 495.29.05 runs CUDA 11.5; the image asks for 12.0 (or a 470/510/515/520 branch on some brands)
+    let c = image_check_on("NVRM version: NVIDIA UNIX x86_64 Kernel Module  495.29.05\n");
+    assert_eq!(c["status"], "problem", "{c}");
+    let text = c.to_string();
+    assert!(
+        text.contains("needs a driver of at least 525.60.13"),
+        "{text}"
+    );
+    assert!(
+        c["remedy"].as_str().unwrap().starts_with(
+            "install a driver of at least 525.60.13, or use an image built for CUDA 11.5 or older"
+        ),
+        "{c}"
+    );
+}
+
+#[test]
+fn a_new_loaded_driver_runs_a_cuda_12_image() {
+    let c = image_check_on(
+        "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Sun Jul 27 06:54:38 UTC 2025\n",
+    );
+    assert_eq!(c["status"], "ok", "{c}");
+}
+
+#[test]
+fn a_driver_in_a_forward_compatible_branch_depends_on_the_brand() {
+    let c = image_check_on("NVRM version: NVIDIA UNIX x86_64 Kernel Module  520.61.05\n");
+    assert_eq!(c["status"], "warning", "{c}");
+}

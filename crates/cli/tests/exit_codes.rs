@@ -8,7 +8,7 @@ use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_cli::{CliError, Outcome, RequirementInput, exit_code};
 use gpuctl_core::GpuError;
 use gpuctl_core::host::{HostError, Problem};
-use gpuctl_core::render::UnsafeArgument;
+use gpuctl_core::render::{Unsafe, UnsafeArgument};
 use gpuctl_core::selector::SelectorError;
 use gpuctl_nvidia::model::site::SiteError;
 use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
@@ -56,7 +56,7 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>' — this host serves amd on the raw tier, where devices are numbered (see 'gpuctl detect'); a device name selects a device only where a valid CDI spec declares amd.com/gpu"
 )]
 #[case::unsafe_plain(
-    CliError::UnsafePlain(UnsafeArgument { argument: "/dev/nvidia0 --privileged".into() }),
+    CliError::UnsafePlain(UnsafeArgument { argument: "/dev/nvidia0 --privileged".into(), why: Unsafe::ShellWord }),
     1,
     "the argument \"/dev/nvidia0 --privileged\" holds white space, a control character or a shell wildcard, so 'podman run $(gpuctl args ...)' would split or expand it into other arguments — nothing is printed; check the host's /dev, /sys and CDI specs for that name, or use '--format json'"
 )]

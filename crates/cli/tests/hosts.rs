@@ -176,14 +176,18 @@ fn detect_json_has_the_contracted_shape_on_every_host() {
 }
 
 /// The other renderings of `args`, recorded per host next to args.txt: `all` and the host's
-/// selections in quadlet, compose and docker form. docker's `--group-add` values are the groups
-/// that own the fixture's nodes: group 0 where the checkout belongs to root (CI, the
-/// development machines); elsewhere the docker recording is not compared.
+/// selections in quadlet, compose and docker form. docker's groups follow the fixture's nodes'
+/// group and mode: group 0 and mode 0644 where root checked the tree out with umask 022 (CI,
+/// the development machines), so no group opens them and stderr says so; elsewhere the docker
+/// recording is not compared.
 #[test]
 fn every_fixture_host_gives_its_recorded_renderings() {
     use std::os::unix::fs::MetadataExt;
     let ws = workspace();
-    let root_owned = fs::metadata(ws.join("tests/hosts")).unwrap().gid() == 0;
+    let kfd = fs::metadata(ws.join("tests/hosts/amd-mi300x/dev/kfd")).unwrap();
+    let root_owned = fs::metadata(ws.join("tests/hosts")).unwrap().gid() == 0
+        && kfd.gid() == 0
+        && kfd.mode() & 0o777 == 0o644;
     let mut failures = Vec::new();
     let mut hosts: Vec<PathBuf> = fs::read_dir(ws.join("tests/hosts"))
         .unwrap()
@@ -195,7 +199,9 @@ fn every_fixture_host_gives_its_recorded_renderings() {
         let name = root.file_name().unwrap().to_str().unwrap();
         for format in ["quadlet", "compose", "docker"] {
             if format == "docker" && !root_owned {
-                eprintln!("{name}: docker recording skipped (the checkout is not group 0)");
+                eprintln!(
+                    "{name}: docker recording skipped (the checkout is not group 0, mode 0644)"
+                );
                 continue;
             }
             let mut text = String::new();

@@ -13,6 +13,8 @@ use predicates::prelude::*;
 use rstest::rstest;
 use serde_json::{Value, json};
 
+#[path = "requirement/floors.rs"]
+mod floors;
 #[path = "requirement/host.rs"]
 mod host;
 #[path = "requirement/vendors.rs"]
@@ -38,7 +40,9 @@ const V100_B200: &str = "NVIDIA GPU (Blackwell, 10de:2901) needs the open kernel
 fn v100_and_b200_conflict_in_text() {
     let want = format!(
         "NVIDIA GPU (Maxwell/Pascal/Volta, 10de:1db4): proprietary kernel module, driver branch 580 or older\n\
+         \x20\x20first listed: proprietary kernel module 384.98 (2017-11-02, NVIDIA changelog: \"Tesla V100-PCIE-16GB\")\n\
          NVIDIA GPU (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
+         \x20\x20first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)\n\
          combined: none — the GPUs conflict\n\
          conflict: {V100_B200}\n"
     );
@@ -84,6 +88,9 @@ fn one_blackwell_in_json() {
     let mut gpu = r.clone();
     gpu["pci_address"] = Value::Null;
     gpu["counted"] = json!(true);
+    gpu["floors"] = json!([
+        "first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)"
+    ]);
     assert_eq!(
         v,
         json!({"gpus": [gpu], "combined": r, "conflicts": [], "driver": null, "warnings": []})
@@ -119,6 +126,7 @@ fn a_kepler_gpu_named_by_its_id_always_counts() {
         .stderr("")
         .stdout(
             "NVIDIA GPU (Kepler or older, 10de:102d): proprietary kernel module, driver branch 470 or older\n\
+             \x20\x20first listed: proprietary kernel module 346.96 (2015-09-01, NVIDIA changelog: \"Tesla K80\")\n\
              combined: proprietary kernel module, driver branch 470 or older\n\
              driver open:580: does not satisfy — open kernel module, the proprietary one is needed\n",
         );
@@ -157,7 +165,7 @@ fn malformed_ids_are_invalid(
 #[rstest]
 #[case("", "it is empty")]
 #[case("open:", "a driver branch is an integer like 580, not ''")]
-#[case("open:580.95", "a driver branch is an integer like 580, not '580.95'")]
+#[case("open:580.95.1.2", "'580.95.1.2' is not an NVIDIA driver release")]
 #[case(
     "nouveau:580",
     "the kernel module must be open or proprietary, not 'nouveau'"
@@ -172,7 +180,9 @@ fn bad_driver_specs_are_invalid(#[case] spec: &str, #[case] reason: &str) {
             "gpuctl: error: --driver '{spec}' is not a driver spec: "
         )))
         .stderr(predicate::str::contains(reason))
-        .stderr(predicate::str::ends_with("580 (module unknown)\n"));
+        .stderr(predicate::str::ends_with(
+            "580 (module unknown) or a full release such as open:570.124.06\n",
+        ));
 }
 
 #[test]
@@ -226,6 +236,7 @@ fn site_table_rows_come_first(#[case] name: &str, #[case] text: &str) {
         .code(1)
         .stdout(predicate::str::starts_with(
             "NVIDIA GPU (Hopper (site policy), 10de:2330): open kernel module, driver branch 575 or newer\n\
+             \x20\x20first listed: open kernel module 525.85.05 (2023-01-19, open-gpu-kernel-modules README)\n\
              NVIDIA GPU (Maxwell/Pascal/Volta, 10de:1db4): proprietary kernel module, driver branch 580 or older\n",
         ));
     // Without the table the same GPU takes any driver.

@@ -123,8 +123,17 @@ fn stdin_reaches_the_engine_and_its_stdout_comes_back() {
 #[test]
 fn docker_gets_numeric_groups_and_gpuctl_s_own_failures_are_1_and_2() {
     let t = Tree::new();
-    t.dev(&["kfd"]);
+    t.dev(&["kfd", "dri/renderD128"]);
     t.render_node("renderD128", "0x1002", "0000:c1:00.0");
+    // As udev makes them: the render group opens the nodes (never group 0, issue 16).
+    let gid = gpuctl_testkit::other_gid().unwrap_or(0);
+    t.owned("/dev/kfd", 0o660, gid)
+        .owned("/dev/dri/renderD128", 0o660, gid);
+    let groups = if gid == 0 {
+        String::new()
+    } else {
+        format!(" --group-add {gid}")
+    };
     let d = engine_dir();
     gpuctl(&t, d.path())
         .args([
@@ -139,7 +148,9 @@ fn docker_gets_numeric_groups_and_gpuctl_s_own_failures_are_1_and_2() {
         ])
         .assert()
         .code(0)
-        .stdout("docker run --device /dev/kfd --device /dev/dri/renderD128 --group-add 0 alpine\n");
+        .stdout(format!(
+            "docker run --device /dev/kfd --device /dev/dri/renderD128{groups} alpine\n"
+        ));
     gpuctl(&t, d.path())
         .args([
             "run",

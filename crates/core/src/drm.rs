@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::host::{Host, Problem};
-use crate::text::py_strip;
+use crate::pci::is_pci_address;
+use crate::text::{escape_controls, py_strip};
 
 /// Where sysfs lists DRM devices.
 pub const DRM_SYSFS: &str = "/sys/class/drm";
@@ -114,9 +115,18 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
             }
         };
         let address = match host.read_link(&node_dir.join("device")) {
+            // The link's last part becomes a by-path mount and text: a name that is not a PCI
+            // address (a ',' or a line break in it) is no PCI device.
             Ok(target) => match target.file_name().and_then(|n| n.to_str()) {
-                Some(last) => last.to_string(),
-                None => name.to_string(),
+                Some(last) if is_pci_address(last) => last.to_string(),
+                _ => {
+                    let last = target.file_name().unwrap_or(target.as_os_str());
+                    out.warnings.push(Finding::PciAddressInvalid {
+                        path: format!("{DRM_SYSFS}/{name}/device"),
+                        name: escape_controls(&last.to_string_lossy()).into_owned(),
+                    });
+                    continue;
+                }
             },
             Err(e) => {
                 out.warnings.push(Finding::DrmAddressUnknown {

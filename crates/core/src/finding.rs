@@ -126,6 +126,22 @@ pub enum Finding {
         /// The link and the problem.
         error: HostError,
     },
+    /// A name sysfs gives where a PCI address belongs (a `/sys/bus/pci/devices` entry, the last
+    /// part of a render node's `device` link) that is not one, so what it names is skipped.
+    PciAddressInvalid {
+        /// The sysfs path that holds the name.
+        path: String,
+        /// The name, with unprintable characters escaped.
+        name: String,
+    },
+    /// Device nodes or by-path links of a raw grant that are symbolic links leading elsewhere
+    /// than the vendor's own nodes, left out of the grant.
+    DeviceLinksNotGranted {
+        /// The vendor.
+        vendor: String,
+        /// Each entry with why, in parentheses.
+        entries: String,
+    },
     /// A render node's `/dev/dri/by-path` link cannot be looked at, so it is not mounted.
     ByPathLinkUnreadable {
         /// The link and the problem.
@@ -203,6 +219,8 @@ impl Finding {
             Finding::DrmDeviceNotALink { .. } => "drm-device-not-a-link",
             Finding::DrmNodeUnreadable { .. } => "drm-node-unreadable",
             Finding::DrmAddressUnknown { .. } => "drm-address-unknown",
+            Finding::PciAddressInvalid { .. } => "pci-address-invalid",
+            Finding::DeviceLinksNotGranted { .. } => "device-links-not-granted",
             Finding::ByPathLinkUnreadable { .. } => "by-path-link-unreadable",
             Finding::PciUnlistable { .. } => "pci-unlistable",
             Finding::PciDeviceUnreadable { .. } => "pci-device-unreadable",
@@ -257,6 +275,12 @@ impl Finding {
             | Finding::IndexBestEffort { vendor, .. } => vec![("vendor", text(vendor))],
             Finding::DrmDeviceNotALink { node, path } => {
                 vec![("node", text(node)), ("path", text(path))]
+            }
+            Finding::PciAddressInvalid { path, name } => {
+                vec![("path", text(path)), ("name", text(name))]
+            }
+            Finding::DeviceLinksNotGranted { vendor, entries } => {
+                vec![("vendor", text(vendor)), ("entries", text(entries))]
             }
             Finding::DrmNodeUnreadable { node, error }
             | Finding::DrmAddressUnknown { node, error } => {
@@ -351,6 +375,14 @@ impl std::fmt::Display for Finding {
             Finding::DrmAddressUnknown { node, error } => write!(
                 f,
                 "{error}, so the PCI address of {node} is unknown and it is ordered by its name after the others — {SYSFS}"
+            ),
+            Finding::PciAddressInvalid { path, name } => write!(
+                f,
+                "'{name}' in {path} is not a PCI address (DDDD:BB:DD.F in lower-case hex), so it is skipped — {SYSFS}"
+            ),
+            Finding::DeviceLinksNotGranted { vendor, entries } => write!(
+                f,
+                "not granted: {entries} — a device node that is a symbolic link is passed only when it leads to one of the {vendor} driver's own nodes (podman would hand the container what it leads to); check the host's /dev"
             ),
             Finding::ByPathLinkUnreadable { error } => write!(
                 f,

@@ -101,6 +101,16 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "drm-address-unknown",
     "/sys/class/drm/renderD129/device is not a symbolic link, so the PCI address of renderD129 is unknown and it is ordered by its name after the others — check that /sys is sysfs"
 )]
+#[case::pci_address(
+    Finding::PciAddressInvalid { path: "/sys/class/drm/renderD128/device".into(), name: "pci-0000:03:00.0,Z".into() },
+    "pci-address-invalid",
+    "'pci-0000:03:00.0,Z' in /sys/class/drm/renderD128/device is not a PCI address (DDDD:BB:DD.F in lower-case hex), so it is skipped — check that /sys is sysfs"
+)]
+#[case::device_links(
+    Finding::DeviceLinksNotGranted { vendor: "amd".into(), entries: "/dev/kfd (a link to /dev/sda, not one of the driver's nodes)".into() },
+    "device-links-not-granted",
+    "not granted: /dev/kfd (a link to /dev/sda, not one of the driver's nodes) — a device node that is a symbolic link is passed only when it leads to one of the amd driver's own nodes (podman would hand the container what it leads to); check the host's /dev"
+)]
 #[case::by_path(
     Finding::ByPathLinkUnreadable { error: host_error("/dev/dri/by-path/pci-0000:03:00.0-render", Problem::Loop) },
     "by-path-link-unreadable",

@@ -6,6 +6,8 @@
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
 
+use crate::text::is_unprintable;
+
 /// podman's flag and value that keep the invoking user's groups.
 const KEEP_GROUPS: [&str; 2] = ["--group-add", "keep-groups"];
 
@@ -65,21 +67,45 @@ pub fn runtime_warning(gpu_args: &[String], user_args: &[String]) -> Option<Stri
 }
 
 /// The command line as a POSIX shell would read it back: words of safe characters bare, the
-/// rest in single quotes.
+/// rest in single quotes. A word starting with `=` is quoted too (zsh expands `=ls` to a path),
+/// and a word holding a control character or a line separator is written in ANSI-C quotes
+/// (`$'a\nb'`, read by bash, zsh and ksh), so the printed line is one line and no escape
+/// sequence reaches the terminal.
 pub fn shell_quote(argv: &[String]) -> String {
     argv.iter()
-        .map(|a| {
-            let safe = !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
-            if safe {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
+        .map(|a| shell_word(a))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+fn shell_word(a: &str) -> String {
+    let safe = !a.is_empty()
+        && !a.starts_with('=')
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
+    if safe {
+        return a.to_string();
+    }
+    if !a.chars().any(is_unprintable) {
+        return format!("'{}'", a.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for c in a.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_unprintable(c) && (c as u32) < 0x80 => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if is_unprintable(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// How the engine ended.
@@ -247,6 +273,9 @@ mod tests {
     #[case(&["sh", "-c", "echo it's $HOME"], r#"sh -c 'echo it'\''s $HOME'"#)]
     #[case(&["a", ""], "a ''")]
     #[case(&["-e", "NVIDIA_VISIBLE_DEVICES=0,1"], "-e NVIDIA_VISIBLE_DEVICES=0,1")]
+    #[case(&["alpine", "=ls", "a=b"], "alpine '=ls' a=b")]
+    #[case(&["echo", "a\nintel: usable (cdi)"], r"echo $'a\nintel: usable (cdi)'")]
+    #[case(&["x\u{1b}[2K'\\", "y\u{2028}"], r"$'x\x1b[2K\'\\' $'y\u2028'")]
     fn quoting(#[case] argv: &[&str], #[case] want: &str) {
         assert_eq!(shell_quote(&s(argv)), want);
     }

@@ -19,6 +19,7 @@ pub mod backend;
 mod cdi_host;
 pub mod check;
 pub mod device;
+pub mod devnode;
 pub mod doctor;
 pub mod drm;
 pub mod error;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::finding::Finding;
 use crate::host::{Host, HostError};
-use crate::text::py_strip;
+use crate::text::{escape_controls, py_strip};
 
 /// Where sysfs lists PCI functions.
 pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
@@ -53,6 +53,35 @@ impl PciDevice {
     }
 }
 
+/// True for a PCI function's address as the kernel names it (`pci_name()`,
+/// `"%04x:%02x:%02x.%d"`): a domain of four to eight lower-case hex digits (Intel VMD domains
+/// have five), a bus of two, a device of two below 0x20, a function from 0 to 7. Any other name
+/// under sysfs is not a PCI address, and must never become a path or a word of podman's (see
+/// docs/output-safety.md).
+pub fn is_pci_address(s: &str) -> bool {
+    let hex = |p: &str| {
+        p.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    let mut parts = s.split(':');
+    let (Some(domain), Some(bus), Some(rest), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let Some((device, function)) = rest.split_once('.') else {
+        return false;
+    };
+    (4..=8).contains(&domain.len())
+        && hex(domain)
+        && bus.len() == 2
+        && hex(bus)
+        && device.len() == 2
+        && hex(device)
+        && matches!(device.as_bytes()[0], b'0' | b'1')
+        && matches!(function.as_bytes(), [b'0'..=b'7'])
+}
+
 /// Parses a sysfs id file (`"0x10de\n"`).
 pub fn parse_hex_attr(text: &str) -> Option<u32> {
     let t = py_strip(text);
@@ -82,7 +111,11 @@ pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Findi
         }
     };
     for entry in entries {
-        let Some(name) = entry.name_str() else {
+        let Some(name) = entry.name_str().filter(|n| is_pci_address(n)) else {
+            warnings.push(Finding::PciAddressInvalid {
+                path: PCI_DEVICES.to_string(),
+                name: escape_controls(&entry.name.to_string_lossy()).into_owned(),
+            });
             continue;
         };
         let dir = PathBuf::from(PCI_DEVICES).join(name);
@@ -196,6 +229,25 @@ mod tests {
         assert_eq!(names.len(), 2);
         let amd = parse_pci_ids(IDS, 0x1002, &[0x2901]);
         assert_eq!(amd.get(&0x2901).map(String::as_str), Some("not this one"));
+    }
+
+    #[rstest]
+    #[case("0000:03:00.0", true)]
+    #[case("0000:ff:1f.7", true)]
+    #[case("10000:e1:00.0", true)] // an Intel VMD domain
+    #[case("0000:03:00.0,Z,bind-propagation=rshared", false)]
+    #[case("0000:03:00.0\u{2028}privileged: true", false)]
+    #[case("0000:03:00.8", false)]
+    #[case("0000:03:20.0", false)]
+    #[case("0000:0B:00.0", false)]
+    #[case("000:03:00.0", false)]
+    #[case("0000:03:00", false)]
+    #[case("0000:03:00.0:1", false)]
+    #[case("0000:03:00.", false)]
+    #[case("", false)]
+    #[case("renderD128", false)]
+    fn pci_addresses(#[case] name: &str, #[case] want: bool) {
+        assert_eq!(is_pci_address(name), want);
     }
 
     #[test]

@@ -16,7 +16,6 @@ use std::path::Path;
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::check::{Check, DoctorContext};
 use crate::device::{Device, Fact};
-use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::pci::PciDevice;
@@ -24,6 +23,10 @@ use crate::plan::{Need, VendorPlan};
 use crate::reason::Reason;
 use crate::render_requirement::{self, RequirementHook};
 use crate::requirement::Requirement;
+
+#[path = "recipe_raw.rs"]
+mod raw;
+pub use raw::{render_node_devices, render_nodes, select_render_nodes};
 
 /// The facts and words of one render-node vendor.
 ///
@@ -346,89 +349,4 @@ pub fn best_effort_warning(vendor: &str, extra: &str) -> Finding {
         vendor: vendor.to_string(),
         note: extra.to_string(),
     }
-}
-
-/// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes
-/// (PCI-address order). No node at all is an error naming the vendor; an index beyond the
-/// nodes is an error listing them.
-pub fn select_render_nodes<'p>(
-    probe: &'p Probe,
-    vendor: &str,
-    pci_vendor: &str,
-    grant: &Grant,
-) -> Result<Vec<&'p RenderNode>, GpuError> {
-    let nodes = probe.drm()?.of_vendor(pci_vendor);
-    if nodes.is_empty() {
-        return Err(GpuError::NoRenderNode {
-            vendor: vendor.to_string(),
-            dir: drm::DRM_SYSFS.to_string(),
-        });
-    }
-    let Some(indexes) = &grant.indexes else {
-        return Ok(nodes);
-    };
-    let bad: Vec<u32> = indexes
-        .iter()
-        .copied()
-        .filter(|&i| i as usize >= nodes.len())
-        .collect();
-    if !bad.is_empty() {
-        return Err(GpuError::IndexOutOfRange {
-            vendor: vendor.to_string(),
-            bad,
-            available: nodes.iter().map(|n| n.address.clone()).collect(),
-        });
-    }
-    Ok(indexes.iter().map(|&i| nodes[i as usize]).collect())
-}
-
-/// The raw render-node recipe, added to `plan`: each `leading` node (AMD's `/dev/kfd`), then
-/// the selected render nodes, their by-path links read-only, and the user's groups kept.
-pub fn render_nodes(
-    probe: &Probe,
-    pci_vendor: &str,
-    grant: &Grant,
-    leading: &[&str],
-    plan: &mut VendorPlan,
-) -> Result<(), GpuError> {
-    let vendor = plan.vendor();
-    let nodes = select_render_nodes(probe, vendor, pci_vendor, grant)?;
-    for w in &probe.drm()?.warnings {
-        plan.notice(w.clone());
-    }
-    if grant.indexes.is_some() {
-        plan.notice(best_effort_warning(vendor, ""));
-    }
-    for node in leading {
-        plan.add(Need::DeviceNode((*node).to_string()), None);
-    }
-    for node in &nodes {
-        plan.add(Need::DeviceNode(node.dev_path()), Some(&node.address));
-    }
-    let (links, warnings) = drm::by_path_links(probe.host(), &nodes);
-    for (node, link) in links {
-        plan.add(Need::BindReadOnly(link), Some(&node.address));
-    }
-    for w in warnings {
-        plan.notice(w);
-    }
-    plan.add(Need::KeepGroups, None);
-    Ok(())
-}
-
-/// The devices of a render-node vendor for `detect`: its render nodes in index order.
-pub fn render_node_devices(
-    probe: &Probe,
-    pci_vendor: &str,
-) -> Result<Vec<crate::Device>, GpuError> {
-    Ok(probe
-        .drm()?
-        .of_vendor(pci_vendor)
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            crate::Device::new(i, Some(n.address.clone()))
-                .with(Fact::shown("render_node", n.dev_path()))
-        })
-        .collect())
 }

@@ -87,6 +87,36 @@ pub fn py_repr(s: &str) -> String {
     out
 }
 
+/// `s` as it may be printed to a terminal or a line-based reader when a host supplied it: every
+/// character that would end a line, move the cursor, start an escape sequence or reorder the
+/// text around it is written in Rust's escape notation (`\n`, `\u{1b}`, `\u{2028}`),
+/// the rest as it is. C0 and C1 controls and DEL, YAML's and Unicode's line and paragraph
+/// separators (U+0085 is a C1 control, U+2028, U+2029), and the bidirectional embeddings,
+/// overrides and isolates (U+202A..U+202E, U+2066..U+2069), which make a terminal show text in
+/// another order than it is. One helper for every text output (docs/output-safety.md).
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unprintable) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_unprintable(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// True for what [`escape_controls`] escapes.
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Python's list repr of integers: `[3, 5]`.
 pub fn py_int_list(items: &[u32]) -> String {
     let inner: Vec<String> = items.iter().map(u32::to_string).collect();
@@ -194,6 +224,18 @@ mod tests {
     fn did_you_mean(#[case] word: &str, #[case] want: Option<&str>) {
         let words = ["nvidia", "amd", "intel", "all", "true", "none", "false"];
         assert_eq!(closest(word, words), want);
+    }
+
+    #[rstest]
+    #[case("intel: usable (cdi)", "intel: usable (cdi)")]
+    #[case("a\nintel: usable (cdi)", "a\\nintel: usable (cdi)")]
+    #[case("\u{1b}[2K\rok", "\\u{1b}[2K\\rok")]
+    #[case("a\u{85}b\u{2028}c\u{2029}", "a\\u{85}b\\u{2028}c\\u{2029}")]
+    #[case("\u{202e}txt.exe", "\\u{202e}txt.exe")]
+    #[case("tab\tdel\u{7f}", "tab\\tdel\\u{7f}")]
+    #[case("Grüße – ✓", "Grüße – ✓")]
+    fn controls_are_escaped(#[case] input: &str, #[case] want: &str) {
+        assert_eq!(escape_controls(input), want);
     }
 
     #[rstest]

@@ -72,7 +72,7 @@ def release(repo, ref):
     hdr = "".join(show(repo, ref, p) for p in HEADERS).replace("\\\n", " ")
     defs = {m.group(1): m.group(2) for m in re.finditer(r"^#define\s+(\w+)(?:\([^)]*\))?\s*(.*)$", hdr, re.M)}
     infos = {}
-    for m in re.finditer(r"^static const struct intel_device_info (\w+) = \{(.*?)^\};", pci, re.M | re.S):
+    for m in re.finditer(r"^static const struct intel_device_info (\w+)(?:\s+__initconst)? = \{(.*?)^\};", pci, re.M | re.S):
         body = m.group(2)
         infos[m.group(1)] = (
             "force_probe" if ".require_force_probe = 1" in body

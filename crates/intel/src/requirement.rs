@@ -8,6 +8,9 @@ use gpuctl_core::requirement::{
 
 use crate::table::{ComputeRow, DriverRow, tables};
 
+/// What an id no source lists is.
+pub const UNKNOWN_DEVICE: &str = "unknown device: no source lists it";
+
 /// Intel's PCI vendor id.
 pub const INTEL_VENDOR_ID: u16 = 0x8086;
 
@@ -87,7 +90,10 @@ fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
         return d;
     }
     if let Some(rel) = tables().i915_release(device_id) {
-        d.first_kernel = Some(rel.first_listed);
+        // An id 4.12 already lists keeps no first kernel: its first release was not read.
+        if !tables().i915_before_oldest.contains(&device_id) {
+            d.first_kernel = Some(rel.first_listed);
+        }
         match rel.gate {
             None => d.default_from = None,
             Some(gate) => {
@@ -188,7 +194,20 @@ impl IntelGpu {
             None => r,
         };
         if self.drivers.is_empty() {
-            return r.with_note("no kernel driver's id list in the sources names this device");
+            return r.with_unknown(UNKNOWN_DEVICE);
+        }
+        if tables().i915_before_oldest.contains(&id) {
+            r = r.with_note(
+                "i915 binds it in every Linux release read (4.12 on); its first release is older",
+            );
+        }
+        if let Some(xe) = self.drivers.iter().find(|d| d.driver == "xe")
+            && self.drivers.len() == 1
+            && xe.first_kernel.is_none()
+        {
+            r = r.with_note(
+                "xe lists it (a 2026 patch's xe_pci.c); the Linux release that added it is not settled by the sources read",
+            );
         }
         let firsts: Option<Vec<Version>> = self.drivers.iter().map(|d| d.first_kernel).collect();
         let floor = firsts.and_then(|f| f.into_iter().min());

@@ -31,6 +31,7 @@ const COMPUTE: &str = include_str!("../data/compute-runtime.tsv");
 const FORCE_PROBE: &str = include_str!("../data/force-probe.tsv");
 const I915_RELEASES: &str = include_str!("../data/i915-releases.tsv");
 const ID_PULLS: &str = include_str!("../data/id-pulls.tsv");
+const I915_LEGACY: &str = include_str!("../data/i915-legacy.tsv");
 
 /// A platform: its macro, name and kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +107,9 @@ pub struct Tables {
     pub i915: Vec<I915Release>,
     /// (driver, device id, first kernel) as a release's main drm pull settles it.
     pub id_pulls: Vec<(&'static str, u16, Version)>,
+    /// Device ids i915 already binds in Linux 4.12, the oldest release read (i915-legacy.tsv's
+    /// "<4.12"): their first release is older and not known here.
+    pub i915_before_oldest: Vec<u16>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -221,6 +225,11 @@ fn parse_all() -> Tables {
             None => t.skipped.push(("i915-releases.tsv", line)),
         }
     }
+    for (line, f) in tsv_rows(I915_LEGACY) {
+        if !legacy_row(&mut t, &f) {
+            t.skipped.push(("i915-legacy.tsv", line));
+        }
+    }
     for (line, f) in tsv_rows(ID_PULLS) {
         match f.as_slice() {
             [d @ ("i915" | "xe"), id, v] if id.len() == 4 => {
@@ -233,6 +242,50 @@ fn parse_all() -> Tables {
         }
     }
     t
+}
+
+/// One i915-legacy.tsv row: the id joins its platform stem, and i915's release data where the
+/// first release is one that was read.
+fn legacy_row(t: &mut Tables, f: &[&'static str]) -> bool {
+    let [stem, id, first, default, gate] = f else {
+        return false;
+    };
+    let Ok(device_id) = u16::from_str_radix(id, 16) else {
+        return false;
+    };
+    let gate = match *gate {
+        "-" => None,
+        g @ ("force_probe" | "alpha_support") => Some(g),
+        _ => return false,
+    };
+    t.ids.push((device_id, stem));
+    if *first == "<4.12" && (*default == "<4.12" || gate.is_some()) {
+        t.i915_before_oldest.push(device_id);
+        if gate.is_none() {
+            return true;
+        }
+    }
+    let first_listed = match *first {
+        "<4.12" => Version::parse("4.12").ok(),
+        v => Version::parse(v).ok(),
+    };
+    let first_default = match *default {
+        "-" => Some(None),
+        "<4.12" => Version::parse("4.12").ok().map(Some),
+        v => Version::parse(v).ok().map(Some),
+    };
+    match (first_listed, first_default) {
+        (Some(first_listed), Some(first_default)) if *first != "<4.12" || gate.is_some() => {
+            t.i915.push(I915Release {
+                device_id,
+                first_listed,
+                first_default,
+                gate,
+            });
+            true
+        }
+        _ => false,
+    }
 }
 
 impl Tables {

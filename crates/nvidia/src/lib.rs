@@ -2,11 +2,18 @@
 //! the NVIDIA generation table behind `gpuctl requirement`.
 
 pub mod backend;
+pub mod cuda;
 pub mod doctor;
 pub mod families;
+pub mod floor_check;
+pub mod floor_verdict;
+pub mod floors;
+pub mod image_check;
+pub mod image_env;
 pub mod model;
 pub mod nodes;
 pub mod numbering;
+pub mod release;
 pub mod requirement;
 pub mod table;
 

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use gpuctl_core::devnode;
 use gpuctl_core::host::Host;
-use gpuctl_core::text::{is_ascii_digits, py_splitlines, py_strip};
+use gpuctl_core::text::{escape_controls, is_ascii_digits, py_splitlines, py_strip};
 use gpuctl_core::{Finding, GpuError};
 
 use crate::numbering::{GPU_MINOR_MAX, Numbering};
@@ -83,26 +84,16 @@ pub fn dev_nodes(host: &Host) -> Result<DevNodes, GpuError> {
         if !entry.name.as_encoded_bytes().starts_with(b"nvidia") {
             continue;
         }
-        let shown = format!("/dev/{}", entry.name.to_string_lossy().escape_debug());
+        let shown = format!("/dev/{}", escape_controls(&entry.name.to_string_lossy()));
         let Some(name) = entry.name_str().filter(|n| is_driver_node_name(n)) else {
             left_out.push(format!("{shown} (not a node NVIDIA's GPU driver makes)"));
             continue;
         };
         let path = format!("/dev/{name}");
         if entry.is_symlink {
-            match host.canonical(Path::new(&path)) {
-                Ok(target) if leads_to_driver_node(&target) => {}
-                Ok(target) => {
-                    left_out.push(format!(
-                        "{shown} (a link to {}, not one of the driver's nodes)",
-                        target.display().to_string().escape_debug()
-                    ));
-                    continue;
-                }
-                Err(e) => {
-                    left_out.push(format!("{shown} ({})", e.problem));
-                    continue;
-                }
+            if let Err(why) = devnode::vet_link(host, Path::new(&path), leads_to_driver_node) {
+                left_out.push(format!("{shown} ({})", why.0));
+                continue;
             }
         } else if entry.is_dir != is_driver_dir_name(name) {
             let what = if entry.is_dir {
@@ -131,11 +122,7 @@ pub fn dev_nodes(host: &Host) -> Result<DevNodes, GpuError> {
 
 /// True when a link's target is itself one of the driver's nodes in `/dev`.
 fn leads_to_driver_node(target: &Path) -> bool {
-    target.parent() == Some(Path::new("/dev"))
-        && target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(is_driver_node_name)
+    devnode::is_node_in(target, "/dev", is_driver_node_name)
 }
 
 /// A per-GPU node must be the node itself: a link there could lead to any other device.

@@ -17,6 +17,7 @@ use crate::model::{
     BranchKnowledge, CombineError, DriverSource, GenerationTable, KernelModule, Requirement,
     parse_branch,
 };
+use crate::release::DriverRelease;
 use gpuctl_core::Host;
 use gpuctl_core::pci;
 use serde::Serialize;
@@ -108,6 +109,7 @@ where
 pub struct DriverSpec {
     spec: String,
     source: DriverSource,
+    release: Option<DriverRelease>,
 }
 
 impl DriverSpec {
@@ -119,6 +121,17 @@ impl DriverSpec {
     /// The driver source it describes.
     pub fn source(&self) -> &DriverSource {
         &self.source
+    }
+
+    /// The exact release (`570.124.06`) or branch (`570`) it names, for the release-precision
+    /// floor checks; `None` for `open`, `580+` and other specs that name no one release.
+    pub fn release(&self) -> Option<&DriverRelease> {
+        self.release.as_ref()
+    }
+
+    /// The kernel module it names, if any.
+    pub fn kernel_module(&self) -> Option<KernelModule> {
+        self.source.kernel_module()
     }
 }
 
@@ -177,6 +190,16 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
             )));
         }
     };
+    // A full release (`570.124.06`) is judged by its branch in Rex-GPU's model and by the
+    // release itself against the floors.
+    if let Some(text) = branch.filter(|t| t.contains('.')) {
+        let release = DriverRelease::parse(text).map_err(|e| fail(e.to_string()))?;
+        return Ok(DriverSpec {
+            spec: spec.to_string(),
+            source: DriverSource::new(kernel_module, BranchKnowledge::Exact(release.branch())),
+            release: Some(release),
+        });
+    }
     let branch = match branch {
         None => BranchKnowledge::Unknown,
         Some(text) => match text.strip_suffix('+') {
@@ -186,9 +209,14 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
             None => BranchKnowledge::Exact(parse_branch(text).map_err(|e| fail(e.to_string()))?),
         },
     };
+    let release = match branch {
+        BranchKnowledge::Exact(b) => DriverRelease::parse(&b.to_string()).ok(),
+        _ => None,
+    };
     Ok(DriverSpec {
         spec: spec.to_string(),
         source: DriverSource::new(kernel_module, branch),
+        release,
     })
 }
 
@@ -272,6 +300,10 @@ pub struct GpuView {
     pub pci_address: Option<String>,
     /// False for a GPU left out of the combined requirement (Kepler or older).
     pub counted: bool,
+    /// The first driver releases that list it, per kernel module, in words
+    /// ([`crate::floor_check::floor_lines`]); absent when no source gives one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<String>,
 }
 
 /// The verdict on a `--driver` spec.
@@ -298,6 +330,12 @@ pub struct Report {
     pub driver: Option<DriverVerdict>,
     /// Warnings (each also printed on stderr by the CLI).
     pub warnings: Vec<String>,
+    /// The CUDA toolkit asked about (`--cuda`) and the driver it needs; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuda: Option<crate::floor_verdict::CudaView>,
+    /// The image's requirements (`--image-env`); absent when none was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<crate::floor_verdict::ImageView>,
 }
 
 impl Report {
@@ -350,6 +388,7 @@ pub fn report(
             requirement: RequirementView::from(&req),
             pci_address: gpu.pci_address.clone(),
             counted: counts,
+            floors: crate::floor_check::floor_lines(gpu.device_id, req.kernel_module()),
         });
         if counts {
             counted.push(req);
@@ -385,6 +424,8 @@ pub fn report(
         conflicts,
         driver,
         warnings,
+        cuda: None,
+        image: None,
     }
 }
 

@@ -110,9 +110,15 @@ fn driver_specs(
 #[case("", "it is empty")]
 #[case("open:", "a driver branch is an integer like 580, not ''")]
 #[case("open:+", "a driver branch is an integer like 580, not ''")]
-#[case("open:580.95", "a driver branch is an integer like 580, not '580.95'")]
+#[case(
+    "open:580.95.1.2",
+    "'580.95.1.2' is not an NVIDIA driver release; give its numbers as the driver prints them, e.g. 570.124.06"
+)]
 #[case("open:580++", "a driver branch is an integer like 580, not '580+'")]
-#[case("580.95", "a driver branch is an integer like 580, not '580.95'")]
+#[case(
+    "580.x",
+    "'580.x' is not an NVIDIA driver release; give its numbers as the driver prints them, e.g. 570.124.06"
+)]
 #[case("open:new", "a driver branch is an integer like 580, not 'new'")]
 #[case(":580", "the kernel module must be open or proprietary, not ''")]
 #[case(
@@ -168,7 +174,8 @@ fn one_blackwell() {
                       "compute": true,
                       "describe": "open kernel module, driver branch 570 or newer",
                       "who": "NVIDIA GPU (Blackwell, 10de:2901)",
-                      "pci_address": null, "counted": true}],
+                      "pci_address": null, "counted": true,
+                      "floors": ["first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)"]}],
             "combined": {"device_id": "2901", "name": null, "generation": "Blackwell",
                          "kernel_module": "open", "min_branch": 570, "max_branch": null,
                          "compute": true,
@@ -391,4 +398,28 @@ fn a_host_without_gpus_has_no_combined_requirement() {
     let bare = tempfile::tempdir().expect("tempdir");
     let host = Host::at(bare.path()).expect("host");
     assert!(host_report(&host, &builtin_table(), None).gpus.is_empty());
+}
+
+#[rstest]
+#[case("open:570.124.06", Some(KernelModule::Open), 570, "570.124.06")]
+#[case(
+    "proprietary:550.54.15",
+    Some(KernelModule::Proprietary),
+    550,
+    "550.54.15"
+)]
+#[case("550.54.15", None, 550, "550.54.15")]
+#[case("open:570", Some(KernelModule::Open), 570, "570")]
+fn full_releases_are_specs_judged_by_their_branch_and_their_release(
+    #[case] spec: &str,
+    #[case] module: Option<KernelModule>,
+    #[case] branch: u32,
+    #[case] release: &str,
+) {
+    let parsed = parse_driver_spec(spec).expect("valid");
+    assert_eq!(
+        parsed.source(),
+        &DriverSource::new(module, BranchKnowledge::Exact(branch))
+    );
+    assert_eq!(parsed.release().map(|r| r.as_str()), Some(release));
 }

@@ -155,6 +155,18 @@ fn acme_renders_in_every_format_with_no_code_of_its_own() {
         compose_to_podman, docker_to_podman, grouped, pairs, quadlet_to_podman,
     };
     let t = acme_host();
+    // docker gets the nodes' group where it opens them (mode 0660, a group other than 0).
+    let gid = gpuctl_testkit::other_gid();
+    if let Some(gid) = gid {
+        t.dev(&["dri/renderD128"]);
+        for node in [
+            "/dev/acme-ctl",
+            "/dev/dri/renderD129",
+            "/dev/dri/renderD128",
+        ] {
+            t.owned(node, 0o660, gid);
+        }
+    }
     let run = |format: &str| {
         let out = gpuctl_acme(&t)
             .args(["args", "--format", format, "acme"])
@@ -176,9 +188,15 @@ fn acme_renders_in_every_format_with_no_code_of_its_own() {
         compose_to_podman(&run("compose")).unwrap(),
         grouped(&podman)
     );
-    let (docker, gids) = docker_to_podman(&run("docker"));
+    let (mut docker, gids) = docker_to_podman(&run("docker"));
+    if gid.is_none() {
+        docker.push(("--group-add".to_string(), "keep-groups".to_string()));
+    }
     assert_eq!(docker, podman);
-    assert!(!gids.is_empty());
+    assert_eq!(
+        gids,
+        gid.map(|g| g.to_string()).into_iter().collect::<Vec<_>>()
+    );
 }
 
 /// A tier the render-node recipe has no plan for (a wrapping plug-in whose own `tier` chose the

@@ -72,6 +72,16 @@ impl Tree {
         self
     }
 
+    /// Gives a node the mode and group udev would (`0660` and the render group): fixture nodes
+    /// are plain files of the test's own user and umask.
+    pub fn owned(&self, host_path: &str, mode: u32, gid: u32) -> &Self {
+        use std::os::unix::fs::PermissionsExt;
+        let p = self.path(host_path);
+        std::os::unix::fs::chown(&p, None, Some(gid)).unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(mode)).unwrap();
+        self
+    }
+
     /// `nvidiactl`, `nvidia0`, `nvidia1`, `nvidia-uvm`: the reference's usual NVIDIA `/dev`.
     pub fn nvidia_dev(&self) -> &Self {
         self.dev(&["nvidiactl", "nvidia0", "nvidia1", "nvidia-uvm"])
@@ -149,6 +159,18 @@ impl Tree {
             "/usr/share/containers/oci/hooks.d/oci-nvidia-hook.json",
             r#"{"version":"1.0.0","hook":{"path":"/usr/bin/nvidia-container-toolkit","args":["nvidia-container-toolkit","prestart"]},"when":{"always":true,"commands":[".*"]},"stages":["prestart"]}"#,
         )
+    }
+}
+
+/// A group other than 0 that this process may give its files with [`Tree::owned`]: 44 (video)
+/// as root, else its own group; `None` for a non-root process whose group is 0.
+pub fn other_gid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let me = fs::metadata("/proc/self").unwrap();
+    match (me.uid(), me.gid()) {
+        (0, _) => Some(44),
+        (_, 0) => None,
+        (_, g) => Some(g),
     }
 }
 

@@ -226,3 +226,67 @@ pub fn docker_to_podman(line: &str) -> (Pairs, Vec<String>) {
     }
     (out, gids)
 }
+
+/// A Python with PyYAML, the YAML reader podman-compose uses: podman-compose's own venv (CI
+/// installs it at /opt/podman-compose), else `python3` on PATH. `None` only when
+/// `GPUCTL_NO_PYYAML` is set; otherwise a machine without PyYAML fails the test that asks, with
+/// the remedy, so CI cannot pass without the real reader.
+pub fn pyyaml_python() -> Option<std::path::PathBuf> {
+    for p in ["/opt/podman-compose/bin/python3", "python3"] {
+        let ok = std::process::Command::new(p)
+            .args(["-c", "import yaml"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(p.into());
+        }
+    }
+    if std::env::var_os("GPUCTL_NO_PYYAML").is_some() {
+        return None;
+    }
+    panic!(
+        "no python3 with PyYAML (podman-compose's YAML reader): install podman-compose (.ci/run does) or 'pip install pyyaml', or set GPUCTL_NO_PYYAML=1 to skip the PyYAML read-backs"
+    );
+}
+
+/// `text` read as podman-compose reads a compose file (`yaml.safe_load`), as JSON; `Ok(None)`
+/// when there is no PyYAML and `GPUCTL_NO_PYYAML` says to skip; `Err` with PyYAML's words when
+/// it refuses the text.
+pub fn pyyaml_load(text: &str) -> Result<Option<serde_json::Value>, String> {
+    use std::io::Write;
+    let Some(python) = pyyaml_python() else {
+        return Ok(None);
+    };
+    let script = "import json, sys, yaml\nsys.stdout.write(json.dumps(yaml.safe_load(sys.stdin.buffer.read().decode('utf-8'))))";
+    let mut child = std::process::Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    serde_json::from_slice(&out.stdout)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// podman's reading of a `--mount` value: the options split at every `,` (podman has no quoting
+/// there), each split at its first `=` (pkg/specgenutil, `parseMountOptions`).
+pub fn podman_mount_options(value: &str) -> Vec<(String, Option<String>)> {
+    value
+        .split(',')
+        .map(|opt| match opt.split_once('=') {
+            Some((k, v)) => (k.to_string(), Some(v.to_string())),
+            None => (opt.to_string(), None),
+        })
+        .collect()
+}

@@ -226,9 +226,14 @@ fn own_nodes(
     gpus: &[DrmGpu],
     vendor_gid: impl Fn(&DrmGpu) -> u32,
 ) -> Result<(), String> {
+    // As udev makes them: mode 0660 and the vendor's group, which is what opens them (gpuctl
+    // gives docker no group for a node its group cannot open, docs/output-safety.md).
     let set = |host_path: &str, gid: u32| {
+        use std::os::unix::fs::PermissionsExt;
         let p = root.join(host_path.trim_start_matches('/'));
-        chown(&p, None, Some(gid)).map_err(|e| format!("cannot chgrp {}: {e}", p.display()))
+        chown(&p, None, Some(gid)).map_err(|e| format!("cannot chgrp {}: {e}", p.display()))?;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o660))
+            .map_err(|e| format!("cannot chmod {}: {e}", p.display()))
     };
     set(KFD, AMD_GID)?;
     for g in gpus {

@@ -116,16 +116,22 @@ fn host_gpus_from_a_built_tree() {
         ],
         Some("10de  NVIDIA Corporation\n\t102d  GK210GL [Tesla K80]\n\t2901  NVIDIA B200\n"),
     );
+    // Branch 580 alone does not settle the Blackwell Ultra: some 580 releases' READMEs lack it.
     gpuctl(&["--root", &tree.path().to_string_lossy(), "requirement", "--driver", "open:580"])
         .assert()
-        .code(0)
+        .code(1)
         .stdout(
             "0000:3b:00.0 NVIDIA B200 (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
+             \x20\x20first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)\n\
              0000:5e:00.0 NVIDIA GPU (Blackwell Ultra, 10de:3182): open kernel module, driver branch 580 or newer\n\
+             \x20\x20first listed: open kernel module 580.82.07 (2025-09-02, open-gpu-kernel-modules README)\n\
              0000:86:00.0 GK210GL [Tesla K80] (Kepler or older, 10de:102d): proprietary kernel module, \
              driver branch 470 or older (left out of the combined requirement)\n\
+             \x20\x20first listed: proprietary kernel module 346.96 (2015-09-01, NVIDIA changelog: \"Tesla K80\")\n\
              combined: open kernel module, driver branch 580 or newer\n\
-             driver open:580: satisfies\n",
+             driver open:580: does not satisfy — NVIDIA GPU (Blackwell Ultra, 10de:3182): open module: \
+             depends on the release within branch 580: 13 of its 21 releases read list it, every one \
+             from 580.95.05 on\n",
         )
         .stderr(
             predicate::str::starts_with(

@@ -58,8 +58,28 @@ pub fn render(plan: &Plan) -> Rendering {
     Rendering { text, notes }
 }
 
+/// A YAML double-quoted scalar: JSON's string escapes, which YAML reads the same, plus
+/// `\uXXXX` for what JSON leaves raw but YAML reads otherwise: its other line breaks (NEL
+/// U+0085, U+2028, U+2029), which would end a `#` comment and fold a scalar, and the characters
+/// outside YAML's printable set (DEL, the C1 controls, U+FEFF, U+FFFE, U+FFFF), which PyYAML
+/// refuses raw. No host string reaches the text, comments included, any other way.
 fn quoted(s: &str) -> String {
-    serde_json::Value::from(s.replace('$', "$$")).to_string()
+    let json = serde_json::Value::from(s.replace('$', "$$")).to_string();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{7f}'..='\u{9f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{feff}'
+            | '\u{fffe}'
+            | '\u{ffff}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn list(text: &mut String, key: &str, values: &[String]) {

@@ -40,16 +40,8 @@ pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
             Need::KeepGroups => {}
         }
     }
-    let root: Vec<String> = groups
-        .iter()
-        .filter(|(_, g)| *g == 0)
-        .map(|(p, _)| p.clone())
-        .collect();
     if !groups.is_empty() {
         notes.insert(0, Note::DockerGroups(groups));
-    }
-    if !root.is_empty() {
-        notes.insert(1, Note::DockerRootGroup(root));
     }
     for v in plan.vendors() {
         let needs_groups = v.items().iter().any(|i| i.need == Need::KeepGroups);
@@ -66,10 +58,43 @@ pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
     (args, notes)
 }
 
-/// The group of every device node of a vendor that keeps the user's groups on a raw tier, in
-/// plan order; a node whose group cannot be read is a note instead.
+/// What a node's mode and group say about `--group-add` for a container user who is neither
+/// its owner nor root (docs/output-safety.md, "docker's groups").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupVerdict {
+    /// Everyone may read and write it: no group is needed.
+    Open,
+    /// Its group may do more than everyone: that group is needed.
+    Add(u32),
+    /// Its group would help, but it is group 0: gpuctl never hands out the root group.
+    RootGroup,
+    /// Its group may do no more than everyone, so no group opens it.
+    NoGroupOpens,
+}
+
+/// The verdict for a node of permission bits `mode` and group `gid`.
+pub fn group_verdict(mode: u32, gid: u32) -> GroupVerdict {
+    let others = mode & 0o006;
+    let group = (mode >> 3) & 0o006;
+    if others == 0o006 {
+        GroupVerdict::Open
+    } else if group & !others == 0 {
+        GroupVerdict::NoGroupOpens
+    } else if gid == 0 {
+        GroupVerdict::RootGroup
+    } else {
+        GroupVerdict::Add(gid)
+    }
+}
+
+/// The group of every device node of a vendor that keeps the user's groups on a raw tier that
+/// gives access the user would not have otherwise, in plan order; the nodes that need no group,
+/// cannot be opened through one, or belong to group 0 are notes instead. The plan's nodes are
+/// vetted (a link among them leads to the vendor's own node), so following links is safe.
 fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, u32)> {
     let mut out = Vec::new();
+    let (mut root, mut closed) = (Vec::new(), Vec::new());
+    let mut seen: Vec<&str> = Vec::new();
     for v in plan.vendors() {
         if v.tier() == Tier::Cdi || !v.items().iter().any(|i| i.need == Need::KeepGroups) {
             continue;
@@ -78,17 +103,36 @@ fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, 
             let Need::DeviceNode(path) = &item.need else {
                 continue;
             };
-            if out.iter().any(|(p, _)| p == path) {
+            if seen.contains(&path.as_str()) {
                 continue;
             }
-            match host.metadata(Path::new(path)) {
-                Ok(Some(m)) => out.push((path.clone(), m.gid())),
-                Ok(None) => notes.push(Note::DockerGroupUnknown(format!(
-                    "{path} does not exist under the host root"
-                ))),
-                Err(e) => notes.push(Note::DockerGroupUnknown(e.to_string())),
+            seen.push(path);
+            let (mode, gid) = match host.metadata(Path::new(path)) {
+                Ok(Some(m)) => (m.mode() & 0o7777, m.gid()),
+                Ok(None) => {
+                    notes.push(Note::DockerGroupUnknown(format!(
+                        "{path} does not exist under the host root"
+                    )));
+                    continue;
+                }
+                Err(e) => {
+                    notes.push(Note::DockerGroupUnknown(e.to_string()));
+                    continue;
+                }
+            };
+            match group_verdict(mode, gid) {
+                GroupVerdict::Open => {}
+                GroupVerdict::Add(gid) => out.push((path.clone(), gid)),
+                GroupVerdict::RootGroup => root.push(path.clone()),
+                GroupVerdict::NoGroupOpens => closed.push((path.clone(), mode)),
             }
         }
+    }
+    if !root.is_empty() {
+        notes.push(Note::DockerRootGroup(root));
+    }
+    if !closed.is_empty() {
+        notes.push(Note::DockerNoGroupOpens(closed));
     }
     out
 }

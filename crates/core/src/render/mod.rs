@@ -5,16 +5,17 @@
 
 use std::fmt;
 
-use thiserror::Error;
-
 use crate::host::Host;
 use crate::plan::{Need, Plan};
 use gpuctl_cdi::podman::PodmanCeiling;
 
+mod check;
 mod compose;
 mod docker;
 mod quadlet;
 
+pub use check::{Unsafe, UnsafeArgument, check_plan, is_one_word, is_quadlet_device};
+pub use docker::{GroupVerdict, group_verdict};
 pub use quadlet::systemd_quote;
 
 /// An output format of `gpuctl args`.
@@ -68,8 +69,11 @@ pub enum Note {
     ComposeKeepGroups,
     /// docker has no `keep-groups`: these (node, group id) pairs replace it.
     DockerGroups(Vec<(String, u32)>),
-    /// Nodes docker would need a group for that belong to group 0.
+    /// Nodes docker would need a group for that belong to group 0 (no group is added).
     DockerRootGroup(Vec<String>),
+    /// Nodes (with their permission bits) whose group may do no more than everyone, so no
+    /// group opens them to the container's user.
+    DockerNoGroupOpens(Vec<(String, u32)>),
     /// The group of a node could not be read (the sentence says why).
     DockerGroupUnknown(String),
     /// A CDI-tier vendor needs the user's groups, which docker cannot keep.
@@ -109,8 +113,17 @@ impl fmt::Display for Note {
             ),
             Note::DockerRootGroup(paths) => write!(
                 f,
-                "{} belong(s) to group 0 (root), so '--group-add 0' gives the container's user the root group; have udev give the nodes their render or video group",
+                "{} belong(s) to group 0 (root) and gpuctl never adds '--group-add 0' (it would give the container's user the root group), so a non-root container user cannot open them; have udev give the nodes their render or video group",
                 paths.join(", ")
+            ),
+            Note::DockerNoGroupOpens(nodes) => write!(
+                f,
+                "{} give(s) their group no access beyond everyone's, so no '--group-add' lets a non-root container user open them; have udev give the nodes mode 0660 and their render or video group",
+                nodes
+                    .iter()
+                    .map(|(p, m)| format!("{p} (mode {m:04o})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             Note::DockerGroupUnknown(sentence) => write!(
                 f,
@@ -141,14 +154,16 @@ pub struct Rendering {
 
 /// Renders `plan` in `format`. Only docker reads the host (the groups that own the nodes), and
 /// only Quadlet the podman release (`--podman-version`, which keys its Quadlet reads).
-/// The one-line formats (plain, docker) are meant for `$(...)` in a shell, so an argument the
-/// shell would split or expand refuses the whole rendering.
+/// A value the format's reader would split refuses the whole rendering ([`check_plan`]); the
+/// one-line formats (plain, docker) are meant for `$(...)` in a shell, so an argument the shell
+/// would split or expand refuses them too.
 pub fn render(
     plan: &Plan,
     format: Format,
     host: &Host,
     podman: Option<&PodmanCeiling>,
 ) -> Result<Rendering, UnsafeArgument> {
+    check_plan(plan, format)?;
     if plan.is_empty() {
         let text = if format == Format::Json { "[]\n" } else { "" };
         return Ok(Rendering {
@@ -173,7 +188,7 @@ pub fn render(
 
 /// Arguments on one line, each one shell word.
 fn one_line(args: Vec<String>, notes: Vec<Note>) -> Result<Rendering, UnsafeArgument> {
-    check_plain(&args)?;
+    check::check_one_word(&args)?;
     Ok(Rendering {
         text: format!("{}\n", args.join(" ")),
         notes,
@@ -207,46 +222,6 @@ pub fn podman_pair(need: &Need) -> [String; 2] {
 /// podman's `--mount` value for a read-only bind of `path` at the same path.
 pub fn podman_bind(path: &str) -> String {
     format!("type=bind,source={path},destination={path},ro=true")
-}
-
-// The one check the plain output format needs: `podman run $(gpuctl args nvidia) IMAGE`
-// leaves the line to the shell, which splits it at white space and expands wildcards, so an
-// argument holding a blank, a control character or a wildcard would reach podman as other
-// arguments (a host path named `nvidia0 --privileged`). JSON output carries any string,
-// escaped, and needs no such check.
-
-/// An argument the shell would not pass to podman as one word.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "the argument {} holds white space, a control character or a shell wildcard, so 'podman run $(gpuctl args ...)' would split or expand it into other arguments — nothing is printed; check the host's /dev, /sys and CDI specs for that name, or use '--format json'",
-    quoted(argument)
-)]
-pub struct UnsafeArgument {
-    /// The argument, as it would have been printed.
-    pub argument: String,
-}
-
-/// True when the shell's word splitting and pathname expansion leave `arg` as one word,
-/// unchanged.
-pub fn is_one_word(arg: &str) -> bool {
-    !arg.chars()
-        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '*' | '?' | '['))
-}
-
-/// Refuses the whole list when any argument is not one word: plain output is all or nothing.
-fn check_plain(args: &[String]) -> Result<(), UnsafeArgument> {
-    match args.iter().find(|a| !is_one_word(a)) {
-        Some(a) => Err(UnsafeArgument {
-            argument: a.clone(),
-        }),
-        None => Ok(()),
-    }
-}
-
-/// The argument in double quotes with every control character escaped, so the sentence stays
-/// one line.
-fn quoted(arg: &str) -> String {
-    format!("{:?}", arg)
 }
 
 #[cfg(test)]

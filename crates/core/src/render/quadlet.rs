@@ -5,7 +5,9 @@
 //! generated `ExecStart=` escaping only quotes, backslashes and whitespace (pkg/systemd/parser,
 //! escapeString), and systemd then expands `%` specifiers and `$` variables there, so a literal
 //! `%` is written `%%` and a literal `$` is written `$$` (systemd.unit(5) "Specifiers",
-//! systemd.service(5) "Command lines").
+//! systemd.service(5) "Command lines"). `AddDevice=` has no C escapes and takes a leading `-` as
+//! "optional", so a device it would read otherwise is refused before rendering
+//! ([`super::check_plan`]), never quoted.
 
 use super::{Note, Rendering, podman_bind};
 use crate::plan::{Need, Plan};

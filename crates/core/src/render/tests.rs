@@ -186,10 +186,10 @@ fn docker_says_what_it_cannot_do_like_podman() {
     );
 }
 
-/// plain and docker are for `$(...)`: a node name the shell would split refuses them, while
-/// the formats that quote (json, quadlet, compose) carry it intact.
+/// plain and docker are for `$(...)`: a node name the shell would split refuses them, and
+/// Quadlet's `AddDevice=` (which would need it quoted), while json and compose carry it intact.
 #[test]
-fn only_the_shell_formats_refuse_an_argument_the_shell_would_split() {
+fn only_the_shell_formats_and_quadlet_refuse_an_argument_the_shell_would_split() {
     let host = Host::system();
     let plan = plan_of(
         "acme",
@@ -197,10 +197,10 @@ fn only_the_shell_formats_refuse_an_argument_the_shell_would_split() {
         vec![Need::DeviceNode("/dev/acme0 --privileged".into())],
     );
     for f in Format::ALL {
-        let shell = matches!(f, Format::Plain | Format::Docker);
+        let refused = matches!(f, Format::Plain | Format::Docker | Format::Quadlet);
         assert_eq!(
             render(&plan, f, &host, None).is_err(),
-            shell,
+            refused,
             "{}",
             f.as_str()
         );
@@ -236,7 +236,7 @@ fn the_sentence_names_the_argument_on_one_line() {
         "--device".to_string(),
         "/dev/nvidia0\n--privileged".to_string(),
     ];
-    let e = check_plain(&args)
+    let e = check::check_one_word(&args)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -245,5 +245,92 @@ fn the_sentence_names_the_argument_on_one_line() {
         "{e}"
     );
     assert!(!e.contains('\n'));
-    assert_eq!(check_plain(&args[..1]), Ok(()));
+    assert_eq!(check::check_one_word(&args[..1]), Ok(()));
+}
+
+// What every format refuses (issue 16, items 2 and 12): a value its reader would split.
+
+#[rstest]
+#[case::mount_comma(Need::BindReadOnly("/dev/dri/by-path/pci-0000:03:00.0,Z-render".into()), Unsafe::MountSeparator)]
+#[case::mount_newline(Need::BindReadOnly("/dev/dri/by-path/a\nb".into()), Unsafe::MountSeparator)]
+#[case::device_colon(Need::DeviceNode("/dev/kfd:/dev/mem:rwm".into()), Unsafe::DeviceColon)]
+#[case::env_name(env("A=B", "c"), Unsafe::KeyEquals)]
+#[case::env_empty(env("", "c"), Unsafe::KeyEquals)]
+fn every_format_refuses_what_the_engine_would_split(#[case] need: Need, #[case] why: Unsafe) {
+    let plan = plan_of("acme", Tier::Raw, vec![need]);
+    for f in Format::ALL {
+        let e = render(&plan, f, &Host::system(), None).map(|r| r.text);
+        assert_eq!(e.map_err(|e| e.why), Err(why), "{}", f.as_str());
+    }
+    assert_eq!(check_plan(&plan, Format::Json).map_err(|e| e.why), Err(why));
+}
+
+#[rstest]
+#[case("/dev/dri/renderD128", true)]
+#[case("nvidia.com/gpu=GPU-e008a3c1", true)]
+#[case("intel.com/gpu=0000-08-00-0-0x56a5", true)]
+#[case("nvidia.com/gpu=mig:0:1", true)]
+#[case("-/dev/kfd", false)]
+#[case("/dev/kfd\\x2d", false)]
+#[case("\"/dev/kfd\"", false)]
+#[case("/dev/a b", false)]
+#[case("/dev/a;b", false)]
+#[case("/dev/a\tb", false)]
+#[case("", false)]
+fn quadlet_add_device_takes_only_plain_words(#[case] value: &str, #[case] want: bool) {
+    assert_eq!(is_quadlet_device(value), want);
+    let plan = plan_of("acme", Tier::Cdi, vec![Need::CdiDevice(value.to_string())]);
+    let q = render(&plan, Format::Quadlet, &Host::system(), None);
+    assert_eq!(q.is_ok(), want, "{q:?}");
+    if let Ok(q) = q {
+        let back = quadlet_to_podman(&q.text).expect("quadlet");
+        assert_eq!(back, [("--device".to_string(), value.to_string())]);
+    }
+}
+
+#[rstest]
+#[case(0o666, 44, GroupVerdict::Open)]
+#[case(0o660, 44, GroupVerdict::Add(44))]
+#[case(0o660, 0, GroupVerdict::RootGroup)]
+#[case(0o600, 44, GroupVerdict::NoGroupOpens)]
+#[case(0o644, 44, GroupVerdict::NoGroupOpens)]
+#[case(0o664, 44, GroupVerdict::Add(44))]
+#[case(0o646, 44, GroupVerdict::Open)]
+#[case(0o604, 44, GroupVerdict::NoGroupOpens)]
+#[case(0o640, 26, GroupVerdict::Add(26))]
+fn docker_groups_only_where_they_open_the_node(
+    #[case] mode: u32,
+    #[case] gid: u32,
+    #[case] want: GroupVerdict,
+) {
+    assert_eq!(group_verdict(mode, gid), want);
+}
+
+/// YAML's line breaks and what PyYAML refuses raw reach compose only escaped.
+#[test]
+fn compose_escapes_every_yaml_line_break() {
+    let odd = "a\u{85}b\u{2028}privileged: true\u{2029}c\rd\u{7f}\u{9b}\u{feff}";
+    let plan = plan_of(
+        "acme",
+        Tier::Raw,
+        vec![
+            env("ODD", odd),
+            Need::BindReadOnly(format!(
+                "/dev/dri/by-path/pci-0000:03:00.0-{}",
+                odd.replace('\r', "")
+            )),
+        ],
+    );
+    let c = render(&plan, Format::Compose, &Host::system(), None).expect("compose");
+    assert!(
+        !c.text
+            .contains(['\u{85}', '\u{2028}', '\u{2029}', '\r', '\u{7f}', '\u{9b}']),
+        "{:?}",
+        c.text
+    );
+    let back = compose_to_podman(&c.text).expect("yaml");
+    assert!(
+        back.contains(&("-e".to_string(), format!("ODD={odd}"))),
+        "{back:?}"
+    );
 }

@@ -18,6 +18,7 @@ pub struct Requirement {
     pub(super) constraints: Vec<Constraint>,
     pub(super) notes: Vec<String>,
     pub(super) members: Vec<Requirement>,
+    pub(super) unknown: Option<String>,
 }
 
 impl Requirement {
@@ -64,6 +65,20 @@ impl Requirement {
     pub fn with_note(mut self, note: impl Into<String>) -> Requirement {
         self.notes.push(note.into());
         self
+    }
+
+    /// The same, for a device no source lists: `reason` (`unknown device: no source lists it`)
+    /// is its description and why no driver stack can be said to satisfy it; unknown is never
+    /// "any driver".
+    #[must_use]
+    pub fn with_unknown(mut self, reason: impl Into<String>) -> Requirement {
+        self.unknown = Some(reason.into());
+        self
+    }
+
+    /// Why the device is unknown, when no source lists it.
+    pub fn unknown(&self) -> Option<&str> {
+        self.unknown.as_deref()
     }
 
     /// The same, combining `members` (what [`Requirement::intersect`] makes; a vendor model
@@ -135,6 +150,9 @@ impl Requirement {
     /// newer`; `any driver` when there is none.
     pub fn describe(&self) -> String {
         if self.constraints.is_empty() {
+            if let Some(reason) = &self.unknown {
+                return reason.clone();
+            }
             return "any driver".to_string();
         }
         self.constraints

@@ -33,6 +33,10 @@ pub struct RequirementView {
     pub constraints: Vec<Constraint>,
     /// Notes for people.
     pub notes: Vec<String>,
+    /// Why the device is unknown (`unknown device: no source lists it`); absent when a source
+    /// lists it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
     /// [`Requirement::describe`].
     pub describe: String,
     /// [`Requirement::who`].
@@ -48,6 +52,7 @@ impl From<&Requirement> for RequirementView {
             label: r.label().map(str::to_string),
             constraints: r.constraints().to_vec(),
             notes: r.notes().to_vec(),
+            unknown: r.unknown().map(str::to_string),
             describe: r.describe(),
             who: r.who(),
         }

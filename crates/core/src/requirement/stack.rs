@@ -76,6 +76,16 @@ impl Requirement {
     /// Why `stack` does not satisfy this requirement (the first constraint it fails, in order),
     /// or `None` when it does.
     pub fn why_not(&self, stack: &Stack) -> Option<String> {
+        if let Some(reason) = &self.unknown {
+            return Some(reason.clone());
+        }
+        if let Some(m) = self.members.iter().find(|m| m.unknown.is_some()) {
+            return Some(format!(
+                "{}: {}",
+                m.who(),
+                m.unknown.as_deref().unwrap_or_default()
+            ));
+        }
         self.constraints.iter().find_map(|c| why_not(c, stack))
     }
 }

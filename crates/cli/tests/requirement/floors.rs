@@ -1,0 +1,209 @@
+//! Floors, full releases, CUDA toolkits and unknown ids through the command line
+//! (docs/requirement.md, "NVIDIA driver floors", "CUDA toolkit floors").
+
+use predicates::prelude::*;
+use rstest::rstest;
+
+use super::gpuctl;
+
+#[test]
+fn an_rtx_4080_on_470_does_not_satisfy() {
+    gpuctl(&["requirement", "2704", "--driver", "470"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "  first listed: open kernel module 525.78.01 (2023-01-05, open-gpu-kernel-modules README)\n",
+        ))
+        .stdout(predicate::str::contains(
+            "driver 470: does not satisfy — NVIDIA GPU (Turing/Ampere/Ada/Hopper, 10de:2704): open module: the open module's README first lists 10de:2704 in 525.78.01 (2023-01-05); proprietary module: the README of 470.256.02, the newest release of branch 470 read, does not list it\n",
+        ));
+}
+
+#[rstest]
+#[case::open_release_read(&["2704", "--driver", "open:525.78.01"], 0, "satisfies")]
+#[case::open_release_lacking(&["2704", "--driver", "open:525.60.11"], 1, "open module 525.60.11's README does not list it")]
+#[case::branch_depends(&["2704", "--driver", "open:525"], 1, "depends on the release within branch 525")]
+#[case::proprietary_release(&["2704", "--driver", "proprietary:550.54.15"], 0, "satisfies")]
+#[case::module_unknown_release(&["2704", "--driver", "550.54.15"], 0, "satisfies")]
+#[case::h100_on_450(&["2330", "--driver", "proprietary:450"], 1, "not known")]
+#[case::v100_branch(&["1db4", "--driver", "proprietary:384"], 1, "NVIDIA's changelog adds \"Tesla V100-PCIE-16GB\" in 384.98")]
+#[case::v100_release(&["1db4", "--driver", "proprietary:384.98"], 0, "satisfies")]
+fn releases_are_checked_against_the_floors(
+    #[case] args: &[&str],
+    #[case] code: i32,
+    #[case] says: &str,
+) {
+    let mut all = vec!["requirement"];
+    all.extend_from_slice(args);
+    gpuctl(&all)
+        .assert()
+        .code(code)
+        .stdout(predicate::str::contains(says));
+}
+
+#[test]
+fn cuda_12_8_needs_570_26() {
+    gpuctl(&["requirement", "2330", "--cuda", "12.8", "--driver", "proprietary:560"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "CUDA 12.8: driver 570.26 or newer (CUDA 12.8 GA, CUDA release notes Table 3)\n",
+        ))
+        .stdout(predicate::str::contains(
+            "driver proprietary:560: does not satisfy — CUDA 12.8 needs driver 570.26 or newer (CUDA release notes, Table 3); branch 560 is older\n",
+        ));
+    gpuctl(&[
+        "requirement",
+        "2330",
+        "--cuda",
+        "12.8.1",
+        "--driver",
+        "570.124.06",
+    ])
+    .assert()
+    .code(0);
+    gpuctl(&[
+        "requirement",
+        "2330",
+        "--cuda",
+        "12.8.1",
+        "--driver",
+        "570.86.15",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(
+        "CUDA 12.8.1 needs driver 570.124.06 or newer",
+    ));
+}
+
+#[test]
+fn a_kepler_gpu_and_cuda_12_conflict() {
+    gpuctl(&["requirement", "0fc6", "--cuda", "12.4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "conflict: NVIDIA GPU (Kepler or older, 10de:0fc6) is supported only up to branch 470, but CUDA 12.4 needs driver 550.54.14 or newer\n",
+        ));
+}
+
+#[rstest]
+#[case("12.7")]
+#[case("12")]
+#[case("v12.8")]
+fn a_cuda_the_table_lacks_is_invalid(#[case] cuda: &str) {
+    gpuctl(&["requirement", "2704", "--cuda", cuda])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("--cuda '{cuda}'")));
+}
+
+#[test]
+fn an_nvidia_id_no_list_has_says_it_is_a_guess() {
+    gpuctl(&["requirement", "3000"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "no source lists 10de:3000: the requirement is Rex-GPU's generation guess",
+        ));
+}
+
+#[rstest]
+#[case(&["1002:ffff", "--driver", "rocm:6.2"], "AMD GPU (1002:ffff): unknown device: no source lists it")]
+#[case(&["8086:ffff", "--driver", "xe"], "Intel GPU (8086:ffff): unknown device: no source lists it")]
+fn unknown_amd_and_intel_ids_never_satisfy(#[case] args: &[&str], #[case] says: &str) {
+    let mut all = vec!["requirement"];
+    all.extend_from_slice(args);
+    gpuctl(&all)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(says))
+        .stdout(predicate::str::contains("any driver").not());
+}
+
+#[test]
+fn skylake_gets_i915() {
+    gpuctl(&["requirement", "8086:1906"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Intel GPU (Skylake, 8086:1906): i915 kernel driver\n",
+        ));
+}
+
+/// NVIDIA's CUDA 12.0.0 base image's environment (gitlab.com/nvidia/container-images/cuda,
+/// dist/12.0.0/ubuntu2204/base/Dockerfile, as copied in github.com/wordslab-org/wordslab,
+/// doc/infra/containers/nvidia-cuda-base-install.sh; PATH as the image sets it).
+const CUDA_12_0_ENV: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/requirement/cuda-12.0.0-base-ubuntu2204.env"
+);
+
+#[rstest]
+#[case(
+    "495.29.05",
+    1,
+    "  image on the --driver release: fails — NVIDIA_REQUIRE_CUDA wants CUDA 12.0 or newer: needs a driver of at least 525.60.13, or an image built for CUDA 11.5 or older (driver 495.29.05 runs CUDA 11.5)\n"
+)]
+#[case(
+    "520.61.05",
+    1,
+    "  image on the --driver release: depends — NVIDIA_REQUIRE_CUDA holds for driver 520.61.05 only on some GPU brands or architectures, which gpuctl does not read\n"
+)]
+#[case("535.54.03", 0, "  image on the --driver release: fits\n")]
+fn an_image_env_is_checked_against_the_release(
+    #[case] driver: &str,
+    #[case] code: i32,
+    #[case] says: &str,
+) {
+    gpuctl(&[
+        "requirement",
+        "2704",
+        "--image-env",
+        CUDA_12_0_ENV,
+        "--driver",
+        driver,
+    ])
+    .assert()
+    .code(code)
+    .stdout(predicate::str::contains(
+        "image: CUDA 12.0 or newer, 1 NVIDIA_REQUIRE_* variable(s)\n",
+    ))
+    .stdout(predicate::str::contains(says));
+}
+
+#[test]
+fn an_image_env_reads_from_stdin_and_bad_ones_are_refused() {
+    let env = std::fs::read_to_string(CUDA_12_0_ENV).expect("fixture");
+    gpuctl(&[
+        "requirement",
+        "2704",
+        "--image-env",
+        "-",
+        "--driver",
+        "535.54.03",
+    ])
+    .write_stdin(env)
+    .assert()
+    .code(0);
+    gpuctl(&[
+        "requirement",
+        "2704",
+        "--image-env",
+        "-",
+        "--driver",
+        "535.54.03",
+    ])
+    .write_stdin("NVIDIA_REQUIRE_CUDA=cuda~12\n")
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains(
+        "--image-env -: NVIDIA_REQUIRE_CUDA:",
+    ));
+    gpuctl(&["requirement", "2704", "--image-env", "/nonexistent/env"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--image-env /nonexistent/env: cannot be read",
+        ));
+}

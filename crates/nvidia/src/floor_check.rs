@@ -1,0 +1,323 @@
+//! Whether a driver release lists a GPU, per kernel module, from the floor data
+//! ([`crate::floors`], docs/requirement.md "NVIDIA driver floors"): the release-precision check
+//! `gpuctl requirement --driver` adds to Rex-GPU's generation verdict, and the lines that name
+//! each GPU's floors.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::floors::{self, ProprietaryBound};
+use crate::model::KernelModule;
+use crate::release::DriverRelease;
+
+const OPEN_RELEASES: &str = include_str!("../data/open-releases.tsv");
+const PROPRIETARY_BRANCHES: &str = include_str!("../data/proprietary-branches.tsv");
+
+/// What the sources say of one release (or branch) and one GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listing {
+    /// The release lists the GPU.
+    Lists,
+    /// It does not; why, in words.
+    Lacks(String),
+    /// It depends on what the spec leaves open (the release within a branch); on what, in words.
+    Depends(String),
+    /// No source says; why, in words.
+    Unknown(String),
+}
+
+/// A release the open README was read at, and the ids it lists.
+struct OpenRelease {
+    release: DriverRelease,
+    ids: Vec<u16>,
+}
+
+fn open_releases() -> &'static [OpenRelease] {
+    static T: OnceLock<Vec<OpenRelease>> = OnceLock::new();
+    T.get_or_init(|| {
+        OPEN_RELEASES
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split('\t').collect();
+                let release = DriverRelease::parse(cols.first()?).ok()?;
+                let ids = cols
+                    .get(3)?
+                    .split(' ')
+                    .filter_map(|i| u16::from_str_radix(i, 16).ok())
+                    .collect();
+                Some(OpenRelease { release, ids })
+            })
+            .collect()
+    })
+}
+
+/// Branch -> (newest release read, the ids it supports), for the proprietary branches whose
+/// README list was read.
+fn proprietary_branches() -> &'static HashMap<u32, (DriverRelease, Vec<u16>)> {
+    static T: OnceLock<HashMap<u32, (DriverRelease, Vec<u16>)>> = OnceLock::new();
+    T.get_or_init(|| {
+        PROPRIETARY_BRANCHES
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split('\t').collect();
+                let release = DriverRelease::parse(cols.first()?).ok()?;
+                let ids = cols
+                    .get(3)?
+                    .split(' ')
+                    .filter_map(|i| u16::from_str_radix(i, 16).ok())
+                    .collect();
+                Some((release.branch(), (release, ids)))
+            })
+            .collect()
+    })
+}
+
+fn first_words(device_id: u16) -> String {
+    match floors::open_floor(device_id) {
+        Some(f) => format!(
+            "the open module's README first lists 10de:{device_id:04x} in {} ({})",
+            f.first, f.date
+        ),
+        None => format!("no open module README read lists 10de:{device_id:04x}"),
+    }
+}
+
+/// Whether open-module release (or branch) `spec` lists `device_id`.
+pub fn open_listing(device_id: u16, spec: &DriverRelease) -> Listing {
+    let Some(floor) = floors::open_floor(device_id) else {
+        return Listing::Unknown(first_words(device_id));
+    };
+    let releases = open_releases();
+    let lists = |r: &OpenRelease| r.ids.contains(&device_id);
+    if let Some(r) = releases
+        .iter()
+        .find(|r| r.release == *spec && !spec.is_branch_only())
+    {
+        return if lists(r) {
+            Listing::Lists
+        } else {
+            Listing::Lacks(format!(
+                "open module {spec}'s README does not list it; {}",
+                first_words(device_id)
+            ))
+        };
+    }
+    let mut branch: Vec<&OpenRelease> = releases
+        .iter()
+        .filter(|r| r.release.branch() == spec.branch())
+        .collect();
+    branch.sort_by(|a, b| a.release.cmp(&b.release));
+    // The lowest release of the branch from which every release read (by version) lists it:
+    // versions of one branch are not release order (525.47.x came after 525.78.01), so the
+    // first listing release by version is not a threshold.
+    let threshold = (0..branch.len())
+        .find(|&i| branch[i..].iter().all(|r| lists(r)))
+        .map(|i| &branch[i].release);
+    let newest = releases
+        .iter()
+        .map(|r| r.release.branch())
+        .max()
+        .unwrap_or(0);
+    let any = branch.iter().any(|r| lists(r));
+    if branch.is_empty() {
+        return if spec.branch() > newest {
+            if floor.newest.branch() == newest {
+                Listing::Lists
+            } else {
+                Listing::Unknown(format!(
+                    "branch {} is newer than the READMEs read, and the newest release read lacks it",
+                    spec.branch()
+                ))
+            }
+        } else if spec.branch() < floor.first.branch() {
+            Listing::Lacks(first_words(device_id))
+        } else {
+            Listing::Unknown(format!(
+                "no README of branch {} was read; {}",
+                spec.branch(),
+                first_words(device_id)
+            ))
+        };
+    }
+    if !any {
+        return Listing::Lacks(format!(
+            "no open module release of branch {} lists it; {}",
+            spec.branch(),
+            first_words(device_id)
+        ));
+    }
+    if spec.is_branch_only() {
+        return if branch.iter().all(|r| lists(r)) {
+            Listing::Lists
+        } else {
+            let listing = branch.iter().filter(|r| lists(r)).count();
+            Listing::Depends(format!(
+                "the release within branch {}: {listing} of its {} releases read list it{}",
+                spec.branch(),
+                branch.len(),
+                threshold.map_or(String::new(), |t| format!(", every one from {t} on"))
+            ))
+        };
+    }
+    match threshold {
+        Some(t) if spec >= t => Listing::Lists,
+        _ if branch.iter().any(|r| lists(r) && r.release > *spec) => Listing::Unknown(format!(
+            "open module {spec} was not read, and releases of branch {} around it differ; {}",
+            spec.branch(),
+            first_words(device_id)
+        )),
+        _ => Listing::Lacks(format!(
+            "no open module release of branch {} up to {spec} lists it; {}",
+            spec.branch(),
+            first_words(device_id)
+        )),
+    }
+}
+
+/// Whether proprietary-module release (or branch) `spec` supports `device_id`.
+pub fn proprietary_listing(device_id: u16, spec: &DriverRelease) -> Listing {
+    let bound = floors::proprietary_bound(device_id);
+    if let Some((newest, ids)) = proprietary_branches().get(&spec.branch())
+        && !ids.contains(&device_id)
+    {
+        return Listing::Lacks(format!(
+            "the README of {newest}, the newest release of branch {} read, does not list it",
+            spec.branch()
+        ));
+    }
+    match bound {
+        ProprietaryBound::Listed(f) => {
+            if spec.branch() > f.first.branch() || (!spec.is_branch_only() && *spec >= f.first) {
+                Listing::Lists
+            } else if spec.is_branch_only() && spec.branch() == f.first.branch() {
+                Listing::Depends(format!(
+                    "the release within branch {}: NVIDIA's changelog adds \"{}\" in {} ({})",
+                    spec.branch(),
+                    f.product,
+                    f.first,
+                    f.date
+                ))
+            } else {
+                Listing::Lacks(format!(
+                    "NVIDIA's changelog adds \"{}\" in {} ({})",
+                    f.product, f.first, f.date
+                ))
+            }
+        }
+        ProprietaryBound::AtMost(open) => {
+            let known = proprietary_branches().contains_key(&spec.branch());
+            if known || spec.branch() > open.branch() || (!spec.is_branch_only() && *spec >= open) {
+                Listing::Lists
+            } else if spec.is_branch_only() && spec.branch() == open.branch() {
+                Listing::Depends(format!(
+                    "the release within branch {}: the proprietary module supports it from {open} at the latest (the open module's first release listing it)",
+                    spec.branch()
+                ))
+            } else {
+                Listing::Unknown(format!(
+                    "no source says whether proprietary {spec} supports it; the proprietary module supports it from {open} at the latest (the open module's first release listing it)"
+                ))
+            }
+        }
+        ProprietaryBound::Unknown => Listing::Unknown(format!(
+            "no source gives the proprietary module's first release for 10de:{device_id:04x}"
+        )),
+    }
+}
+
+/// The floor lines for one GPU, as `gpuctl requirement` prints them under its requirement,
+/// for the kernel modules Rex-GPU's table lets it use (`module`).
+pub fn floor_lines(device_id: u16, module: KernelModule) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(f) = floors::open_floor(device_id)
+        && module != KernelModule::Proprietary
+    {
+        out.push(format!(
+            "first listed: open kernel module {} ({}, open-gpu-kernel-modules README)",
+            f.first, f.date
+        ));
+    }
+    if out.is_empty()
+        && matches!(
+            floors::proprietary_bound(device_id),
+            ProprietaryBound::Unknown
+        )
+    {
+        out.push(format!(
+            "no source lists 10de:{device_id:04x}: the requirement is Rex-GPU's generation guess"
+        ));
+        return out;
+    }
+    if module == KernelModule::Open {
+        return out;
+    }
+    match floors::proprietary_bound(device_id) {
+        ProprietaryBound::Listed(f) => out.push(format!(
+            "first listed: proprietary kernel module {} ({}, NVIDIA changelog: \"{}\")",
+            f.first, f.date, f.product
+        )),
+        ProprietaryBound::AtMost(open) => out.push(format!(
+            "proprietary kernel module: {open} at the latest (the open module's first release listing it; no source gives an earlier one)"
+        )),
+        ProprietaryBound::Unknown => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn rel(s: &str) -> DriverRelease {
+        DriverRelease::parse(s).unwrap()
+    }
+
+    fn kind(l: &Listing) -> &'static str {
+        match l {
+            Listing::Lists => "lists",
+            Listing::Lacks(_) => "lacks",
+            Listing::Depends(_) => "depends",
+            Listing::Unknown(_) => "unknown",
+        }
+    }
+
+    #[rstest]
+    #[case(0x2704, "525.78.01", "lists")]
+    #[case(0x2704, "525.60.11", "lacks")]
+    #[case(0x2704, "515.105.01", "lacks")]
+    #[case(0x2704, "470", "lacks")]
+    #[case(0x2704, "525", "depends")]
+    #[case(0x2704, "570.124.06", "lists")]
+    #[case(0x2704, "570", "lists")]
+    #[case(0x2704, "700.1.2", "lists")]
+    #[case(0x1db4, "570", "unknown")]
+    fn open_module_releases(#[case] id: u16, #[case] spec: &str, #[case] want: &str) {
+        assert_eq!(
+            kind(&open_listing(id, &rel(spec))),
+            want,
+            "{:?}",
+            open_listing(id, &rel(spec))
+        );
+    }
+
+    #[rstest]
+    #[case(0x2704, "470", "lacks")]
+    #[case(0x2704, "470.256.02", "lacks")]
+    #[case(0x2704, "535.54.03", "lists")]
+    #[case(0x2704, "525", "depends")]
+    #[case(0x2704, "520.56.06", "unknown")]
+    #[case(0x2330, "450", "unknown")]
+    #[case(0x2330, "470", "lacks")]
+    #[case(0x2330, "560", "lists")]
+    #[case(0x2507, "470.129.06", "lists")]
+    #[case(0x2507, "470.103.01", "lacks")]
+    #[case(0x2507, "470", "depends")]
+    #[case(0x1e04, "410.57", "lists")]
+    fn proprietary_module_releases(#[case] id: u16, #[case] spec: &str, #[case] want: &str) {
+        let got = proprietary_listing(id, &rel(spec));
+        assert_eq!(kind(&got), want, "{got:?}");
+    }
+}

@@ -1,0 +1,257 @@
+//! The floors and the CUDA toolkit added to Rex-GPU's answer (docs/requirement.md, "NVIDIA
+//! driver floors" and "CUDA toolkit floors"): Rex's generation, module and ceilings stay as
+//! they are; a `--driver` that names a release or a branch is also checked against each GPU's
+//! first listing, and `--cuda` adds the toolkit's minimum driver.
+
+use serde::Serialize;
+
+use crate::cuda::{self, CudaVersion};
+use crate::floor_check::{Listing, open_listing, proprietary_listing};
+use crate::floors;
+use crate::model::KernelModule;
+use crate::release::DriverRelease;
+use crate::requirement::{DriverSpec, GpuView, Report};
+
+/// The CUDA toolkit asked about and what it needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CudaView {
+    /// The version as asked (`12.8`).
+    pub version: String,
+    /// The Table 3 row it was read as (`CUDA 12.8 GA`).
+    pub toolkit: String,
+    /// The minimum Linux driver (`570.26`).
+    pub min_driver: String,
+    /// What is said but not counted as a pass.
+    pub notes: Vec<String>,
+}
+
+/// Adds the floors' verdict and the CUDA toolkit's to `report`. `cuda` must be a version
+/// Table 3 lists ([`cuda::toolkit_floor`]); the CLI refuses others.
+pub fn apply(report: &mut Report, spec: Option<&DriverSpec>, cuda: Option<CudaVersion>) {
+    let toolkit = cuda.and_then(|v| cuda::toolkit_floor(v).map(|row| (v, row)));
+    if let Some((v, row)) = toolkit {
+        report.cuda = Some(CudaView {
+            version: v.to_string(),
+            toolkit: row.label.clone(),
+            min_driver: row.driver.to_string(),
+            notes: cuda_notes(v),
+        });
+        let mut added = Vec::new();
+        for gpu in report.gpus.iter().filter(|g| g.counted) {
+            if let Some(max) = gpu.requirement.max_branch
+                && max < row.driver.branch()
+            {
+                added.push(format!(
+                    "{} is supported only up to branch {max}, but CUDA {v} needs driver {} or newer",
+                    gpu.requirement.who, row.driver
+                ));
+            }
+        }
+        if !added.is_empty() {
+            report.combined = None;
+            report.conflicts.extend(added);
+        }
+    }
+    let Some(verdict) = report.driver.as_mut() else {
+        return;
+    };
+    if !report.conflicts.is_empty() {
+        verdict.satisfied = false;
+        verdict.why_not = Some(report.conflicts.join("; "));
+        return;
+    }
+    if !verdict.satisfied {
+        return;
+    }
+    let Some(rel) = spec.and_then(DriverSpec::release) else {
+        return;
+    };
+    let module = spec.and_then(DriverSpec::kernel_module);
+    let why = toolkit
+        .and_then(|(v, row)| cuda_why_not(rel, v, &row.driver))
+        .or_else(|| {
+            report
+                .gpus
+                .iter()
+                .filter(|g| g.counted)
+                .find_map(|g| gpu_why_not(g, rel, module))
+        });
+    if let Some(why) = why {
+        verdict.satisfied = false;
+        verdict.why_not = Some(why);
+    }
+}
+
+fn cuda_notes(v: CudaVersion) -> Vec<String> {
+    let mut notes = Vec::new();
+    if v.major >= 11 {
+        notes.push(format!(
+            "minor-version compatibility may run a CUDA {}.x application on an older driver of the {} family, without PTX JIT and some features; not counted as a pass",
+            v.major, v.major
+        ));
+    }
+    notes.push(
+        "the forward-compatibility packages (cuda-compat) run newer CUDA on older drivers on data-center GPUs only; not counted as a pass"
+            .to_string(),
+    );
+    notes
+}
+
+fn cuda_why_not(rel: &DriverRelease, v: CudaVersion, min: &DriverRelease) -> Option<String> {
+    if rel.is_branch_only() {
+        if rel.branch() < min.branch() {
+            Some(format!(
+                "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); branch {} is older",
+                rel.branch()
+            ))
+        } else if rel.branch() == min.branch() && min.as_str().contains('.') {
+            Some(format!(
+                "depends on the release within branch {}: CUDA {v} needs driver {min} or newer",
+                rel.branch()
+            ))
+        } else {
+            None
+        }
+    } else if rel < min {
+        Some(format!(
+            "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); {rel} is older"
+        ))
+    } else {
+        None
+    }
+}
+
+/// Why release `rel` does not list one GPU, for the module the spec names or, when it names
+/// none, the modules the GPU can use. `None` when it lists it, or when no source lists the id
+/// at all (Rex-GPU's generation guess stands, and the floor lines say it is a guess).
+fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>) -> Option<String> {
+    let id = gpu
+        .requirement
+        .device_id
+        .as_deref()
+        .and_then(|d| u16::from_str_radix(d, 16).ok())?;
+    if floors::open_floor(id).is_none()
+        && matches!(
+            floors::proprietary_bound(id),
+            floors::ProprietaryBound::Unknown
+        )
+    {
+        return None;
+    }
+    let who = &gpu.requirement.who;
+    let check = |m: KernelModule| match m {
+        KernelModule::Open => ("open", open_listing(id, rel)),
+        _ => ("proprietary", proprietary_listing(id, rel)),
+    };
+    let modules: Vec<KernelModule> = match (module, gpu.requirement.kernel_module) {
+        (Some(m), _) => vec![m],
+        (None, KernelModule::Either) => vec![KernelModule::Open, KernelModule::Proprietary],
+        (None, m) => vec![m],
+    };
+    let listings: Vec<(&str, Listing)> = modules.into_iter().map(check).collect();
+    if listings.iter().all(|(_, l)| *l == Listing::Lists) {
+        return None;
+    }
+    if listings.iter().any(|(_, l)| *l == Listing::Lists) {
+        let (lists, _) = listings.iter().find(|(_, l)| *l == Listing::Lists)?;
+        let (other, why) = listings.iter().find(|(_, l)| *l != Listing::Lists)?;
+        return Some(format!(
+            "{who}: depends on the kernel module: the {lists} one lists it; the {other} one: {}",
+            words(why)
+        ));
+    }
+    let reasons: Vec<String> = listings
+        .iter()
+        .map(|(m, l)| format!("{m} module: {}", words(l)))
+        .collect();
+    Some(format!("{who}: {}", reasons.join("; ")))
+}
+
+fn words(l: &Listing) -> String {
+    match l {
+        Listing::Lists => "lists it".to_string(),
+        Listing::Lacks(w) => w.clone(),
+        Listing::Depends(w) => format!("depends on {w}"),
+        Listing::Unknown(w) => format!("not known: {w}"),
+    }
+}
+
+/// An image's requirements (`--image-env`) and what they say of the `--driver` release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImageView {
+    /// The CUDA line the image asks for (`cuda>=X.Y` of its first alternative, or
+    /// `CUDA_VERSION`), when it asks for one.
+    pub cuda: Option<String>,
+    /// `NVIDIA_DISABLE_REQUIRE` turns its checks off.
+    pub disabled: bool,
+    /// The `NVIDIA_REQUIRE_*` variables it sets.
+    pub requires: Vec<String>,
+    /// The toolkit's verdict on the `--driver` release: `fits`, `fails` or `depends`; `null`
+    /// without a full release to check.
+    pub verdict: Option<String>,
+    /// Why, when it does not fit.
+    pub why: Option<String>,
+}
+
+/// The CUDA line an image asks for: `cuda>=X.Y` in the first alternative of
+/// `NVIDIA_REQUIRE_CUDA`, else `CUDA_VERSION`'s major.minor.
+pub fn image_cuda(env: &crate::image_env::ImageEnv) -> Option<CudaVersion> {
+    let from_require = env
+        .requires
+        .iter()
+        .find(|(k, _)| k == "NVIDIA_REQUIRE_CUDA")
+        .and_then(|(_, v)| v.split_whitespace().next())
+        .and_then(|alt| alt.split(',').find_map(|c| c.strip_prefix("cuda>=")))
+        .and_then(|v| CudaVersion::parse(v).ok());
+    let has_require = env.requires.iter().any(|(k, _)| k == "NVIDIA_REQUIRE_CUDA");
+    from_require
+        .or_else(|| {
+            (!has_require)
+                .then_some(env.cuda_version.as_deref())
+                .flatten()
+                .and_then(|v| CudaVersion::parse(v).ok())
+        })
+        .map(CudaVersion::minor_line)
+}
+
+/// Adds an image's requirements to `report`: the view, and, when the `--driver` spec names a
+/// full release, the toolkit's verdict on it (a failure or a dependence on the GPU's brand or
+/// architecture makes the driver not satisfy). Errors name the variable that does not read.
+pub fn apply_image(
+    report: &mut Report,
+    env: &crate::image_env::ImageEnv,
+    spec: Option<&DriverSpec>,
+) -> Result<(), String> {
+    use crate::image_env::{Fit, check};
+    let mut view = ImageView {
+        cuda: image_cuda(env).map(|v| v.to_string()),
+        disabled: env.disabled,
+        requires: env
+            .requires
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        verdict: None,
+        why: None,
+    };
+    if let Some(rel) = spec
+        .and_then(DriverSpec::release)
+        .filter(|r| !r.is_branch_only())
+    {
+        let (verdict, why) = match check(env, rel)? {
+            Fit::Fits => ("fits", None),
+            Fit::Fails(w) => ("fails", Some(w)),
+            Fit::Depends(w) => ("depends", Some(w)),
+        };
+        view.verdict = Some(verdict.to_string());
+        view.why = why.clone();
+        if let (Some(why), Some(d)) = (why, report.driver.as_mut())
+            && d.satisfied
+        {
+            d.satisfied = false;
+            d.why_not = Some(format!("the image: {why}"));
+        }
+    }
+    report.image = Some(view);
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! doctor's image check: the loaded driver (`/proc/driver/nvidia/version`) against an image's
+//! NVIDIA requirements ([`crate::image_env`]). In CDI mode the container toolkit does not check
+//! them, so an image built for a newer CUDA starts and fails at its first CUDA call; this says
+//! so before, with the release it needs and both ways out.
+
+use std::path::Path;
+
+use gpuctl_core::Host;
+use gpuctl_core::check::{Check, Status};
+
+use crate::cuda;
+use crate::doctor::{PROC_VERSION, parse_proc_version};
+use crate::floor_verdict::image_cuda;
+use crate::image_env::{Fit, ImageEnv, check};
+use crate::release::DriverRelease;
+
+/// The check's code in doctor's report.
+pub const CODE: &str = "nvidia-image";
+
+/// The image check for the host's loaded NVIDIA driver; `image` names the image in the words
+/// (`the image`, or its reference).
+pub fn image_check(host: &Host, env: &ImageEnv, image: &str) -> Check {
+    let subject = format!("{image} on the loaded NVIDIA driver");
+    let loaded = host
+        .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
+        .ok()
+        .and_then(|t| parse_proc_version(&t))
+        .and_then(|d| DriverRelease::parse(&d.version).ok());
+    let Some(driver) = loaded else {
+        return Check::new(CODE, subject, Status::Skipped).fact(format!(
+            "{PROC_VERSION} names no loaded NVIDIA driver to check the image against"
+        ));
+    };
+    let runs =
+        cuda::driver_cuda_line(&driver).map_or(String::new(), |c| format!(", which runs CUDA {c}"));
+    let asks = image_cuda(env).map_or(String::new(), |c| {
+        format!("; the image asks for CUDA {c} or newer")
+    });
+    let base = format!("loaded driver {driver}{runs}{asks}");
+    match check(env, &driver) {
+        Ok(Fit::Fits) => Check::new(CODE, subject, Status::Ok).fact(base),
+        Ok(Fit::Fails(why)) => {
+            let need = image_cuda(env)
+                .and_then(cuda::min_driver_for_cuda)
+                .map_or(String::new(), |d| {
+                    format!("install a driver of at least {d}, or ")
+                });
+            let older = cuda::driver_cuda_line(&driver)
+                .map_or(String::new(), |c| format!(" for CUDA {c} or older"));
+            Check::new(CODE, subject, Status::Problem)
+                .fact(base)
+                .fact(why)
+                .remedy(format!(
+                    "{need}use an image built{older} (the container would start and fail at its first CUDA call)"
+                ))
+        }
+        Ok(Fit::Depends(why)) => Check::new(CODE, subject, Status::Warning)
+            .fact(base)
+            .fact(why),
+        Err(why) => Check::new(CODE, subject, Status::Skipped)
+            .fact(format!("the image's requirements do not read: {why}")),
+    }
+}
