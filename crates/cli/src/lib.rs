@@ -167,11 +167,10 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     } else {
         cli.cdi_spec_dirs.clone()
     };
-    // Only for the commands that look for GPUs under the root (explain, requirement with ids
-    // and fleet read none).
-    let reads_gpus = !matches!(
+    // Only where the answer is about the whole host (an empty `args` selection probes nothing).
+    let reads_gpus = matches!(
         cli.command,
-        Command::Explain(_) | Command::Requirement(_) | Command::Fleet(_)
+        Command::Detect(_) | Command::Doctor(_) | Command::Report(_)
     );
     if reads_gpus && cli.root.is_some() && host.looks_bare(&cdi_dirs) {
         ui.warn(&format!(
