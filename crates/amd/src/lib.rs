@@ -3,10 +3,11 @@
 //! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
 
 pub mod doctor;
+pub mod explain;
+pub mod families;
 pub mod requirement;
 pub mod table;
 
-use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::recipe::RenderNodeVendor;
 use gpuctl_core::render_requirement::RequirementHook;
@@ -28,11 +29,25 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     missing_summary: "no /dev/kfd",
     unserved: "the selection requests 'amd' but this host has neither an 'amd.com/gpu' CDI spec nor /dev/kfd — is the amdgpu kernel driver loaded?  For CDI, install the AMD Container Toolkit ('amd-ctk cdi generate').",
     shared_node_hint: "load amdgpu with KFD (ROCm needs it), or generate a CDI spec with 'amd-ctk cdi generate'",
-    families: FAMILIES,
+    families: families::FAMILIES,
     requirement: Some(RequirementHook {
         label_key: "target",
         requirement: device_requirement,
     }),
+    gpu_words: &[
+        "/dev/kfd",
+        "amdgpu",
+        "rocBLAS",
+        "Tensile host",
+        "rocm-smi",
+        "rocminfo",
+        "hipError",
+        "HSA_STATUS_",
+        "libamdhip64",
+        "libhsa-runtime",
+        "amd-ctk",
+    ],
+    explain_details: Some(explain::details),
     host_checks: Some(doctor::checks),
     ..RenderNodeVendor::DEFAULT
 };
@@ -45,69 +60,3 @@ pub fn device_requirement(device: &PciDevice) -> Option<Requirement> {
     (device.vendor_id == requirement::AMD_VENDOR_ID)
         .then(|| requirement::lookup(device.device_id, device.revision).requirement())
 }
-
-/// ROCm's failures by what the kernel answered: `/dev/kfd` refused with EACCES is a group
-/// problem, EINVAL and ENOMEM are not (KFD itself refused), and the HSA runtime's
-/// out-of-resources is what ROCm says when it reached `/dev/kfd` but not every render node.
-const FAMILIES: &[Family] = &[
-    Family {
-        code: "amd-kfd-permission-denied",
-        signs: &[&["/dev/kfd", "Permission denied"]],
-        priority: PRIORITY_GROUPS,
-        diagnosis: "the container may not open /dev/kfd: its user lacks the group that owns /dev/kfd on the host (render or video), or that group did not reach the container.",
-        remedy: "Hint: add yourself to the group that owns /dev/kfd ('sudo usermod -aG $(stat -c %G /dev/kfd) $USER',\nthen log in again) and run podman with '--group-add keep-groups' under crun (gpuctl adds it).",
-        checks: &["render-groups", "oci-runtime"],
-    },
-    Family {
-        code: "amd-kfd-invalid-argument",
-        signs: &[&["/dev/kfd read-write: Invalid argument"]],
-        priority: PRIORITY_PRECISE,
-        diagnosis: "/dev/kfd was opened but the kernel's KFD refused the ROCm runtime (EINVAL): not a group problem — the host's amdgpu driver and the image's ROCm release do not fit together, or the container (an unprivileged LXC, a VM) does not see the GPU's render nodes.",
-        remedy: "Hint: compare the host driver ('cat /sys/module/amdgpu/version', 'dmesg | grep kfd') with the\nimage's ROCm release, and pass the render nodes with /dev/kfd ('gpuctl args amd').",
-        checks: &["render-groups"],
-    },
-    Family {
-        code: "amd-kfd-out-of-memory",
-        signs: &[&["/dev/kfd read-write: Cannot allocate memory"]],
-        priority: PRIORITY_PRECISE,
-        diagnosis: "KFD refused to open (ENOMEM): not a group problem — the host's amdgpu driver does not support compute on this GPU ('not supported in kfd' in dmesg), or memory ran out.",
-        remedy: "Hint: check 'sudo dmesg | grep kfd' on the host; a GPU KFD does not support cannot run ROCm\nin any container.",
-        checks: &[],
-    },
-    Family {
-        code: "amd-kfd-missing",
-        signs: &[
-            &["/dev/kfd read-write: No such file or directory"],
-            &["\"/dev/kfd\": no such file or directory"],
-            &["stat /dev/kfd: no such file or directory"],
-        ],
-        priority: PRIORITY_PRECISE,
-        diagnosis: "/dev/kfd is missing: on the host the amdgpu driver was loaded without KFD, or /dev/kfd was not passed to the container.",
-        remedy: "Hint: load amdgpu on the host ('sudo modprobe amdgpu') and pass '--device /dev/kfd' with the\nrender nodes ('podman run $(gpuctl args amd) ...').",
-        checks: &[doctor::DRIVER, doctor::KFD_CHECK],
-    },
-    Family {
-        code: "amd-hsa-out-of-resources",
-        signs: &[&["HSA_STATUS_ERROR_OUT_OF_RESOURCES"]],
-        priority: PRIORITY_GROUPS + 2,
-        diagnosis: "the ROCm runtime reached /dev/kfd but could not open every GPU's render node: in a rootless container this happens when only some render nodes are passed, or the user lacks the group that owns them.",
-        remedy: "Hint: pass every AMD render node with /dev/kfd ('podman run $(gpuctl args amd) ...'), add yourself\nto the render group ('sudo usermod -aG render $USER') and keep it with '--group-add keep-groups'.",
-        checks: &["render-groups", "oci-runtime"],
-    },
-    Family {
-        code: "amd-no-hip-device",
-        signs: &[&["No HIP GPUs are available"], &["hipErrorNoDevice"]],
-        priority: PRIORITY_GROUPS + 4,
-        diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process, it may not open them, or the GPU is not one this ROCm release supports.",
-        remedy: "Hint: start the container with 'podman run $(gpuctl args amd) ...' (or 'gpuctl run --gpus amd -- ...')\nand check the host with 'gpuctl doctor amd'.",
-        checks: &["tier", "render-groups"],
-    },
-    Family {
-        code: "amd-hsa-init",
-        signs: &[&["hsa_init failed"], &["hsa_init fails"]],
-        priority: PRIORITY_GROUPS + 3,
-        diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
-        remedy: "Hint: run 'gpuctl doctor amd' on the host, then start the container with\n'podman run $(gpuctl args amd) ...'.",
-        checks: &["render-groups", doctor::KFD_CHECK],
-    },
-];

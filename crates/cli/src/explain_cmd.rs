@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use gpuctl_core::backend::Probe;
-use gpuctl_core::{Registry, explain, input};
+use gpuctl_core::{Registry, doctor, explain, input};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -91,6 +91,13 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcom
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     match explain::explain(&stderr, registry, Some(&probe)) {
         Some(e) => {
+            // doctor judges specs against podman's ceiling itself, so its probe keeps them all.
+            let doctor_probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
+            let e = e.with_host(&doctor::file_only(
+                registry,
+                &doctor_probe,
+                ctx.podman.as_ref().map(|p| p.podman.as_str()),
+            ));
             write_out(out, &e.render())?;
             Ok(Outcome::Served)
         }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::launch::{self, Engine};
-use gpuctl_core::{Registry, explain, render, selector};
+use gpuctl_core::{Registry, doctor, explain, render, selector};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -96,11 +96,16 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
     if outcome.code != 0
         && let Some(e) = explain::explain(&outcome.stderr_tail, registry, Some(&probe))
     {
+        let doctor_probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
+        let e = e.with_host(&doctor::file_only(
+            registry,
+            &doctor_probe,
+            ctx.podman.as_ref().map(|p| p.podman.as_str()),
+        ));
         let _ = write!(
             stderr,
-            "\ngpuctl: {} exited with {}; ",
-            engine.program(),
-            outcome.code
+            "\ngpuctl: {}\n",
+            launch::exit_meaning(engine, outcome.code)
         );
         let _ = stderr.write_all(e.render().as_bytes());
     }

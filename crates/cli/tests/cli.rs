@@ -207,7 +207,8 @@ fn explain_reads_a_file_and_names_the_host_facts() {
         .assert()
         .code(0)
         .stdout(
-            predicate::str::starts_with(format!("Container launch failed (GPU misconfiguration):\n{}\n", UNRESOLVABLE.trim()))
+            predicate::str::starts_with(format!("GPU misconfiguration, in these lines (of 1):\n    1 | {}\n", UNRESOLVABLE.trim()))
+                .and(predicate::str::contains("On this host ('gpuctl doctor' checks without asking podman: cdi-version, cdi-readable):\n  skipped  cdi-version        /etc/cdi/nvidia.yaml"))
                 .and(predicate::str::contains("nvidia.com/gpu=all is declared by /etc/cdi/nvidia.yaml (cdiVersion 0.7.0, which needs podman 5.1 or newer)"))
                 .and(predicate::str::contains("Hint: GPU CDI configuration appears to be missing or broken.")),
         );
@@ -292,4 +293,48 @@ fn a_spec_too_new_for_the_given_podman_is_not_used() {
         .assert()
         .code(2)
         .stderr(one_error_line().and(predicate::str::contains("is not a version like 4.3.1")));
+}
+
+/// issue 19 item 3 on a bundled host: the missing render node is named, and doctor's file checks
+/// say what this host has instead.
+#[test]
+fn explain_names_a_missing_render_node_and_what_this_host_has() {
+    gpuctl(&host("intel-laptop"))
+        .arg("explain")
+        .write_stdin("Error: stat /dev/dri/renderD128: no such file or directory\n")
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains("Diagnosis (render-node-missing)")
+                .and(predicate::str::contains(
+                    "  ok       tier               intel",
+                ))
+                .and(predicate::str::contains(
+                    "This host does not show the cause now",
+                )),
+        );
+}
+
+/// A failure no family knows that names a GPU component is answered, never silently dropped,
+/// with its own code; a non-GPU failure that looks alike (a serial device) is not.
+#[test]
+fn an_unknown_gpu_failure_is_answered_and_a_look_alike_is_not() {
+    gpuctl(&host("empty"))
+        .arg("explain")
+        .write_stdin("step 1\nError: Failed to initialize NVML\nstep 3\nstep 4\n")
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::starts_with("Looks GPU-related, but gpuctl does not recognise it")
+                .and(predicate::str::contains(
+                    "    2 | Error: Failed to initialize NVML\n    3 | step 3\n\n",
+                ))
+                .and(predicate::str::contains("Diagnosis (gpu-unrecognised)"))
+                .and(predicate::str::contains("step 4").not()),
+        );
+    gpuctl(&host("empty"))
+        .arg("explain")
+        .write_stdin("Error response from daemon: error gathering device information while adding custom device \"/dev/ttyUSB0\": no such file or directory\n")
+        .assert()
+        .code(1);
 }

@@ -14,6 +14,7 @@ case "$FAKE" in
 gpu) echo 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all' >&2; exit 125;;
 pull) echo 'Error: initializing source docker://nope:latest: reading manifest latest in docker.io/library/nope: requested access to the resource is denied' >&2; exit 125;;
 cat) cat; exit 0;;
+cuda) echo 'step 1' >&2; echo 'step 2' >&2; echo 'RuntimeError: CUDA error: no CUDA-capable device is detected' >&2; echo 'step 4' >&2; exit 1;;
 code) exit "$CODE";;
 *) printf '%s\n' "$@";;
 esac
@@ -75,10 +76,37 @@ fn a_gpu_failure_keeps_the_engine_s_code_and_gets_its_diagnosis() {
                 "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n",
             )
             .and(predicate::str::contains(
-                "gpuctl: podman exited with 125; Container launch failed (GPU misconfiguration)",
+                "gpuctl: podman could not start the container (exit 125: podman's own error)\nGPU misconfiguration, in these lines (of 1):\n    1 | Error: setting up CDI devices",
             ))
             .and(predicate::str::contains("Diagnosis (cdi-unresolvable)")),
         );
+}
+
+/// issue 19: a container that ran and failed is not "could not start", and the engine's stderr,
+/// already shown live, is quoted only where it shows the failure.
+#[test]
+fn a_container_that_ran_is_told_apart_and_only_its_failing_line_is_quoted() {
+    let t = nvidia_raw();
+    let d = engine_dir();
+    let out = gpuctl(&t, d.path())
+        .env("FAKE", "cuda")
+        .args(["run", "--gpus", "nvidia", "--", "alpine"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    assert!(
+        err.contains("gpuctl: the container started and exited with 1\n"),
+        "{err}"
+    );
+    assert!(err.contains("Diagnosis (nvidia-cuda-no-device)"), "{err}");
+    assert!(
+        err.contains("    2 | step 2\n    3 | RuntimeError: CUDA error: no CUDA-capable device is detected\n    4 | step 4\n"),
+        "{err}"
+    );
+    assert_eq!(err.matches("step 1").count(), 1, "{err}");
 }
 
 #[test]

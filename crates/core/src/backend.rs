@@ -129,6 +129,20 @@ pub trait GpuBackend: Send + Sync {
         &[]
     }
 
+    /// Words that name one of the vendor's GPU components in a failure text (device nodes,
+    /// libraries, tools, error-code prefixes: `/dev/nvidia`, `hipError`), never an image name:
+    /// `gpuctl explain` calls a failure no family knows GPU-related when it says one of them.
+    fn gpu_words(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What this host says about a failure of one of the vendor's families (family `code`,
+    /// matched in `text`): facts the family's static text cannot know, one sentence each, e.g.
+    /// the GPU's LLVM target and the ROCm releases that list it. Empty when it has none.
+    fn explain_details(&self, _code: &str, _text: &str, _probe: &Probe) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
     /// toolkit's configuration), read through the probe's host.
     fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {

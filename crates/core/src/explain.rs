@@ -7,8 +7,11 @@
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
 use crate::backend::Registry;
+use crate::check::{Check, Status};
+use crate::doctor::DoctorReport;
 use crate::families;
-use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH};
+use crate::families::Family;
+use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
 pub use crate::families::{
     CDI_HINT, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
     PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
@@ -21,28 +24,81 @@ use gpuctl_cdi::version::{min_podman, parse_version};
 /// What `explain` found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
-    /// The failure family's code (`cdi-stale-spec`).
+    /// The failure family's code (`cdi-stale-spec`); [`families::UNRECOGNISED`] for a failure
+    /// that names a GPU component but matches no family.
     pub family: &'static str,
     /// The `gpuctl doctor` checks that find the cause on the host.
     pub checks: &'static [&'static str],
+    /// The vendor whose family it is; `None` for core's.
+    pub vendor: Option<&'static str>,
     /// podman's stderr, stripped.
     pub stderr: String,
+    /// The lines that show the failure, each with a neighbour on either side.
+    pub quote: Vec<Quoted>,
+    /// How many lines the stripped stderr has.
+    pub lines: usize,
     /// What went wrong.
     pub diagnosis: String,
     /// Facts from this host that bear on it (which spec declares what, which is skipped).
     pub details: Vec<String>,
+    /// What doctor's file-only checks found on this host ([`Explanation::with_host`]); `None`
+    /// when they were not run.
+    pub host: Option<Vec<Check>>,
     /// What to do.
     pub hint: String,
 }
 
+/// One quoted line of the failure text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quoted {
+    /// Its number, from 1.
+    pub number: usize,
+    /// The line.
+    pub text: String,
+}
+
 impl Explanation {
-    /// The text `gpuctl explain` prints: the reference's block, with the diagnosis and the
-    /// host's facts between podman's words and the hint.
-    pub fn render(&self) -> String {
-        let mut out = format!(
-            "Container launch failed (GPU misconfiguration):\n{}\n\n",
-            self.stderr
+    /// Keeps, of doctor's `report`, the checks this family names (for a failure no family
+    /// knows, every check that found something), so that the text says whether this host
+    /// shows the cause.
+    pub fn with_host(mut self, report: &DoctorReport) -> Self {
+        let unrecognised = self.family == families::UNRECOGNISED;
+        self.host = Some(
+            report
+                .checks
+                .iter()
+                .filter(|c| {
+                    if unrecognised {
+                        matches!(c.status, Status::Problem | Status::Warning)
+                    } else {
+                        // A vendor's family is about its own tier, not the others'.
+                        self.checks.contains(&c.code)
+                            && (c.code != "tier" || self.vendor.is_none_or(|v| c.subject == v))
+                    }
+                })
+                .cloned()
+                .collect(),
         );
+        self
+    }
+
+    /// The text `gpuctl explain` prints: the lines that show the failure, the diagnosis with
+    /// this host's facts and doctor's findings, and the hint.
+    pub fn render(&self) -> String {
+        let unrecognised = self.family == families::UNRECOGNISED;
+        let mut out = if unrecognised {
+            format!(
+                "Looks GPU-related, but gpuctl does not recognise it; the lines that name a GPU component (of {}):\n",
+                self.lines
+            )
+        } else {
+            format!(
+                "GPU misconfiguration, in these lines (of {}):\n",
+                self.lines
+            )
+        };
+        out.push_str(&quote::render(&self.quote));
+        out.push('\n');
         out.push_str(&format!(
             "Diagnosis ({}): {}\n",
             self.family, self.diagnosis
@@ -50,11 +106,13 @@ impl Explanation {
         for d in &self.details {
             out.push_str(&format!("  - {d}\n"));
         }
-        if !self.checks.is_empty() {
-            out.push_str(&format!(
+        match &self.host {
+            Some(checks) => out.push_str(&host_section(checks, self.checks, unrecognised)),
+            None if !self.checks.is_empty() => out.push_str(&format!(
                 "Checked before a start by 'gpuctl doctor': {}\n",
                 self.checks.join(", ")
-            ));
+            )),
+            None => {}
         }
         out.push('\n');
         out.push_str(&self.hint);
@@ -63,34 +121,109 @@ impl Explanation {
     }
 }
 
-/// Explains podman's stderr, or `None` when it shows no GPU misconfiguration. With a probe,
-/// the CDI devices podman names are looked up in this host's specs.
+/// doctor's findings on this host, and whether they show the cause.
+fn host_section(checks: &[Check], named: &[&str], unrecognised: bool) -> String {
+    if named.is_empty() && !unrecognised {
+        return "On this host: no 'gpuctl doctor' check covers this cause.\n".to_string();
+    }
+    let mut out = if unrecognised {
+        "On this host, what 'gpuctl doctor' checks without asking podman found:\n".to_string()
+    } else {
+        format!(
+            "On this host ('gpuctl doctor' checks without asking podman: {}):\n",
+            named.join(", ")
+        )
+    };
+    for c in checks {
+        out.push_str(&format!(
+            "  {:<8} {:<18} {}\n",
+            c.status.as_str(),
+            c.code,
+            c.subject
+        ));
+        for f in &c.facts {
+            out.push_str(&format!("           - {f}\n"));
+        }
+    }
+    let shows = checks
+        .iter()
+        .any(|c| matches!(c.status, Status::Problem | Status::Warning));
+    let ran = checks.iter().any(|c| c.status != Status::Skipped);
+    out.push_str(if unrecognised {
+        if checks.is_empty() {
+            "  No check found a problem on this host.\n"
+        } else {
+            ""
+        }
+    } else if shows {
+        "  This host shows the cause (see the problem above).\n"
+    } else if ran {
+        "  This host does not show the cause now: the failure came from another host, or the state changed since.\n"
+    } else {
+        "  These checks could not be run here (see why above).\n"
+    });
+    out
+}
+
+/// Explains podman's stderr, or `None` when it shows no GPU failure. With a probe, the CDI
+/// devices podman names are looked up in this host's specs, and each vendor adds what this
+/// host says about its family. A failure that matches no family but names a GPU component is
+/// answered as [`families::UNRECOGNISED`].
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
-    let mut best = families::classify(stderr, registry);
-    if best.is_none()
-        && registry
-            .backends()
-            .iter()
-            .any(|b| stderr.contains(b.cdi_kind()))
-    {
+    let text = py_strip(stderr);
+    let mut best = families::classify(text, registry);
+    let kinds: Vec<&str> = registry
+        .backends()
+        .iter()
+        .map(|b| b.cdi_kind())
+        .filter(|k| text.contains(k))
+        .collect();
+    if best.is_none() && !kinds.is_empty() {
         best = Some(KIND_MENTION);
     }
-    let pre_cdi = pre_cdi_podman(stderr);
-    let (family, diagnosis) = match (best, pre_cdi) {
+    let pre_cdi = pre_cdi_podman(text);
+    let (family, diagnosis, needles): (Family, String, Vec<&str>) = match (best, &pre_cdi) {
         (Some(f), Some(name)) if f.priority >= PRIORITY_CDI_SPECIFIC => {
-            (NAME_AS_PATH, pre_cdi_diagnosis(&name))
+            (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()])
         }
-        (Some(f), _) => (f, f.diagnosis.to_string()),
-        (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(&name)),
-        (None, None) => return None,
+        (Some(f), _) if f.signs.is_empty() => (f, f.diagnosis.to_string(), kinds),
+        (Some(f), _) => (f, f.diagnosis.to_string(), quote::sign_needles(&f, text)),
+        (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
+        (None, None) => {
+            let all = families::gpu_words(registry);
+            let found = families::present(text, &all);
+            let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
+            if words.is_empty() {
+                return None;
+            }
+            let diagnosis = format!(
+                "not recognised: these lines name a GPU component ({}), but no failure family gpuctl knows matches them.",
+                words.join(", ")
+            );
+            (UNRECOGNISED_FAMILY, diagnosis, words)
+        }
     };
-    let details = probe.map(|p| cdi_details(stderr, p)).unwrap_or_default();
+    let mut details = probe.map(|p| cdi_details(text, p)).unwrap_or_default();
+    if let Some(p) = probe {
+        for b in registry.backends() {
+            details.extend(b.explain_details(family.code, text, p));
+        }
+    }
+    let vendor = registry
+        .backends()
+        .iter()
+        .find(|b| b.families().iter().any(|f| f.code == family.code))
+        .map(|b| b.vendor());
     Some(Explanation {
         family: family.code,
         checks: family.checks,
-        stderr: py_strip(stderr).to_string(),
+        vendor,
+        stderr: text.to_string(),
+        quote: quote::lines(text, &needles),
+        lines: text.lines().count(),
         diagnosis,
         details,
+        host: None,
         hint: family.remedy.to_string(),
     })
 }
@@ -169,6 +302,9 @@ fn cdi_details(stderr: &str, probe: &Probe) -> Vec<String> {
     }
     out
 }
+
+#[path = "explain_quote.rs"]
+mod quote;
 
 #[cfg(test)]
 #[path = "explain_tests.rs"]

@@ -17,6 +17,8 @@ fn registry() -> Registry {
         m.expect_order().return_const(i as u32);
         m.expect_cdi_kind().return_const(k);
         m.expect_families().return_const(&[][..]);
+        m.expect_gpu_words().return_const(&[][..]);
+        m.expect_explain_details().returning(|_, _, _| Vec::new());
         &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
     }))
 }
@@ -68,16 +70,30 @@ fn not_a_gpu_problem(#[case] stderr: &str) {
 }
 
 #[test]
-fn the_message_strips_podman_text_and_keeps_the_reference_block() {
+fn the_message_quotes_the_stripped_line_and_ends_with_the_hint() {
     let e = explain("  keep-groups and CDI\n", &registry(), None).expect("explained");
     let text = e.render();
     assert!(
         text.starts_with(
-            "Container launch failed (GPU misconfiguration):\nkeep-groups and CDI\n\n"
+            "GPU misconfiguration, in these lines (of 1):\n    1 | keep-groups and CDI\n\n"
         ),
         "{text}"
     );
     assert!(text.ends_with(&format!("{KEEP_GROUPS_HINT}\n")), "{text}");
+}
+
+#[test]
+fn only_the_matching_lines_and_their_neighbours_are_quoted() {
+    let mut log: Vec<String> = (1..=300)
+        .map(|i| format!("step {i}: pulling layer"))
+        .collect();
+    log[149] = "Error: option --group-add keep-groups is not supported by runc".to_string();
+    let e = explain(&log.join("\n"), &registry(), None).expect("explained");
+    let numbers: Vec<usize> = e.quote.iter().map(|q| q.number).collect();
+    assert_eq!(numbers, [149, 150, 151]);
+    let text = e.render();
+    assert!(text.contains("(of 300)"), "{text}");
+    assert!(!text.contains("step 1: pulling"), "{text}");
 }
 
 #[test]

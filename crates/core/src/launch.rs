@@ -34,6 +34,24 @@ impl Engine {
     }
 }
 
+/// What the engine's exit `code` says: podman and docker keep 125 for their own errors, 126
+/// for a command that could not be invoked (podman 4.3 also for an unresolvable CDI device)
+/// and 127 for one not found; any other code is the container's own (podman-run(1), "Exit
+/// Status"). A start failure and a container that ran are different things to fix.
+pub fn exit_meaning(engine: Engine, code: i32) -> String {
+    let program = engine.program();
+    match code {
+        125 => format!("{program} could not start the container (exit 125: {program}'s own error)"),
+        126 => format!(
+            "{program} could not start the container (exit 126: the command or a device could not be set up)"
+        ),
+        127 => {
+            format!("{program} could not start the container (exit 127: the command was not found)")
+        }
+        n => format!("the container started and exited with {n}"),
+    }
+}
+
 /// `<engine> run <gpu args> <user args>`: the GPU arguments, rendered for the engine, come
 /// first, so the user's image and command stay last.
 pub fn command_line(engine: Engine, gpu_args: &[String], user_args: &[String]) -> Vec<String> {

@@ -30,6 +30,10 @@ pub use raw::{render_node_devices, render_nodes, select_render_nodes};
 
 /// The facts and words of one render-node vendor.
 ///
+/// A vendor's facts about one of its failure families on this host: family code, failure text,
+/// probe ([`GpuBackend::explain_details`]).
+pub type ExplainDetails = fn(&str, &str, &Probe) -> Vec<String>;
+
 /// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
 /// added later takes its default instead of breaking the literal.
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +65,11 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
+    pub gpu_words: &'static [&'static str],
+    /// This host's facts about a failure of one of the vendor's families
+    /// ([`GpuBackend::explain_details`]): family code, failure text, probe.
+    pub explain_details: Option<ExplainDetails>,
     /// The vendor's own `gpuctl doctor` checks (its driver, its nodes), the same capability
     /// [`GpuBackend::host_checks`] gives any backend; `None`: core's checks only.
     pub host_checks: Option<HostChecks>,
@@ -97,6 +106,8 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            gpu_words: &[],
+            explain_details: None,
             host_checks: None,
         }
     }
@@ -167,6 +178,7 @@ impl RenderNodeVendor {
             }
         }
         let (d, kind, n) = (self.display, self.kind, devices.len());
+        let noun = self.device_noun;
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
@@ -176,9 +188,11 @@ impl RenderNodeVendor {
             Some(_) => 0,
         };
         let none = if on_bus > 0 {
-            format!("{on_bus} {d} GPU(s) on the PCI bus but none usable ('gpuctl doctor' says why)")
+            format!(
+                "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
+            )
         } else {
-            format!("no {d} GPU")
+            format!("no {d} {noun}")
         };
         let reason = match (tier, shared) {
             (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
@@ -282,6 +296,16 @@ impl GpuBackend for RenderNodeVendor {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         self.requirement.and_then(|h| (h.requirement)(device))
+    }
+
+    fn gpu_words(&self) -> &'static [&'static str] {
+        self.gpu_words
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        self.explain_details
+            .map(|f| f(code, text, probe))
+            .unwrap_or_default()
     }
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {

@@ -4,6 +4,8 @@
 //! drivers that bind it).
 
 pub mod doctor;
+pub mod explain;
+pub mod families;
 pub mod requirement;
 pub mod table;
 
@@ -24,6 +26,20 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     order: 2,
     missing_summary: "no Intel render node",
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
+    families: families::FAMILIES,
+    gpu_words: &[
+        "i915",
+        "ZE_RESULT_",
+        "zeInit",
+        "libze_",
+        "level_zero",
+        "Level Zero",
+        "libva ",
+        "iHD_drv_video",
+        "xpu-smi",
+        "intel-cdi-specs-generator",
+    ],
+    explain_details: Some(explain::details),
     requirement: Some(RequirementHook {
         label_key: "platform",
         requirement: device_requirement,

@@ -260,6 +260,29 @@ impl GpuBackend for Nvidia {
         crate::families::FAMILIES
     }
 
+    fn gpu_words(&self) -> &'static [&'static str] {
+        &[
+            "/dev/nvidia",
+            "nvidia-smi",
+            "NVIDIA-SMI",
+            "nvidia-container",
+            "nvidia-ctk",
+            "nvidia-cdi-hook",
+            "libnvidia-",
+            "libcuda.so",
+            "libcudnn",
+            "libcublas",
+            "NVML",
+            "CUDA_ERROR_",
+            "cudaError",
+            "NVRM:",
+        ]
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        crate::explain::details(code, text, probe)
+    }
+
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         crate::doctor::checks(probe, ctx)
     }

@@ -1,6 +1,7 @@
 //! NVIDIA's failure families: what NVML, nvidia-smi, nvidia-container-cli and the toolkit's
 //! hooks print, by name. The real texts are test cases in crates/cli/tests/explain_real.rs.
 
+use crate::families_driver as D;
 use gpuctl_core::families::{
     Family, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
     PRIORITY_PRECISE,
@@ -10,11 +11,30 @@ const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GP
 
 const CDI_HOOK_HINT: &str = "Hint: the CDI spec's hooks run the toolkit's programs: install or update the\nNVIDIA Container Toolkit (1.17.1 or newer) so the spec's hook path exists, then\nregenerate the spec: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.";
 
-/// The NVIDIA families, in catalogue order.
+/// The NVIDIA families, in catalogue order: the driver and hook causes first
+/// ([`crate::families_driver`]), then the rest.
 pub const FAMILIES: &[Family] = &[
+    D::HOOK_NO_DRIVER,
+    D::HOOK_DRIVER_FILES,
+    D::HOOK_PERSISTENCED,
+    D::TOOLBOX_CDI_MOUNT,
+    D::TOOLBOX_CDI_GENERATE,
+    D::DRIVER_REQUIREMENT,
+    D::HOOK_UNKNOWN_DEVICE,
+    D::HOOK_NO_CUDA_DEVICE,
+    D::HOOK_ROOTLESS,
+    D::NODE_MISSING,
+    D::DRIVER_UNREACHABLE,
+    D::NOUVEAU,
+    D::CUDA_NO_DEVICE,
+    D::USER_LIBS_MISSING,
     Family {
         code: "nvidia-cuda-requirement",
-        signs: &[&["requirement error: unsatisfied condition: cuda"]],
+        signs: &[
+            &["requirement error: unsatisfied condition: cuda"],
+            // The CUDA runtime in the container says the same after the start.
+            &["CUDA driver version is insufficient for CUDA runtime version"],
+        ],
         priority: PRIORITY_KEEP_GROUPS - 2,
         diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
         remedy: "Hint: upgrade the host's NVIDIA driver to a branch that supports the image's CUDA, or use an\nimage built for an older CUDA ('nvidia-smi' on the host prints the CUDA version the driver supports).",
@@ -27,8 +47,8 @@ pub const FAMILIES: &[Family] = &[
             &["driver/library version mismatch"],
         ],
         priority: PRIORITY_KEEP_GROUPS - 1,
-        diagnosis: "the NVIDIA kernel module that is loaded is not the version of the user-space driver (NVML): the driver was upgraded and the old module is still loaded.",
-        remedy: "Hint: reboot the host (or unload and reload the nvidia modules), then regenerate the CDI spec:\n'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.",
+        diagnosis: "the NVIDIA kernel module that is loaded is not the version of the user-space driver (NVML) that talks to it: either the driver was upgraded and the old module is still loaded, or the container or box carries driver libraries of its own.",
+        remedy: "Hint: when the host's own libraries differ from the loaded module, reboot the host (or reload the nvidia\nmodules) and regenerate the CDI spec ('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml');\nwhen the image or box ships its own driver libraries, a reboot does not help: remove them from it and let\nthe host's be mounted ('podman run $(gpuctl args nvidia) ...', 'distrobox create --nvidia').",
         checks: &["nvidia-driver", "cdi-stale"],
     },
     Family {
@@ -116,10 +136,12 @@ pub const FAMILIES: &[Family] = &[
         signs: &[
             &["nvidia-container-runtime-hook"],
             &["error executing hook", "nvidia-container-toolkit"],
-            &["nvidia-container-cli"],
+            // Every nvidia-container-cli error is "nvidia-container-cli: <stage> error: ..."; the
+            // loader's "nvidia-container-cli: error while loading shared libraries" is not one.
+            &["nvidia-container-cli", " error: "],
         ],
         priority: PRIORITY_HOOK,
-        diagnosis: "the NVIDIA container hook (nvidia-container-runtime-hook, nvidia-container-toolkit or nvidia-container-cli) failed.",
+        diagnosis: "the NVIDIA container hook (nvidia-container-runtime-hook, nvidia-container-toolkit or nvidia-container-cli) failed, for a reason none of the hook's more specific messages names.",
         remedy: HOOK_HINT,
         checks: &["nvidia-no-cgroups", "nvidia-driver"],
     },

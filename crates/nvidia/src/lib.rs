@@ -4,7 +4,9 @@
 pub mod backend;
 pub mod cuda;
 pub mod doctor;
+pub mod explain;
 pub mod families;
+pub mod families_driver;
 pub mod floor_check;
 pub mod floor_verdict;
 pub mod floors;

@@ -218,3 +218,23 @@ fn a_tier_the_recipe_does_not_serve_is_an_error_not_a_raw_grant() {
         "the acme backend chose the 'hook' tier, which its plan does not serve; this is a bug in the acme plug-in, so report it to its authors and grant another vendor meanwhile"
     );
 }
+
+/// The plug-in's own noun reaches detect's sentences: an Acme accelerator is an NPU, not a GPU.
+#[test]
+fn detect_names_the_device_in_the_plugins_words() {
+    let t = Tree::new();
+    let out = gpuctl_acme(&t)
+        .args(["detect", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let acme = &v["vendors"][3];
+    assert_eq!(acme["vendor"], "acme");
+    assert_eq!(
+        acme["reason"],
+        "no Acme NPU: no valid CDI spec declares acme.example/npu, no /dev/acme-ctl, no Acme render node"
+    );
+}

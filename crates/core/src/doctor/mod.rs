@@ -107,6 +107,28 @@ pub fn run(
     DoctorReport { checks }
 }
 
+/// Every check that reads only the host tree, for `gpuctl explain` and `gpuctl run` to say
+/// whether this host shows a failure's cause: podman is not asked (its version is the one given
+/// with `--podman-version`, if any), and the invoking user is read from the tree's
+/// `/proc/self/status` (root when absent).
+pub fn file_only(registry: &Registry, probe: &Probe, podman_version: Option<&str>) -> DoctorReport {
+    let podman = PodmanFacts {
+        found: podman_version.is_some(),
+        version: podman_version.map(str::to_string),
+        ..PodmanFacts::default()
+    };
+    let ctx = DoctorContext {
+        identity: Identity::of_host(probe.host()).unwrap_or(Identity {
+            uid: 0,
+            gid: 0,
+            groups: Vec::new(),
+        }),
+        podman,
+        user_containers_conf: None,
+    };
+    run(registry, probe, &Selection::All, &ctx)
+}
+
 #[cfg(test)]
 #[path = "tests.rs"]
 mod tests;

@@ -56,6 +56,19 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &["render-groups", "oci-runtime"],
     },
     Family {
+        code: "render-node-missing",
+        signs: &[
+            // docker: "error gathering device information while adding custom device
+            // \"/dev/dri\": no such file or directory"; podman: "stat /dev/dri/renderD128: ...".
+            &["custom device \"/dev/dri", "no such file or directory"],
+            &["stat /dev/dri/", "no such file or directory"],
+        ],
+        priority: PRIORITY_PRECISE,
+        diagnosis: "a DRM node the container is given (/dev/dri or one of its renderD nodes) does not exist on this machine: no GPU driver created it (no GPU, its driver not loaded, a VM or Docker Desktop without the GPU), or the node has another number here.",
+        remedy: "Hint: list the host's nodes ('ls -l /dev/dri') and pass those that exist, as 'gpuctl args' prints them for\nthis host ('podman run $(gpuctl args) ...'); with none, load the GPU's kernel driver first.",
+        checks: &["tier", "render-groups"],
+    },
+    Family {
         code: "cdi-stale-spec",
         signs: &[
             &["failed to stat CDI host device"],
@@ -128,4 +141,18 @@ pub(crate) const NAME_AS_PATH: Family = Family {
     diagnosis: "",
     remedy: CDI_HINT,
     checks: &["podman-version"],
+};
+
+/// Words that name a GPU component in any vendor's stack: a failure that matches no family but
+/// says one of these is GPU-related and is answered as [`super::UNRECOGNISED`].
+pub(crate) const CORE_WORDS: &[&str] = &["/dev/dri/", "\"/dev/dri\"", "render node"];
+
+/// The answer for a GPU-related failure no family knows.
+pub(crate) const UNRECOGNISED_FAMILY: Family = Family {
+    code: super::UNRECOGNISED,
+    signs: &[],
+    priority: u8::MAX,
+    diagnosis: "",
+    remedy: "Hint: gpuctl does not know this failure; the lines above are what names a GPU component. Run 'gpuctl doctor'\nfor every host check, and please report the text (with its source) so that a family can be added.",
+    checks: &[],
 };

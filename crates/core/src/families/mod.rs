@@ -12,7 +12,14 @@ pub(crate) mod catalogue;
 
 pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
+use std::collections::HashSet;
+
+use aho_corasick::AhoCorasick;
+
 use crate::backend::Registry;
+
+/// The code of the answer for a failure that names a GPU component but matches no family.
+pub const UNRECOGNISED: &str = "gpu-unrecognised";
 
 /// Container-side group and permission problems of the engine's own making (keep-groups).
 pub const PRIORITY_KEEP_GROUPS: u8 = 10;
@@ -33,6 +40,16 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 // nothing; this name stays here.
 pub use crate::pattern::Family;
 
+/// The words that name a GPU component: core's and every registered vendor's
+/// ([`crate::GpuBackend::gpu_words`]).
+pub fn gpu_words(registry: &Registry) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = catalogue::CORE_WORDS.to_vec();
+    for b in registry.backends() {
+        out.extend(b.gpu_words().iter().copied());
+    }
+    out
+}
+
 /// Every family: core's, then each registered vendor's.
 pub fn catalogue(registry: &Registry) -> Vec<Family> {
     let mut out: Vec<Family> = CORE_FAMILIES.to_vec();
@@ -44,13 +61,41 @@ pub fn catalogue(registry: &Registry) -> Vec<Family> {
 
 /// The family `text` shows, the lowest priority first; on a tie the earlier in the catalogue.
 pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
+    let cat = catalogue(registry);
+    let words: Vec<&'static str> = cat
+        .iter()
+        .flat_map(|f| f.signs.iter().copied().flatten().copied())
+        .collect();
+    let found = present(text, &words);
     let mut best: Option<Family> = None;
-    for f in catalogue(registry) {
-        if f.matches(text) && best.is_none_or(|b| f.priority < b.priority) {
+    for f in cat {
+        let shows = f
+            .signs
+            .iter()
+            .any(|sign| !sign.is_empty() && sign.iter().all(|s| found.contains(s)));
+        if shows && best.is_none_or(|b| f.priority < b.priority) {
             best = Some(f);
         }
     }
     best
+}
+
+/// Which of `words` occur in `text`, found in one pass (a stderr can be 16 MiB and the
+/// catalogue has a few hundred words).
+pub fn present<'w>(text: &str, words: &[&'w str]) -> HashSet<&'w str> {
+    let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
+    let Ok(ac) = AhoCorasick::new(&words) else {
+        // Only a pattern set too large for the automaton fails; search them one by one.
+        return words.into_iter().filter(|w| text.contains(w)).collect();
+    };
+    let mut found = HashSet::new();
+    for m in ac.find_overlapping_iter(text) {
+        found.insert(words[m.pattern().as_usize()]);
+        if found.len() == words.len() {
+            break;
+        }
+    }
+    found
 }
 
 #[cfg(test)]

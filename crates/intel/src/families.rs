@@ -1,0 +1,44 @@
+//! Intel's failure families: what Level Zero, the VA-API media driver and the kernel's i915/xe
+//! print, by cause. The real texts are in crates/cli/tests/explain_corpus/, with their sources.
+
+use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
+
+use crate::doctor;
+
+/// Intel's families, in catalogue order.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        code: "intel-force-probe",
+        signs: &[
+            &["To force driver probe anyway, use i915.force_probe="],
+            // xe's wording: "... not officially supported by xe driver in this kernel version.
+            // To force Xe probe, use xe.force_probe='4680' and i915.force_probe='!4680'".
+            &["To force Xe probe"],
+        ],
+        priority: PRIORITY_PRECISE,
+        diagnosis: "the kernel's i915 (or xe) knows this GPU but does not drive it by default in this kernel release, so no render node exists for it: the GPU is newer than the kernel's support.",
+        remedy: "Hint: upgrade to a kernel that drives the GPU by default, or add the module parameter the kernel names\n(e.g. 'i915.force_probe=56a0') to the kernel command line and reboot.",
+        checks: &[doctor::DRIVER],
+    },
+    Family {
+        code: "intel-level-zero-no-device",
+        signs: &[
+            &["ZE_RESULT_ERROR_UNINITIALIZED"],
+            // 0x78000001 is ZE_RESULT_ERROR_UNINITIALIZED (level-zero's ze_api.h).
+            &["zeInit error: 78000001"],
+            &["XPU device count is zero"],
+        ],
+        priority: PRIORITY_GROUPS + 3,
+        diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), or that runtime is too old for the GPU.",
+        remedy: "Hint: pass the render node and keep your groups ('podman run $(gpuctl args intel) ...'), and use an image whose\ncompute-runtime release supports the GPU ('gpuctl requirement <device id>' names the platform).",
+        checks: &[doctor::DRIVER, doctor::NODES],
+    },
+    Family {
+        code: "intel-vaapi-init",
+        signs: &[&["vaInitialize failed"], &["libva error:", "init failed"]],
+        priority: PRIORITY_GROUPS + 3,
+        diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open.",
+        remedy: "Hint: name the driver that fits the GPU ('-e LIBVA_DRIVER_NAME=iHD', or 'i965' for older GPUs), install libva and\nthe driver from the same release, and pass the render node ('podman run $(gpuctl args intel) ...').",
+        checks: &[doctor::DRIVER, doctor::NODES],
+    },
+];

@@ -1,0 +1,119 @@
+//! What this host says about an NVIDIA failure beyond doctor's checks: which driver release the
+//! loaded module is against the release the failing libraries or files are of (a box that ships
+//! its own libraries cannot be fixed by a reboot), and whether nouveau holds the GPU.
+
+use std::path::Path;
+
+use gpuctl_core::Probe;
+
+use crate::doctor::{PROC_VERSION, parse_proc_version};
+
+/// Where distributions put the driver's libraries.
+const LIB_DIRS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+];
+
+/// nouveau's module directory, present while it is loaded.
+const NOUVEAU: &str = "/sys/module/nouveau";
+
+/// Facts for `gpuctl explain` (see [`gpuctl_core::GpuBackend::explain_details`]).
+pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
+    let host = probe.host();
+    let loaded = host
+        .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
+        .ok()
+        .and_then(|t| parse_proc_version(&t));
+    let module = || match &loaded {
+        Some(l) => format!("the loaded kernel module is {} ({PROC_VERSION})", l.version),
+        None => {
+            format!("no NVIDIA kernel module is loaded on this host ({PROC_VERSION} is missing)")
+        }
+    };
+    let has_lib = |version: &str| {
+        LIB_DIRS.iter().any(|d| {
+            host.exists(&Path::new(d).join(format!("libnvidia-ml.so.{version}")))
+                .unwrap_or(false)
+        })
+    };
+    match code {
+        "nvidia-nvml-version-mismatch" => {
+            let mut out = vec![module()];
+            let (Some(printed), Some(l)) = (after(text, "NVML library version: "), &loaded) else {
+                return out;
+            };
+            if l.version.starts_with(&printed) {
+                out.push(format!("the NVML that printed this is {printed}, the module's release: the mismatch is elsewhere (another process's libraries)"));
+            } else if has_lib(&l.version) {
+                out.push(format!("the NVML that printed this is {printed}, while this host's own libnvidia-ml is {}: the container or box carries driver libraries of its own, and a reboot will not fix it", l.version));
+            } else {
+                out.push(format!("the NVML that printed this is {printed}; this host has no libnvidia-ml.so.{} of the loaded module: the host was upgraded and still runs the old module, reboot it", l.version));
+            }
+            out
+        }
+        "nvidia-hook-driver-files" => {
+            let mut out = vec![module()];
+            if let Some(v) = after(text, ".so.")
+                && let Some(l) = &loaded
+                && v != l.version
+            {
+                out.push(format!(
+                    "the hook looked for files of release {v}, which is not the loaded {}: they are leftovers",
+                    l.version
+                ));
+            }
+            out
+        }
+        "nvidia-nouveau" | "nvidia-driver-unreachable" | "nvidia-hook-no-cuda-device" => {
+            let nouveau = host.exists(Path::new(NOUVEAU)).unwrap_or(false);
+            vec![
+                module(),
+                if nouveau {
+                    format!("nouveau is loaded on this host ({NOUVEAU} exists)")
+                } else {
+                    format!("nouveau is not loaded on this host ({NOUVEAU} is absent)")
+                },
+            ]
+        }
+        "nvidia-hook-no-driver" | "nvidia-toolbox-cdi-generate" | "nvidia-node-missing" => {
+            vec![module()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The version-like word after `marker` (`565.57`, `418.39`).
+fn after(text: &str, marker: &str) -> Option<String> {
+    text.match_indices(marker).find_map(|(at, _)| {
+        let v: String = text[at + marker.len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let v = v.trim_end_matches('.');
+        (v.contains('.') && v.len() >= 5).then(|| v.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_read_after_their_marker() {
+        assert_eq!(
+            after("NVML library version: 565.57\n", "NVML library version: ").as_deref(),
+            Some("565.57")
+        );
+        assert_eq!(
+            after(
+                "open failed: /usr/lib/libnvidia-tls.so.418.39: no such",
+                ".so."
+            )
+            .as_deref(),
+            Some("418.39")
+        );
+        assert_eq!(after("libnvidia-ml.so.1: cannot", ".so."), None);
+    }
+}
