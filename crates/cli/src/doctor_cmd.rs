@@ -22,7 +22,7 @@ pub enum DoctorFormat {
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// How to print the checks.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DoctorFormat,
 
     /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman

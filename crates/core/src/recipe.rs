@@ -325,7 +325,8 @@ impl GpuBackend for RenderNodeVendor {
 /// The CDI devices of a grant on the CDI tier, added to `plan`.
 ///
 /// A whole-vendor grant is `<kind>=all` when a spec declares `all`, otherwise every declared
-/// name (Intel's generator declares no `all`). An index must be a declared device name.
+/// name (Intel's generator declares no `all`). An index or a name must be a declared device
+/// name, matched with its case (docs/selector.md#device-names).
 pub fn cdi_devices(
     probe: &Probe,
     kind: &str,
@@ -334,18 +335,18 @@ pub fn cdi_devices(
 ) -> Result<(), GpuError> {
     let vendor = plan.vendor();
     let cdi = probe.cdi();
-    let names: Vec<String> = match &grant.indexes {
+    let names: Vec<String> = match grant.cdi_names() {
         None if cdi.has_device(kind, "all") => vec!["all".to_string()],
         None => cdi
             .device_names(kind)
             .into_iter()
             .map(str::to_string)
             .collect(),
-        Some(indexes) => {
-            let bad: Vec<u32> = indexes
+        Some(asked) => {
+            let bad: Vec<String> = asked
                 .iter()
-                .copied()
-                .filter(|i| !cdi.has_device(kind, &i.to_string()))
+                .filter(|n| !cdi.has_device(kind, n))
+                .cloned()
                 .collect();
             if !bad.is_empty() {
                 return Err(GpuError::CdiDeviceUndeclared {
@@ -359,7 +360,7 @@ pub fn cdi_devices(
                         .collect(),
                 });
             }
-            indexes.iter().map(u32::to_string).collect()
+            asked
         }
     };
     for n in names {
