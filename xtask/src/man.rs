@@ -35,11 +35,17 @@ pub fn pages() -> Result<Vec<Page>, String> {
         .cloned()
         .collect();
     let mut top = render(cmd)?;
+    top.roff.push_str(&examples(TOP_EXAMPLES));
     top.roff.push_str(&exit_status());
     top.roff.push_str(&see_also(&subs));
     let mut all = vec![top];
     for sub in subs {
+        let name = sub.get_name().to_string();
         let mut page = render(sub)?;
+        if let Some((_, list)) = SUB_EXAMPLES.iter().find(|(n, _)| *n == name) {
+            page.roff.push_str(&examples(list));
+        }
+        page.roff.push_str(&exit_status());
         page.roff.push_str(".SH \"SEE ALSO\"\n\\fBgpuctl\\fR(1)\n");
         all.push(page);
     }
@@ -69,12 +75,127 @@ fn render(cmd: clap::Command) -> Result<Page, String> {
 fn exit_status() -> String {
     format!(
         ".SH \"EXIT STATUS\"\n\
-         .TP\n\\fB{EXIT_OK}\\fR\nSuccess (\\fBexplain\\fR: a GPU problem was found and explained).\n\
+         .TP\n\\fB{EXIT_OK}\\fR\nSuccess (\\fBexplain\\fR: a GPU problem was found and explained; \
+         \\fBdoctor\\fR: no problem found).\n\
          .TP\n\\fB{EXIT_UNSERVED}\\fR\nThe host cannot serve the request, the driver does not satisfy \
-         the requirement, the GPUs need conflicting drivers, or \\fBexplain\\fR found no GPU problem.\n\
+         the requirement, the GPUs need conflicting drivers, \\fBdoctor\\fR found a problem, or \
+         \\fBexplain\\fR found no GPU problem.\n\
          .TP\n\\fB{EXIT_INVALID}\\fR\nInvalid input: selector, device id, driver spec, table file, \
-         flags, a missing \\fB\\-\\-root\\fR.\n"
+         flags, a missing \\fB\\-\\-root\\fR.\n\
+         .PP\n\\fBrun\\fR exits with the container engine's own code (125, 126 and 127 included) once \
+         the engine has started; before that, with {EXIT_UNSERVED} or {EXIT_INVALID} as above.\n"
     )
+}
+
+/// Examples for the top page: what a new user types first.
+const TOP_EXAMPLES: &[(&str, &str)] = &[
+    (
+        "gpuctl detect",
+        "What the host offers, vendor by vendor, and why.",
+    ),
+    (
+        "podman run --rm $(gpuctl args nvidia) IMAGE nvidia-smi -L",
+        "Give a container every NVIDIA GPU.",
+    ),
+    (
+        "gpuctl doctor",
+        "Check the host before a GPU container starts.",
+    ),
+    (
+        "podman run ... 2> podman.err; gpuctl explain podman.err",
+        "Explain why a GPU container failed.",
+    ),
+];
+
+/// Examples per subcommand page.
+const SUB_EXAMPLES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "args",
+        &[
+            (
+                "gpuctl args amd:1 intel",
+                "The second AMD GPU and every Intel GPU.",
+            ),
+            (
+                "gpuctl args intel:0000-08-00-0-0x56a5",
+                "On a CDI host, the device the vendor's spec names so.",
+            ),
+            (
+                "gpuctl --podman-version 4.9.3 args --format quadlet amd",
+                "Quadlet keys for the podman that will read them.",
+            ),
+        ],
+    ),
+    (
+        "detect",
+        &[("gpuctl detect --format json", "The same answer as JSON.")],
+    ),
+    (
+        "requirement",
+        &[
+            (
+                "gpuctl requirement",
+                "The driver stack this host's GPUs need.",
+            ),
+            (
+                "gpuctl requirement --driver open:580 10de:2684",
+                "Whether NVIDIA's open module 580 drives an RTX 4090.",
+            ),
+        ],
+    ),
+    (
+        "explain",
+        &[(
+            "podman run ... 2>&1 | gpuctl explain",
+            "Diagnose podman's error text from standard input.",
+        )],
+    ),
+    (
+        "doctor",
+        &[(
+            "gpuctl doctor amd",
+            "Check what an AMD GPU container needs.",
+        )],
+    ),
+    (
+        "run",
+        &[
+            (
+                "gpuctl run --gpus amd --rm rocm/rocm-terminal rocminfo",
+                "Run podman with the AMD GPUs; a GPU failure is explained.",
+            ),
+            (
+                "gpuctl run --gpus nvidia --dry-run IMAGE",
+                "Print the podman command line instead.",
+            ),
+        ],
+    ),
+    (
+        "completions",
+        &[(
+            "gpuctl completions bash > ~/.local/share/bash-completion/completions/gpuctl",
+            "Install bash completion for one user.",
+        )],
+    ),
+];
+
+/// An EXAMPLES section: each command in bold, its purpose below.
+fn examples(list: &[(&str, &str)]) -> String {
+    let mut out = String::from(".SH EXAMPLES\n");
+    for (command, what) in list {
+        out.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            roff_escape(command),
+            what
+        ));
+    }
+    out
+}
+
+/// A command line as roff text: backslashes as `\e`, `-` as `\-` (a hyphen, not a minus).
+/// Every example starts with a letter, so no line needs a guard against `.` or `'`.
+fn roff_escape(text: &str) -> String {
+    text.replace('\\', "\\e").replace('-', "\\-")
 }
 
 fn see_also(subs: &[clap::Command]) -> String {

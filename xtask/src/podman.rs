@@ -151,6 +151,8 @@ pub struct RunSpec<'a> {
     /// Run podman with these supplementary groups (through `setpriv`), to see what
     /// `--group-add keep-groups` keeps.
     pub groups: Option<&'a [u32]>,
+    /// An OCI hooks directory for podman (`podman --hooks-dir`), instead of its default ones.
+    pub hooks_dir: Option<&'a std::path::Path>,
 }
 
 /// Starts one throw-away container: `podman run --rm --network=none`, named so that a
@@ -165,6 +167,9 @@ pub fn run_container(spec: &RunSpec, name: &str) -> Result<Captured, String> {
         }
         None => Command::new("podman"),
     };
+    if let Some(dir) = spec.hooks_dir {
+        cmd.arg("--hooks-dir").arg(dir);
+    }
     cmd.args(["run", "--rm", "--network=none", "--name", name]);
     if let Some(rt) = spec.runtime {
         cmd.args(["--runtime", rt.name()]);

@@ -279,6 +279,7 @@ fn run_vendor(
                     image: &opts.image,
                     script: &script,
                     groups: None,
+                    hooks_dir: None,
                 };
                 let name = format!("gpuctl-xtask-{}-{}-{rt_name}", std::process::id(), v.vendor);
                 match podman::run_container(&spec, &name) {

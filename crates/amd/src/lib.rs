@@ -34,6 +34,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         label_key: "target",
         requirement: device_requirement,
     }),
+    cdi_generator: Some("sudo amd-ctk cdi generate"),
     gpu_words: &[
         "/dev/kfd",
         "amdgpu",

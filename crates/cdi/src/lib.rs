@@ -91,6 +91,12 @@ pub struct SpecReport {
     /// Host device nodes the spec injects.
     #[serde(skip)]
     pub host_nodes: Vec<String>,
+    /// Host paths the spec's mounts bind.
+    #[serde(skip)]
+    pub host_mounts: Vec<String>,
+    /// Programs the spec's hooks run.
+    #[serde(skip)]
+    pub hook_paths: Vec<String>,
     /// True when only the podman named by `--podman-version` cannot load it.
     #[serde(skip)]
     podman_rejects: bool,
@@ -305,6 +311,8 @@ fn read_spec(
         devices: Vec::new(),
         error: None,
         host_nodes: Vec::new(),
+        host_mounts: Vec::new(),
+        hook_paths: Vec::new(),
         podman_rejects: false,
         podman: PodmanDoes::Skips,
         priority,
@@ -344,6 +352,8 @@ fn read_spec(
             report.cdi_version = Some(spec.cdi_version);
             report.devices = spec.device_names;
             report.host_nodes = spec.host_nodes;
+            report.host_mounts = spec.host_mounts;
+            report.hook_paths = spec.hook_paths;
         }
         Err(e) => {
             report.podman = match e {
@@ -369,6 +379,13 @@ impl CdiRegistry {
                 PodmanDoes::Skips => Warning::SpecInvalid { path, reason },
             })
         })
+    }
+
+    /// The spec-directory entries that were not read as specs (unreadable, of the wrong type or
+    /// extension, past the per-directory limit) and the devices two specs of one directory
+    /// declare: every warning but the invalid specs'.
+    pub fn directory_warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// Specs that are skipped, unreadable or in conflict: invalid specs first, then directory

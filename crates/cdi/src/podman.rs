@@ -13,6 +13,9 @@ pub struct PodmanCeiling {
     pub max_cdi: Option<Version>,
     /// Whether device names may start with a digit (CDI library 0.5 and later, podman 4.3+).
     pub digit_names: bool,
+    /// Major and minor release (`(4, 3)`), for what depends on the release rather than on
+    /// the CDI library (Quadlet's keys).
+    pub release: (u32, u32),
 }
 
 /// A `--podman-version` that is not a podman version.
@@ -69,6 +72,7 @@ impl PodmanCeiling {
             podman: text.trim().to_string(),
             max_cdi,
             digit_names,
+            release: (major, minor),
         })
     }
 

@@ -60,6 +60,10 @@ pub struct ParsedSpec {
     /// Host device nodes the spec injects (`hostPath`, or `path` when absent), for staleness
     /// checks.
     pub host_nodes: Vec<String>,
+    /// The host paths its mounts bind (`hostPath`), in file order, for staleness checks.
+    pub host_mounts: Vec<String>,
+    /// The programs its hooks run (`path`), each once, in file order, for staleness checks.
+    pub hook_paths: Vec<String>,
     /// Whether it names the root Intel RDT CLOS (`closID: "/"`), valid only since library
     /// v1.1.0.
     pub root_clos: bool,
@@ -172,8 +176,8 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         )));
     }
     parse_kind(&raw.kind).map_err(|e| invalid(e.to_string()))?;
-    let mut host_nodes = Vec::new();
-    check_edits(&raw.container_edits, rules, &mut host_nodes).map_err(invalid)?;
+    let mut paths = HostPaths::default();
+    check_edits(&raw.container_edits, rules, &mut paths).map_err(invalid)?;
     let mut names: Vec<String> = Vec::with_capacity(devices.len());
     let mut seen: HashSet<&str> = HashSet::with_capacity(devices.len());
     for device in devices {
@@ -182,7 +186,7 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         if is_empty(&device.container_edits) {
             return Err(fail("invalid device, empty device edits".to_string()));
         }
-        check_edits(&device.container_edits, rules, &mut host_nodes)
+        check_edits(&device.container_edits, rules, &mut paths)
             .map_err(|e| fail(format!("invalid device {:?}: {e}", device.name)))?;
         if !seen.insert(&device.name) {
             return Err(invalid(format!(
@@ -199,7 +203,9 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         cdi_version: raw.cdi_version.to_string(),
         kind: raw.kind.to_string(),
         device_names: names,
-        host_nodes,
+        host_nodes: paths.nodes,
+        host_mounts: paths.mounts,
+        hook_paths: paths.hooks,
         root_clos: all_edits
             .clone()
             .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),
@@ -231,11 +237,20 @@ pub(super) struct Rules {
     pub(super) root_clos: bool,
 }
 
-/// Checks one set of edits, collecting the host device nodes it injects.
+/// The host paths a spec's edits name: what must exist on the host for podman to start a
+/// container with it. Collected while validating, so every reader of a spec sees the same ones.
+#[derive(Debug, Default)]
+pub(super) struct HostPaths {
+    nodes: Vec<String>,
+    mounts: Vec<String>,
+    hooks: Vec<String>,
+}
+
+/// Checks one set of edits, collecting the host paths it names.
 pub(super) fn check_edits(
     edits: &RawEdits<'_>,
     rules: Rules,
-    host_nodes: &mut Vec<String>,
+    paths: &mut HostPaths,
 ) -> Result<(), String> {
     if let Some(env) = &edits.env {
         check_env(env).map_err(|e| format!("invalid container edits: {e}"))?;
@@ -266,7 +281,7 @@ pub(super) fn check_edits(
         } else {
             &node.host_path
         };
-        host_nodes.push(host.to_string());
+        paths.nodes.push(host.to_string());
     }
     for hook in edits.hooks.iter().flatten().flatten() {
         if !HOOK_NAMES.contains(&&*hook.hook_name) {
@@ -278,6 +293,9 @@ pub(super) fn check_edits(
         if let Some(env) = &hook.env {
             check_env(env).map_err(|e| format!("invalid hook {:?}: {e}", hook.hook_name))?;
         }
+        if !paths.hooks.iter().any(|h| *h == hook.path) {
+            paths.hooks.push(hook.path.to_string());
+        }
     }
     for mount in edits.mounts.iter().flatten().flatten() {
         if mount.host_path.is_empty() {
@@ -286,6 +304,7 @@ pub(super) fn check_edits(
         if mount.container_path.is_empty() {
             return Err("invalid mount, empty container path".to_string());
         }
+        paths.mounts.push(mount.host_path.to_string());
     }
     if let Some(rdt) = &edits.intel_rdt {
         // "ClosID must be a valid Linux filename", under 4096 bytes.

@@ -40,7 +40,7 @@ impl From<ArgsFormat> for Format {
 #[derive(Debug, clap::Args)]
 pub struct ArgsArgs {
     /// How to print the arguments.
-    #[arg(long, value_enum, default_value = "plain")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "plain")]
     pub format: ArgsFormat,
 
     /// What to grant: all, none, vendor names (nvidia, amd, intel, ...), vendor:N; comma
@@ -68,8 +68,8 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
         ctx.ui.warn_all(&notices);
         plan
     };
-    let rendering =
-        render::render(&plan, a.format.into(), &ctx.host).map_err(CliError::UnsafePlain)?;
+    let rendering = render::render(&plan, a.format.into(), &ctx.host, ctx.podman.as_ref())
+        .map_err(CliError::UnsafePlain)?;
     ctx.ui.warn_all(&rendering.notes);
     write_out(out, &rendering.text)?;
     Ok(Outcome::Served)

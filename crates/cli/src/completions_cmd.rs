@@ -4,7 +4,10 @@
 use std::io::Write;
 
 use clap::CommandFactory;
+use clap::builder::PossibleValuesParser;
 use clap_complete::Shell;
+use gpuctl_core::Registry;
+use gpuctl_core::backend::RESERVED_NAMES;
 
 use crate::write_out;
 use crate::{Cli, CliError, Outcome};
@@ -22,7 +25,20 @@ pub fn run(a: &CompletionsArgs, out: &mut dyn Write) -> Result<Outcome, CliError
     // clap_complete panics when its writer fails, so the script is built in memory and written
     // by the one function that turns a write failure into a sentence.
     let mut script = Vec::new();
-    clap_complete::generate(a.shell, &mut Cli::command(), "gpuctl", &mut script);
+    clap_complete::generate(a.shell, &mut with_selector_words(), "gpuctl", &mut script);
     write_out(out, &String::from_utf8_lossy(&script))?;
     Ok(Outcome::Served)
+}
+
+/// The command line with the selector words (`all`, `none`, `true`, `false`) and the linked
+/// vendors' names as the values a selector completes to. Only the completion script sees
+/// them: parsing takes any selector (`nvidia:0`, `intel:<CDI name>`) and checks it itself.
+fn with_selector_words() -> clap::Command {
+    let mut words: Vec<&'static str> = RESERVED_NAMES.to_vec();
+    words.extend(Registry::discovered().names());
+    let words = move |a: clap::Arg| a.value_parser(PossibleValuesParser::new(words.clone()));
+    Cli::command()
+        .mut_subcommand("args", |c| c.mut_arg("selectors", words.clone()))
+        .mut_subcommand("doctor", |c| c.mut_arg("selectors", words.clone()))
+        .mut_subcommand("run", |c| c.mut_arg("gpus", words))
 }

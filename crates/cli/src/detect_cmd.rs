@@ -24,7 +24,7 @@ pub enum DetectFormat {
 #[derive(Debug, clap::Args)]
 pub struct DetectArgs {
     /// How to print the report.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DetectFormat,
 }
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use gpuctl_core::backend::Probe;
-use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, SystemPodman};
+use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, SystemPodman};
 use gpuctl_core::{Registry, selector};
 
 use crate::write_out;
@@ -22,7 +22,7 @@ pub enum DoctorFormat {
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// How to print the checks.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DoctorFormat,
 
     /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
@@ -49,16 +49,20 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
         selector::normalize(&selectors, &registry.names()).map_err(CliError::Selector)?;
     // Specs are judged against podman's ceiling by the cdi-version check, not dropped first.
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
-    let podman = SystemPodman::from_path_var(std::env::var_os("PATH").as_deref());
-    let facts = PodmanFacts::ask(&podman, ctx.podman.as_ref().map(|p| p.podman.as_str()));
+    // A --root tree is another host: this machine's podman says nothing about it.
+    let another_host = ctx.host.root() != std::path::Path::new("/");
+    let given = ctx.podman.as_ref().map(|p| p.podman.as_str());
+    let facts = if another_host {
+        PodmanFacts::given(given)
+    } else {
+        let podman = SystemPodman::from_path_var(std::env::var_os("PATH").as_deref());
+        PodmanFacts::ask(&podman, given)
+    };
     let dctx = DoctorContext {
-        identity: Identity::of_host(&ctx.host).unwrap_or(Identity {
-            uid: 0,
-            gid: 0,
-            groups: Vec::new(),
-        }),
+        identity: Identity::of_host(&ctx.host),
         podman: facts,
-        user_containers_conf: user_conf(),
+        conf_env: conf_env(),
+        another_host,
     };
     let mut report = doctor::run(registry, &probe, &selection, &dctx);
     if let Some(path) = &a.image_env {
@@ -89,11 +93,17 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
     })
 }
 
-/// The invoking user's containers.conf, as a host path.
-fn user_conf() -> Option<String> {
-    let base = std::env::var("XDG_CONFIG_HOME")
-        .ok()
+/// Where the invoking user's environment points podman for containers.conf (host paths).
+fn conf_env() -> ConfEnv {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    // podman takes XDG_CONFIG_HOME as set; a relative one would name a path the host root
+    // cannot place, so only an absolute one is used.
+    let config_home = var("XDG_CONFIG_HOME")
         .filter(|d| d.starts_with('/'))
-        .or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.config")))?;
-    Some(format!("{base}/containers/containers.conf"))
+        .or_else(|| var("HOME").map(|h| format!("{h}/.config")));
+    ConfEnv {
+        containers_conf: var("CONTAINERS_CONF"),
+        containers_conf_override: var("CONTAINERS_CONF_OVERRIDE"),
+        config_home,
+    }
 }

@@ -128,6 +128,9 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
             | CliError::FleetEmpty { .. } => EXIT_INVALID,
+            // A name where the host numbers its devices is a bad index, as on the reference
+            // tool's raw tiers (docs/selector.md#device-names).
+            CliError::Unserved(GpuError::DeviceNameOffCdi { .. }) => EXIT_INVALID,
             CliError::Unserved(_)
             | CliError::EngineMissing { .. }
             | CliError::EngineStart { .. }

@@ -1,6 +1,6 @@
 //! `gpuctl explain`: podman's stderr in, a diagnosis and a remedy out.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use gpuctl_core::backend::Probe;
@@ -24,30 +24,56 @@ pub struct ExplainArgs {
 
 /// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
 pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let named = |e: std::io::Error, path: &PathBuf| CliError::ExplainInput {
+        file: Some(path.clone()),
+        reason: e.to_string(),
+    };
     let (tail, what, stream) = match &a.file {
-        Some(path) if path.as_os_str() != "-" => (
-            input::open_regular(path)
-                .and_then(|mut f| input::read_file_tail(&mut f, STDERR_LIMIT))
+        Some(path) if path.as_os_str() != "-" => {
+            let tail = match input::open_named(path).map_err(|e| named(e, path))? {
+                input::Named::File(mut f) => input::read_file_tail(&mut f, STDERR_LIMIT),
+                input::Named::Pipe(f) => {
+                    input::read_stream_tail(&mut f.take(STREAM_LIMIT), STDERR_LIMIT)
+                }
+            };
+            (
+                tail.map_err(|e| named(e, path))?,
+                path.display().to_string(),
+                false,
+            )
+        }
+        _ => {
+            if std::io::stdin().is_terminal() {
+                // Not a warning: without it a user who typed `gpuctl explain` sees nothing.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "gpuctl: reading podman's error text from the terminal: paste it, then press Ctrl-D on a line of its own (or pass a FILE, or pipe it: podman run ... 2>&1 | gpuctl explain)"
+                );
+            }
+            (
+                input::read_stream_tail(
+                    &mut std::io::stdin().lock().take(STREAM_LIMIT),
+                    STDERR_LIMIT,
+                )
                 .map_err(|e| CliError::ExplainInput {
-                    file: Some(path.clone()),
+                    file: None,
                     reason: e.to_string(),
                 })?,
-            path.display().to_string(),
-            false,
-        ),
-        _ => (
-            input::read_stream_tail(
-                &mut std::io::stdin().lock().take(STREAM_LIMIT),
-                STDERR_LIMIT,
+                "standard input".to_string(),
+                true,
             )
-            .map_err(|e| CliError::ExplainInput {
-                file: None,
-                reason: e.to_string(),
-            })?,
-            "standard input".to_string(),
-            true,
-        ),
+        }
     };
+    if tail.dropped == 0 && tail.bytes.iter().all(u8::is_ascii_whitespace) {
+        // The usual cause is `>` where `2>` was meant: podman's errors went to the terminal.
+        write_out(
+            out,
+            &format!(
+                "Nothing to explain: {what} was empty. podman prints its errors on standard error, so capture them with '2>' ('podman run ... 2> podman.err') or '2>&1 |', not '>'.\n"
+            ),
+        )?;
+        return Ok(Outcome::NothingFound);
+    }
     let mib = STDERR_LIMIT >> 20;
     if stream && tail.dropped + tail.bytes.len() as u64 >= STREAM_LIMIT {
         ctx.ui.warn(&format!(

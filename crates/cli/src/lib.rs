@@ -48,8 +48,9 @@ pub struct Cli {
     pub cdi_spec_dirs: Vec<PathBuf>,
 
     /// The podman that will run the container (e.g. 4.3.1): CDI specs it cannot load (too new a
-    /// cdiVersion, digit-leading names before 4.3) count as invalid. gpuctl never runs podman
-    /// to find out.
+    /// cdiVersion, digit-leading names before 4.3) count as invalid, and Quadlet output uses
+    /// the keys its Quadlet reads. Without it, args, detect and report assume a current podman
+    /// (they never run podman); doctor and run ask the podman on PATH.
     #[arg(
         long,
         global = true,
@@ -115,8 +116,14 @@ where
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
-            // clap prints its own words: usage on stderr, or help and version on stdout.
-            let _ = e.print();
+            // clap prints its own words: usage on stderr, led like gpuctl's other errors
+            // ("gpuctl: error: ..."), or help and version on stdout.
+            if e.use_stderr() {
+                let text = e.render().to_string();
+                let _ = write!(std::io::stderr(), "gpuctl: {text}");
+            } else {
+                let _ = e.print();
+            }
             let end = if e.use_stderr() {
                 Err(CliError::Flags)
             } else {
@@ -160,6 +167,25 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
     } else {
         cli.cdi_spec_dirs.clone()
     };
+    // Only where the answer is about the whole host (an empty `args` selection probes nothing).
+    let reads_gpus = matches!(
+        cli.command,
+        Command::Detect(_) | Command::Doctor(_) | Command::Report(_)
+    );
+    if reads_gpus && cli.root.is_some() && host.looks_bare(&cdi_dirs) {
+        ui.warn(&format!(
+            "--root {} has no sys/, dev/ or proc/ and no CDI spec directory, so gpuctl finds no GPU there; point --root at a copy of a host's / (laid out like tests/hosts/<name>)",
+            host.root().display()
+        ));
+    }
+    for dir in &cli.cdi_spec_dirs {
+        if !host.is_dir(dir).unwrap_or(true) {
+            ui.warn(&format!(
+                "the CDI spec directory {} does not exist, so no spec is read from it; podman skips a missing --cdi-spec-dir without a word (its devices are then unresolvable), so check the path",
+                dir.display()
+            ));
+        }
+    }
     let podman = match &cli.podman_version {
         None => None,
         Some(v) => {

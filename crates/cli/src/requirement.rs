@@ -35,7 +35,7 @@ pub enum RequirementFormat {
 #[derive(Debug, clap::Args)]
 pub struct RequirementArgs {
     /// How to print the answer.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: RequirementFormat,
 
     /// Check a driver stack, one spec per flag: NVIDIA's open:580 (exactly branch 580),

@@ -26,15 +26,23 @@ pub struct RunArgs {
     pub gpus: Vec<String>,
 
     /// The container engine.
-    #[arg(long, value_enum, default_value = "podman")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "podman")]
     pub engine: EngineArg,
 
     /// Print the full command line, shell-quoted, instead of running it.
     #[arg(long)]
     pub dry_run: bool,
 
-    /// The engine's `run` arguments: options, the image, the command (after `--`).
-    #[arg(last = true, required = true, value_name = "ARGS")]
+    /// The engine's `run` arguments, as after `podman run`: options, the image, its command
+    /// (`gpuctl run --gpus amd --rm IMAGE CMD`). From the first argument that is not a gpuctl
+    /// flag on, everything is the engine's; `-v`/`-q` are gpuctl's, so write podman's `-v`
+    /// after `--` (`gpuctl run -- -v /a:/a IMAGE`).
+    #[arg(
+        required = true,
+        value_name = "ARGS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
     pub args: Vec<String>,
 }
 

@@ -78,7 +78,7 @@ fn an_empty_selection_prints_nothing_and_probes_nothing(
 #[rstest]
 #[case::unknown_vendor(&["args", "matrox"], "unknown GPU vendor 'matrox'")]
 #[case::unknown_beside_all(&["args", "all,matrox"], "unknown GPU vendor 'matrox'")]
-#[case::bad_index(&["args", "nvidia:x"], "bad device index in 'nvidia:x'")]
+#[case::bad_index(&["args", "nvidia:+1"], "bad device index in 'nvidia:+1'")]
 #[case::huge_index(&["args", "amd:99999999999"], "is too large")]
 #[case::none_combined(&["args", "none", "amd"], "'none' selects no GPU")]
 #[case::bad_format(&["args", "--format", "xml", "all"], "")]

@@ -106,21 +106,48 @@ fn without_podman_the_podman_checks_are_skipped() {
     assert_eq!(status_of(&v, "cdi-version"), ["skipped"]);
 }
 
-#[test]
-fn podman_on_path_is_asked_its_version_and_runtime() {
-    let t = nvidia_cdi("0.7.0");
+/// A stand-in podman that says 4.9.3 and runc, and leaves a mark when it is run.
+fn podman_script(mark: &Path) -> tempfile::TempDir {
     let bin = tempfile::tempdir().unwrap();
     let script = bin.path().join("podman");
     std::fs::write(
         &script,
-        "#!/bin/sh\ncase \"$1\" in\nversion) echo '{\"Client\":{\"Version\":\"4.9.3\"}}';;\ninfo) echo '{\"host\":{\"ociRuntime\":{\"name\":\"runc\"},\"security\":{\"rootless\":false}}}';;\n*) exit 3;;\nesac\n",
+        format!("#!/bin/sh\n: > '{}'\ncase \"$1\" in\nversion) echo '{{\"Client\":{{\"Version\":\"4.9.3\"}}}}';;\ninfo) echo '{{\"host\":{{\"ociRuntime\":{{\"name\":\"runc\"}},\"security\":{{\"rootless\":false}}}}}}';;\n*) exit 3;;\nesac\n", mark.display()),
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let (code, v) = doctor(&t, &[], bin.path());
-    assert_eq!(code, 1);
+    bin
+}
+
+#[test]
+fn podman_on_path_is_asked_its_version_and_runtime_on_this_host_only() {
+    let marks = tempfile::tempdir().unwrap();
+    let mark = marks.path().join("ran");
+    let bin = podman_script(&mark);
+    // A --root tree is another host: this machine's podman is not asked (issue 19, item 11).
+    let t = nvidia_cdi("0.7.0");
+    let (_, v) = doctor(&t, &[], bin.path());
+    assert_eq!(status_of(&v, "podman"), ["skipped"]);
+    let podman = &v["checks"][0];
+    assert!(
+        podman["facts"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("skipped: --root names another host; give --podman-version"),
+        "{podman:#}"
+    );
+    assert!(!mark.exists(), "podman was run for another host");
+    // On this machine ('--root /') it is asked.
+    let out = cargo_bin_cmd!("gpuctl")
+        .env("PATH", bin.path())
+        .env("HOME", "/nonexistent-home")
+        .args(["--root", "/", "doctor", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(mark.exists());
     assert_eq!(status_of(&v, "podman"), ["ok"]);
-    assert_eq!(status_of(&v, "cdi-version"), ["problem"]);
+    assert_eq!(v["checks"][0]["subject"], "podman 4.9.3");
     let rt = v["checks"]
         .as_array()
         .unwrap()

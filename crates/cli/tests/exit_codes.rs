@@ -43,12 +43,17 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
 #[case::selector(
     CliError::Selector(SelectorError::BadIndex { token: "amd:x".into(), vendor: "amd".into() }),
     2,
-    "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>'"
+    "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>', or on a CDI tier 'amd:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)"
 )]
 #[case::unserved(
     CliError::Unserved(GpuError::NoUsableGpu { missing: vec!["no vendor CDI spec".into()] }),
     1,
     "the selection is 'all' but no usable GPU support was detected on this host (no vendor CDI spec); run 'gpuctl detect' to see what each vendor lacks"
+)]
+#[case::device_name_off_cdi(
+    CliError::Unserved(GpuError::DeviceNameOffCdi { vendor: "amd".into(), names: vec!["x".into()], tier: "raw", kind: "amd.com/gpu".into() }),
+    2,
+    "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>' — this host serves amd on the raw tier, where devices are numbered (see 'gpuctl detect'); a device name selects a device only where a valid CDI spec declares amd.com/gpu"
 )]
 #[case::unsafe_plain(
     CliError::UnsafePlain(UnsafeArgument { argument: "/dev/nvidia0 --privileged".into(), why: Unsafe::ShellWord }),

@@ -26,7 +26,13 @@ fn start(dir: &Path, root: &Path, own_group: bool) -> Child {
     let engine = dir.join("podman");
     std::fs::write(&engine, ENGINE).unwrap();
     std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gpuctl"));
+    // The signals this test sends get their default handling first: started under `nohup`
+    // (or by a CI runner that ignores SIGHUP), gpuctl and the engine would inherit SIG_IGN,
+    // which a shell cannot trap, and the engine would never see the HUP (coreutils env(1)
+    // --default-signal resets them before gpuctl starts).
+    let mut c = Command::new("env");
+    c.arg("--default-signal=HUP,INT,TERM")
+        .arg(env!("CARGO_BIN_EXE_gpuctl"));
     c.env("PATH", format!("{}:/usr/bin:/bin", dir.display()))
         .env("MARK", dir.join("m"))
         .env_remove("GPUCTL_PODMAN_VERSION")

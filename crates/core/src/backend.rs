@@ -15,7 +15,7 @@ use crate::pattern::Family;
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
 use crate::requirement::Requirement;
-use crate::selector::Selection;
+use crate::selector::{Pick, Selection};
 
 // The types a backend works with live in the modules that own them; these names stay here so
 // `gpuctl_core::backend::Probe` and friends keep working for plug-ins.
@@ -23,24 +23,54 @@ pub use crate::device::{Device, VendorReport};
 pub use crate::plan::Tier;
 pub use crate::probe::Probe;
 
-/// What is granted of one vendor: everything, or some devices by index.
+/// What is granted of one vendor: everything, or some devices by index or by CDI name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
-    /// `None` for the whole vendor; otherwise the indexes in ascending order, without duplicates.
+    /// `None` for the whole vendor; otherwise the indexes in ascending order, without duplicates
+    /// (empty when only names are granted).
     pub indexes: Option<Vec<u32>>,
+    /// CDI device names that are not all digits (`GPU-e008...`), in byte order, as written.
+    /// Only the CDI tier serves them: [`Registry::plan`] refuses them on any other tier before
+    /// a backend sees them, so a raw or hook recipe can read `indexes` alone.
+    pub names: Vec<String>,
 }
 
 impl Grant {
     /// The whole vendor.
     pub fn whole() -> Self {
-        Grant { indexes: None }
+        Grant {
+            indexes: None,
+            names: Vec::new(),
+        }
     }
 
     /// Some devices by index.
     pub fn indexes(indexes: Vec<u32>) -> Self {
         Grant {
             indexes: Some(indexes),
+            names: Vec::new(),
         }
+    }
+
+    /// Some devices by index and by CDI name.
+    pub fn devices(indexes: Vec<u32>, names: Vec<String>) -> Self {
+        Grant {
+            indexes: Some(indexes),
+            names,
+        }
+    }
+
+    /// The CDI device names a device grant asks for (indexes as decimal, then names), or
+    /// `None` for the whole vendor.
+    pub fn cdi_names(&self) -> Option<Vec<String>> {
+        let indexes = self.indexes.as_ref()?;
+        Some(
+            indexes
+                .iter()
+                .map(u32::to_string)
+                .chain(self.names.iter().cloned())
+                .collect(),
+        )
     }
 }
 
@@ -117,6 +147,14 @@ pub trait GpuBackend: Send + Sync {
     /// toolkit's configuration), read through the probe's host.
     fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         Vec::new()
+    }
+
+    /// How to rewrite the vendor's CDI spec at `spec_path` for the host as it is now, in one
+    /// sentence (`sudo nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml`), naming any
+    /// service of the host's that does it; `None` gives a neutral sentence. The output must be
+    /// `spec_path` itself: a spec written elsewhere would not replace the stale one.
+    fn cdi_regenerate(&self, _probe: &Probe, _spec_path: &str) -> Option<String> {
+        None
     }
 
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
@@ -263,18 +301,26 @@ impl Registry {
             Selection::Grants(grants) => {
                 let mut plan: Vec<(&'static dyn GpuBackend, Grant)> = Vec::new();
                 for backend in self.backends() {
-                    let mine: Vec<Option<u32>> = grants
+                    let mine: Vec<&Option<Pick>> = grants
                         .iter()
                         .filter(|(v, _)| v == backend.vendor())
-                        .map(|(_, i)| *i)
+                        .map(|(_, p)| p)
                         .collect();
                     if mine.is_empty() {
                         continue;
                     }
-                    let grant = if mine.contains(&None) {
+                    let grant = if mine.iter().any(|p| p.is_none()) {
                         Grant::whole()
                     } else {
-                        Grant::indexes(mine.into_iter().flatten().collect())
+                        let mut indexes = Vec::new();
+                        let mut names = Vec::new();
+                        for pick in mine.into_iter().flatten() {
+                            match pick {
+                                Pick::Index(i) => indexes.push(*i),
+                                Pick::Name(n) => names.push(n.clone()),
+                            }
+                        }
+                        Grant::devices(indexes, names)
                     };
                     plan.push((*backend, grant));
                 }
@@ -289,6 +335,17 @@ impl Registry {
         let mut vendors = Vec::new();
         for (backend, grant) in self.grants(probe, selection)? {
             let tier = probe.tier_of(backend)?;
+            if let Some(tier) = tier
+                && tier != Tier::Cdi
+                && !grant.names.is_empty()
+            {
+                return Err(GpuError::DeviceNameOffCdi {
+                    vendor: backend.vendor().to_string(),
+                    names: grant.names,
+                    tier: tier.as_str(),
+                    kind: backend.cdi_kind().to_string(),
+                });
+            }
             let block = backend.plan(probe, tier, &grant)?;
             tracing::debug!("{}: {:?}", backend.vendor(), block.items());
             vendors.push(block);

@@ -174,14 +174,16 @@ fn grants_group_by_vendor_and_one_failure_fails_the_whole_call() {
     );
     let reg = Registry::from_backends([ok, failing("amd", 1)]);
     let sel = Selection::Grants(vec![
-        ("nvidia".into(), Some(0)),
-        ("nvidia".into(), Some(2)),
+        ("nvidia".into(), Some(Pick::Index(0))),
+        ("nvidia".into(), Some(Pick::Index(2))),
         ("amd".into(), None),
     ]);
     let err = with_probe(|p| reg.plan(p, &sel)).expect_err("amd fails");
     assert_eq!(err.to_string(), "nope");
-    let only_nvidia =
-        Selection::Grants(vec![("nvidia".into(), Some(0)), ("nvidia".into(), Some(2))]);
+    let only_nvidia = Selection::Grants(vec![
+        ("nvidia".into(), Some(Pick::Index(0))),
+        ("nvidia".into(), Some(Pick::Index(2))),
+    ]);
     let out = with_probe(|p| reg.plan(p, &only_nvidia)).expect("args");
     assert_eq!(
         podman_args(&out),
@@ -221,4 +223,57 @@ fn the_render_node_vendor_base_is_no_vendor_until_named() {
     assert_eq!(reg.rejected().len(), 1);
     assert_eq!(NAMED.order(), 7);
     assert_eq!(BASE.order(), 100);
+}
+
+/// A device name reaches only a vendor served on the CDI tier (issue 19 item 1): on a raw or
+/// hook tier the registry refuses it before the vendor's recipe sees a grant it cannot read.
+#[rstest]
+#[case(
+    Tier::Raw,
+    Err(
+        "bad device index in 'amd:GPU-x'; expected 'amd' or 'amd:<non-negative integer>' — this host serves amd on the raw tier, where devices are numbered (see 'gpuctl detect'); a device name selects a device only where a valid CDI spec declares amd.com/gpu"
+    )
+)]
+#[case(
+    Tier::Hook,
+    Err(
+        "bad device index in 'amd:GPU-x'; expected 'amd' or 'amd:<non-negative integer>' — this host serves amd on the hook tier, where devices are numbered (see 'gpuctl detect'); a device name selects a device only where a valid CDI spec declares amd.com/gpu"
+    )
+)]
+#[case(Tier::Cdi, Ok(&["--device", "amd.com/gpu=all", "-e", "amd=[]"][..]))]
+fn a_device_name_is_served_on_the_cdi_tier_only(
+    #[case] tier: Tier,
+    #[case] want: Result<&[&str], &str>,
+) {
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const("amd");
+    m.expect_order().return_const(1u32);
+    m.expect_cdi_kind().return_const("amd.com/gpu");
+    m.expect_tier().returning(move |_| Ok(Some(tier)));
+    m.expect_plan().returning(|_, tier, grant| {
+        assert_eq!(
+            grant.names,
+            ["GPU-x"],
+            "the name reaches the backend as written"
+        );
+        let mut plan = block(
+            "amd",
+            tier.expect("usable"),
+            &["--device", "amd.com/gpu=all"],
+        );
+        plan.add(
+            Need::Env {
+                name: "amd".into(),
+                value: format!("{:?}", grant.indexes.clone().unwrap_or_default()),
+            },
+            None,
+        );
+        Ok(plan)
+    });
+    let reg = Registry::from_backends([&*Box::leak(Box::new(m)) as &dyn GpuBackend]);
+    let sel = Selection::Grants(vec![("amd".into(), Some(Pick::Name("GPU-x".into())))]);
+    let got = with_probe(|p| reg.plan(p, &sel))
+        .map(|plan| podman_args(&plan))
+        .map_err(|e| e.to_string());
+    assert_eq!(got, want.map(s).map_err(str::to_string));
 }

@@ -4,7 +4,7 @@
 use thiserror::Error;
 
 use crate::host::HostError;
-use crate::text::py_int_list;
+use crate::text::{py_int_list, py_repr};
 
 /// A GPU request the host cannot serve.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -56,22 +56,40 @@ pub enum GpuError {
         available: Vec<String>,
     },
 
-    /// On the CDI tier, indexes that no valid spec declares as a device name.
+    /// On the CDI tier, device names (or indexes) that no valid spec declares.
     #[error(
-        "the selection asks for {vendor} device(s) {} but no valid CDI spec declares {}; the declared {kind} devices are: {} — on the CDI tier '{vendor}:N' must name a declared device, so pick one of those or grant the whole vendor ('{vendor}')",
-        py_int_list(bad),
-        bad.iter().map(|i| format!("{kind}={i}")).collect::<Vec<_>>().join(", "),
-        if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
+        "the selection asks for {} but no valid CDI spec declares {}{}; the declared {kind} devices are: {} — on the CDI tier '{vendor}:NAME' selects the device the spec names NAME, so select one as {}, or grant the whole vendor ('{vendor}')",
+        bad.iter().map(|n| format!("'{vendor}:{n}'")).collect::<Vec<_>>().join(", "),
+        bad.iter().map(|n| format!("{kind}={n}")).collect::<Vec<_>>().join(", "),
+        case_hint(vendor, bad, declared),
+        if declared.is_empty() { "none".to_string() } else { declared.join(", ") },
+        example(vendor, declared)
     )]
     CdiDeviceUndeclared {
         /// The vendor.
         vendor: String,
         /// Its CDI kind.
         kind: String,
-        /// The indexes with no device of that name.
-        bad: Vec<u32>,
+        /// The names asked for that no spec declares (indexes in decimal).
+        bad: Vec<String>,
         /// The declared device names, in the CDI library's order.
         declared: Vec<String>,
+    },
+
+    /// A device name (not an index) for a vendor served on a tier without names.
+    #[error(
+        "bad device index in {}; expected '{vendor}' or '{vendor}:<non-negative integer>' — this host serves {vendor} on the {tier} tier, where devices are numbered (see 'gpuctl detect'); a device name selects a device only where a valid CDI spec declares {kind}",
+        names.iter().map(|n| py_repr(&format!("{vendor}:{n}"))).collect::<Vec<_>>().join(", ")
+    )]
+    DeviceNameOffCdi {
+        /// The vendor.
+        vendor: String,
+        /// The names asked for.
+        names: Vec<String>,
+        /// The tier that serves the vendor (`raw`, `hook`).
+        tier: &'static str,
+        /// The vendor's CDI kind.
+        kind: String,
     },
 
     /// A backend was handed a tier its plan does not serve: its `tier` and `plan` disagree.
@@ -113,6 +131,26 @@ impl GpuError {
     }
 }
 
+/// How to select one of the declared devices: `'intel:0000-08-00-0-0x56a5'`, or with several
+/// names the form and the first name that is not `all`.
+fn example(vendor: &str, declared: &[String]) -> String {
+    let named: Vec<&String> = declared.iter().filter(|n| *n != "all").collect();
+    match named.as_slice() {
+        [] => format!("'{vendor}:NAME'"),
+        [one] => format!("'{vendor}:{one}'"),
+        [first, ..] => format!("'{vendor}:NAME' (for example '{vendor}:{first}')"),
+    }
+}
+
+/// CDI names are case-sensitive: when a name asked for differs from a declared one only in
+/// case, say which one is declared.
+fn case_hint(vendor: &str, bad: &[String], declared: &[String]) -> String {
+    bad.iter()
+        .find_map(|b| declared.iter().find(|d| d.eq_ignore_ascii_case(b)))
+        .map(|d| format!(" (CDI names are case-sensitive: '{vendor}:{d}' is declared)"))
+        .unwrap_or_default()
+}
+
 fn listing(vendor: &str, available: &[String]) -> String {
     if available.is_empty() {
         return "none".to_string();
@@ -147,7 +185,7 @@ mod tests {
         let e = GpuError::CdiDeviceUndeclared {
             vendor: "nvidia".into(),
             kind: "nvidia.com/gpu".into(),
-            bad: vec![3],
+            bad: vec!["3".into()],
             declared: vec!["0".into(), "1".into(), "all".into()],
         };
         let text = e.to_string();

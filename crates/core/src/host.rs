@@ -278,6 +278,18 @@ impl Host {
         }
     }
 
+    /// True when the root has none of `sys/`, `dev/` and `proc/`, nor any of `spec_dirs`:
+    /// nothing gpuctl reads is there, so the root is most likely the wrong directory
+    /// (`--root tests/hosts` for `--root tests/hosts/workstation`). A tree of CDI specs alone
+    /// is a host gpuctl can answer for, so it does not count as bare.
+    pub fn looks_bare(&self, spec_dirs: &[PathBuf]) -> bool {
+        let there = |p: &Path| self.is_dir(p).unwrap_or(true);
+        !["/sys", "/dev", "/proc"]
+            .iter()
+            .any(|d| there(Path::new(d)))
+            && !spec_dirs.iter().any(|d| there(d))
+    }
+
     /// True when something exists at `host_path` (links followed); errors other than absence
     /// are reported.
     pub fn exists(&self, host_path: &Path) -> Result<bool, HostError> {

@@ -2,13 +2,45 @@
 //! are input, not part of the host being looked at, so they are read from this machine as
 //! given, never under `--root`.
 //!
-//! Only regular files are opened: `open()` on a FIFO blocks until a writer comes, and a device
-//! or socket is no text file. The type is checked before opening, as the host model does for
-//! spec files.
+//! Only regular files are opened as files: `open()` on a FIFO blocks until a writer comes, and
+//! a device or socket is no text file. The type is checked before opening, as the host model
+//! does for spec files. `explain` also takes a pipe the user names (`explain <(podman ...)`,
+//! a FIFO), opened without blocking ([`open_named`]); FIFOs found in spec directories stay
+//! refused (the host model never opens them).
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+use rustix::fs::OFlags;
+
+/// An input the user named on the command line.
+#[derive(Debug)]
+pub enum Named {
+    /// A regular file: it can be read from its end.
+    File(File),
+    /// A pipe (`<(podman ...)`, a FIFO): read as a stream, like standard input.
+    Pipe(File),
+}
+
+/// Opens `path` as [`open_regular`] does, and a FIFO too: opened with `O_NONBLOCK`, so the
+/// open never waits for a writer, then switched back to blocking reads, so a writer that is
+/// there is read to its end. A FIFO nobody has open for writing reads as empty at once (a
+/// read on a pipe without writers is end-of-file), never a hang.
+pub fn open_named(path: &Path) -> io::Result<Named> {
+    let meta = std::fs::metadata(path)?;
+    if meta.file_type().is_fifo() {
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(OFlags::NONBLOCK.bits() as i32)
+            .open(path)?;
+        let flags = rustix::fs::fcntl_getfl(&file)?;
+        rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+        return Ok(Named::Pipe(file));
+    }
+    open_regular(path).map(Named::File)
+}
 
 /// Opens `path` for reading when it is a regular file (links followed); anything else (a FIFO,
 /// a socket, a device, a directory) is refused with the words "it is a FIFO" and the like,
@@ -26,7 +58,6 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 
 /// What a non-regular file is, in words.
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
     if t.is_dir() {
         "a directory"

@@ -50,7 +50,7 @@ pub use host::{Host, HostError};
 pub use plan::{Item, Need, Notice, Plan, VendorPlan};
 pub use reason::Reason;
 pub use recipe::RenderNodeVendor;
-pub use selector::{Selection, SelectorError};
+pub use selector::{Pick, Selection, SelectorError};
 
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
 /// dependency of their own.

@@ -65,6 +65,9 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// The command that writes the vendor's CDI spec to the file named after it with
+    /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
+    pub cdi_generator: Option<&'static str>,
     /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
     /// This host's facts about a failure of one of the vendor's families
@@ -106,6 +109,7 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            cdi_generator: None,
             gpu_words: &[],
             explain_details: None,
             host_checks: None,
@@ -311,12 +315,18 @@ impl GpuBackend for RenderNodeVendor {
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
     }
+
+    fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
+        self.cdi_generator
+            .map(|g| format!("'{g} --output={spec_path}'"))
+    }
 }
 
 /// The CDI devices of a grant on the CDI tier, added to `plan`.
 ///
 /// A whole-vendor grant is `<kind>=all` when a spec declares `all`, otherwise every declared
-/// name (Intel's generator declares no `all`). An index must be a declared device name.
+/// name (Intel's generator declares no `all`). An index or a name must be a declared device
+/// name, matched with its case (docs/selector.md#device-names).
 pub fn cdi_devices(
     probe: &Probe,
     kind: &str,
@@ -325,18 +335,18 @@ pub fn cdi_devices(
 ) -> Result<(), GpuError> {
     let vendor = plan.vendor();
     let cdi = probe.cdi();
-    let names: Vec<String> = match &grant.indexes {
+    let names: Vec<String> = match grant.cdi_names() {
         None if cdi.has_device(kind, "all") => vec!["all".to_string()],
         None => cdi
             .device_names(kind)
             .into_iter()
             .map(str::to_string)
             .collect(),
-        Some(indexes) => {
-            let bad: Vec<u32> = indexes
+        Some(asked) => {
+            let bad: Vec<String> = asked
                 .iter()
-                .copied()
-                .filter(|i| !cdi.has_device(kind, &i.to_string()))
+                .filter(|n| !cdi.has_device(kind, n))
+                .cloned()
                 .collect();
             if !bad.is_empty() {
                 return Err(GpuError::CdiDeviceUndeclared {
@@ -350,7 +360,7 @@ pub fn cdi_devices(
                         .collect(),
                 });
             }
-            indexes.iter().map(u32::to_string).collect()
+            asked
         }
     };
     for n in names {

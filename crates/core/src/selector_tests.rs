@@ -11,7 +11,25 @@ fn norm(values: &[&str]) -> Result<Selection, SelectorError> {
 }
 
 fn grants(list: &[(&str, Option<u32>)]) -> Selection {
-    Selection::Grants(list.iter().map(|(v, i)| (v.to_string(), *i)).collect())
+    Selection::Grants(
+        list.iter()
+            .map(|(v, i)| (v.to_string(), i.map(Pick::Index)))
+            .collect(),
+    )
+}
+
+fn named(list: &[(&str, &str)]) -> Selection {
+    Selection::Grants(
+        list.iter()
+            .map(|(v, n)| {
+                let pick = match n.parse::<u32>() {
+                    Ok(i) => Pick::Index(i),
+                    Err(_) => Pick::Name(n.to_string()),
+                };
+                (v.to_string(), Some(pick))
+            })
+            .collect(),
+    )
 }
 
 #[rstest]
@@ -67,25 +85,25 @@ fn selects_grants(#[case] values: &[&str], #[case] want: &[(&str, Option<u32>)])
     assert_eq!(norm(values), Ok(grants(want)));
 }
 
-const UNKNOWN_MATROX: &str = "unknown GPU vendor 'matrox' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']";
+const UNKNOWN_MATROX: &str = "unknown GPU vendor 'matrox' in the selection; expected 'all', 'true', 'none', 'false' or a vendor name (nvidia, amd, intel)";
 
 #[rstest]
 #[case(&["matrox"], UNKNOWN_MATROX)]
 #[case(&["all,matrox"], UNKNOWN_MATROX)]
 #[case(&["matrox,all"], UNKNOWN_MATROX)]
 #[case(&["all", "matrox"], UNKNOWN_MATROX)]
-#[case(&["nvidia:x"], "bad device index in 'nvidia:x'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["nvidia:-1"], "bad device index in 'nvidia:-1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["nvidia:"], "bad device index in 'nvidia:'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["amd:0.5"], "bad device index in 'amd:0.5'; expected 'amd' or 'amd:<non-negative integer>'")]
-#[case(&["nvidia: 1"], "bad device index in 'nvidia: 1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["nvidia:+1"], "bad device index in 'nvidia:+1'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["nvidia:1:2"], "bad device index in 'nvidia:1:2'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["nvidia:\u{663}"], "bad device index in 'nvidia:\u{663}'; expected 'nvidia' or 'nvidia:<non-negative integer>'")]
-#[case(&["all:0"], "unknown GPU vendor 'all' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
-#[case(&["nvidia :1"], "unknown GPU vendor 'nvidia ' in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
-#[case(&["amd:x,matrox"], "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>'")]
-#[case(&["it's"], "unknown GPU vendor \"it's\" in the selection; expected 'all', 'true', 'none', 'false', or any of ['nvidia', 'amd', 'intel']")]
+#[case(&["nvidia:-1"], "bad device index in 'nvidia:-1'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia:"], "bad device index in 'nvidia:'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia: 1"], "bad device index in 'nvidia: 1'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia:+1"], "bad device index in 'nvidia:+1'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia:1-"], "bad device index in 'nvidia:1-'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia:GPU/0"], "bad device index in 'nvidia:GPU/0'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["nvidia:\u{663}"], "bad device index in 'nvidia:\u{663}'; expected 'nvidia' or 'nvidia:<non-negative integer>', or on a CDI tier 'nvidia:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["all:0"], "unknown GPU vendor 'all' in the selection; expected 'all', 'true', 'none', 'false' or a vendor name (nvidia, amd, intel)")]
+#[case(&["nvidia :1"], "unknown GPU vendor 'nvidia ' in the selection (did you mean 'nvidia'?); expected 'all', 'true', 'none', 'false' or a vendor name (nvidia, amd, intel)")]
+#[case(&["nvdia"], "unknown GPU vendor 'nvdia' in the selection (did you mean 'nvidia'?); expected 'all', 'true', 'none', 'false' or a vendor name (nvidia, amd, intel)")]
+#[case(&["amd:-x,matrox"], "bad device index in 'amd:-x'; expected 'amd' or 'amd:<non-negative integer>', or on a CDI tier 'amd:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)")]
+#[case(&["it's"], "unknown GPU vendor \"it's\" in the selection; expected 'all', 'true', 'none', 'false' or a vendor name (nvidia, amd, intel)")]
 #[case(&["nvidia:4294967296"], "device index in 'nvidia:4294967296' is too large; an index is at most 4294967295")]
 #[case(&["nvidia:99999999999999999999"], "device index in 'nvidia:99999999999999999999' is too large; an index is at most 4294967295")]
 #[case(&["none,nvidia"], "'none' selects no GPU and cannot be combined with 'nvidia'; write it alone, or leave it out")]
@@ -93,6 +111,30 @@ const UNKNOWN_MATROX: &str = "unknown GPU vendor 'matrox' in the selection; expe
 fn rejects(#[case] values: &[&str], #[case] message: &str) {
     let err = norm(values).expect_err("must be rejected");
     assert_eq!(err.to_string(), message);
+}
+
+/// On a CDI tier `vendor:NAME` names any device the spec declares (issue 19 item 1): the
+/// vendor part ignores case, the name keeps it, and a name that is all digits stays an index
+/// (`nvidia:00` is 0, as in the reference).
+#[rstest]
+#[case(&["intel:0000-08-00-0-0x56a5"], &[("intel", "0000-08-00-0-0x56a5")])]
+#[case(
+    &["NVIDIA:GPU-e008b0f5-204c-dedb-faeb-a6fac57e9a42"],
+    &[("nvidia", "GPU-e008b0f5-204c-dedb-faeb-a6fac57e9a42")]
+)]
+#[case(&["nvidia:x"], &[("nvidia", "x")])]
+#[case(&["nvidia:X,nvidia:x"], &[("nvidia", "X"), ("nvidia", "x")])]
+#[case(&["amd:0.5"], &[("amd", "0.5")])]
+#[case(&["nvidia:1:2"], &[("nvidia", "1:2")])]
+#[case(&["nvidia:MIG-1,nvidia:00,nvidia:GPU-2"], &[("nvidia", "0"), ("nvidia", "GPU-2"), ("nvidia", "MIG-1")])]
+#[case(&["nvidia:a,nvidia:a"], &[("nvidia", "a")])]
+fn selects_device_names(#[case] values: &[&str], #[case] want: &[(&str, &str)]) {
+    assert_eq!(norm(values), Ok(named(want)));
+}
+
+#[test]
+fn a_whole_vendor_absorbs_its_names() {
+    assert_eq!(norm(&["intel:gpu0,INTEL"]), Ok(grants(&[("intel", None)])));
 }
 
 #[test]
@@ -129,7 +171,7 @@ fn a_hundred_thousand_selectors_are_normalized_in_linear_time() {
         panic!("100,000 indexes are a selection");
     };
     assert_eq!(g.len(), 100_000);
-    assert_eq!(g[99_999], ("nvidia".to_string(), Some(99_999)));
+    assert_eq!(g[99_999], ("nvidia".to_string(), Some(Pick::Index(99_999))));
     assert_eq!(normalize(&nones, &VENDORS), Ok(Selection::None));
     let took = started.elapsed();
     assert!(took.as_secs() < 5, "took {took:?}");

@@ -129,6 +129,35 @@ pub fn py_str_list<S: AsRef<str>>(items: &[S]) -> String {
     format!("[{}]", inner.join(", "))
 }
 
+/// The candidate nearest to a mistyped word, for "did you mean": at most one edit per three
+/// letters of the candidate (at least one), the first of equally near candidates.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, c)| *d > 0 && *d <= (c.chars().count() / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance in characters (insertions, deletions, substitutions).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 /// The rows of a vendor data file shipped in a crate (the AMD and Intel tables): one row per
 /// line, fields separated by tabs, blank lines and `#` comment lines (the file's origin)
 /// skipped. Each row comes with its line, so a loader can report a line it cannot read.
@@ -180,6 +209,21 @@ mod tests {
             py_str_list(&["nvidia", "amd", "intel"]),
             "['nvidia', 'amd', 'intel']"
         );
+    }
+
+    #[rstest]
+    #[case("nvdia", Some("nvidia"))]
+    #[case("nvida", Some("nvidia"))]
+    #[case("NVIDIA", None)]
+    #[case("amdd", Some("amd"))]
+    #[case("intl", Some("intel"))]
+    #[case("alll", Some("all"))]
+    #[case("nvidia", None)]
+    #[case("matrox", None)]
+    #[case("xx", None)]
+    fn did_you_mean(#[case] word: &str, #[case] want: Option<&str>) {
+        let words = ["nvidia", "amd", "intel", "all", "true", "none", "false"];
+        assert_eq!(closest(word, words), want);
     }
 
     #[rstest]

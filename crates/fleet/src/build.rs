@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
-use gpuctl_core::doctor::{self, DoctorContext, Identity, PodmanFacts, Status};
+use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, Status};
 use gpuctl_core::pci;
 use gpuctl_core::report::detect;
 use gpuctl_core::requirement::report::{self as neutral, GpuInput};
@@ -159,13 +159,15 @@ fn neutral_gpus(host: &Host, registry: &Registry) -> (Vec<GpuInput>, Vec<String>
 /// that run as root on it), without podman.
 fn doctor_summary(registry: &Registry, probe: &Probe) -> DoctorSummary {
     let ctx = DoctorContext {
-        identity: Identity {
+        identity: Some(Identity {
             uid: 0,
             gid: 0,
             groups: Vec::new(),
-        },
+        }),
         podman: PodmanFacts::default(),
-        user_containers_conf: None,
+        // The system's containers.conf only: no user's environment describes the node.
+        conf_env: ConfEnv::default(),
+        another_host: false,
     };
     let report = doctor::run(registry, probe, &Selection::All, &ctx);
     let checks: Vec<_> = report

@@ -37,9 +37,9 @@ gpuctl_core::register_backend!(Nvidia);
 
 /// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, which every tier carries.
 fn env_pair(grant: &Grant) -> [Need; 2] {
-    let visible = match &grant.indexes {
+    let visible = match grant.cdi_names() {
         None => "all".to_string(),
-        Some(ix) => ix.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        Some(names) => names.join(","),
     };
     [
         Need::Env {
@@ -285,6 +285,10 @@ impl GpuBackend for Nvidia {
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         crate::doctor::checks(probe, ctx)
+    }
+
+    fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {
+        Some(crate::doctor::regenerate(probe, spec_path))
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

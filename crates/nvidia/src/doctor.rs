@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::doctor::{Check, DoctorContext, Status, mounts_and_hooks};
+use gpuctl_core::doctor::evidence::{self, Found};
+use gpuctl_core::doctor::{Check, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
@@ -17,6 +18,37 @@ pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
 pub const MODULE_TAINT: &str = "/sys/module/nvidia/taint";
 /// The toolkit's configuration, which the legacy hook reads.
 pub const TOOLKIT_CONFIG: &str = "/etc/nvidia-container-runtime/config.toml";
+/// Where packages install the toolkit's spec-refresh unit (toolkit 1.18 and later): the Debian
+/// package puts it in /etc/systemd/system, RPM-based ones in /usr/lib/systemd/system
+/// (docs/vendors.md, "NVIDIA CDI tier").
+pub const CDI_REFRESH_UNITS: [&str; 3] = [
+    "/etc/systemd/system/nvidia-cdi-refresh.service",
+    "/usr/lib/systemd/system/nvidia-cdi-refresh.service",
+    "/lib/systemd/system/nvidia-cdi-refresh.service",
+];
+/// The file nvidia-cdi-refresh writes unless its environment file says otherwise.
+pub const CDI_REFRESH_OUTPUT: &str = "/var/run/cdi/nvidia.yaml";
+
+/// How to regenerate the NVIDIA spec at `spec_path`: `nvidia-ctk` writing that very file (a
+/// spec written elsewhere would not replace it), and the refresh service where the host has it.
+pub fn regenerate(probe: &Probe, spec_path: &str) -> String {
+    let mut how = format!("'sudo nvidia-ctk cdi generate --output={spec_path}'");
+    let unit = CDI_REFRESH_UNITS
+        .iter()
+        .any(|u| probe.host().is_file(Path::new(u)).unwrap_or(false));
+    if unit {
+        if spec_path == CDI_REFRESH_OUTPUT {
+            how.push_str(
+                ", or 'sudo systemctl start nvidia-cdi-refresh.service', which this host has installed and which writes that file",
+            );
+        } else {
+            how.push_str(&format!(
+                "; this host has nvidia-cdi-refresh installed, which keeps {CDI_REFRESH_OUTPUT} current: 'sudo systemctl enable --now nvidia-cdi-refresh.path'"
+            ));
+        }
+    }
+    how
+}
 
 /// The loaded NVIDIA kernel module, as `/proc/driver/nvidia/version` names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,16 +155,26 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
 }
 
 fn uvm(probe: &Probe) -> Check {
-    let there = probe
-        .host()
-        .exists(Path::new("/dev/nvidia-uvm"))
-        .unwrap_or(false);
-    if there {
-        Check::new("nvidia-uvm", "/dev/nvidia-uvm", Status::Ok).fact("present")
-    } else {
-        Check::new("nvidia-uvm", "/dev/nvidia-uvm", Status::Problem)
-            .fact("missing: the nvidia-uvm module is not loaded, and CUDA cannot start without it")
-            .remedy("sudo nvidia-modprobe -u -c=0 (or 'sudo modprobe nvidia-uvm'), then regenerate the CDI spec")
+    const UVM: &str = "/dev/nvidia-uvm";
+    let found = evidence::device_node(probe.host(), Path::new(UVM));
+    let c = Check::new("nvidia-uvm", UVM, Status::Ok);
+    match found {
+        Found::Present => c.fact("present"),
+        Found::Unknown(_) => Check {
+            status: Status::Warning,
+            ..c
+        }
+        .fact(found.describe("a device node")),
+        Found::Missing | Found::Wrong(_) => Check {
+            status: Status::Problem,
+            ..c
+        }
+        .fact(format!(
+            "{} {}: the nvidia-uvm module is not loaded, and CUDA cannot start without it",
+            UVM,
+            found.describe("a device node")
+        ))
+        .remedy("sudo nvidia-modprobe -u -c=0 (or 'sudo modprobe nvidia-uvm'), then regenerate the CDI spec"),
     }
 }
 
@@ -143,17 +185,30 @@ fn no_cgroups(probe: &Probe, ctx: &DoctorContext) -> Check {
             "the legacy hook is not the tier in use; its no-cgroups setting does not matter",
         );
     }
-    if !ctx.rootless() {
+    let rootless = ctx.rootless();
+    if rootless == Some(false) {
         return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
             .fact("podman runs as root: the hook may set up device cgroups");
     }
-    let text = probe
+    let text = match probe
         .host()
         .read_to_string(Path::new(TOOLKIT_CONFIG), 1024 * 1024)
-        .unwrap_or_default();
+    {
+        Ok(t) => t,
+        Err(e) if e.is_absent() => String::new(),
+        Err(e) => {
+            return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Warning).fact(format!(
+                "cannot tell whether the hook sets up device cgroups: {e}"
+            ));
+        }
+    };
     if no_cgroups_set(&text) {
         Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
             .fact("no-cgroups = true under [nvidia-container-cli]")
+    } else if rootless.is_none() {
+        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Warning)
+            .fact("no-cgroups is not true under [nvidia-container-cli], and who runs podman is unknown (/proc/self/status cannot be read): rootless podman with the legacy hook would fail")
+            .remedy(format!("for rootless podman, set no-cgroups = true under [nvidia-container-cli] in {TOOLKIT_CONFIG}"))
     } else {
         Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Problem)
             .fact("rootless podman with the legacy hook, and no-cgroups is not true under [nvidia-container-cli]")
@@ -182,8 +237,8 @@ pub fn no_cgroups_set(text: &str) -> bool {
 fn spec_driver(probe: &Probe, loaded: &LoadedDriver) -> Vec<Check> {
     let mut out = Vec::new();
     for spec in probe.cdi().specs_for(KIND) {
-        let (mounts, _) = mounts_and_hooks(probe.host(), &spec.path);
-        let other: Vec<&String> = mounts
+        let other: Vec<&String> = spec
+            .host_mounts
             .iter()
             .filter(|m| m.contains("nvidia") || m.contains("libcuda"))
             .filter(|m| {
@@ -202,7 +257,7 @@ fn spec_driver(probe: &Probe, loaded: &LoadedDriver) -> Vec<Check> {
                     "it mounts {first} but the loaded driver is {}",
                     loaded.version
                 ))
-                .remedy("sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml");
+                .remedy(regenerate(probe, &spec.path));
         } else {
             c = c.fact(format!("written for the loaded driver {}", loaded.version));
         }

@@ -87,7 +87,7 @@ fn acme_via_cdi_and_in_the_vocabulary_of_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "any of ['nvidia', 'amd', 'intel', 'acme']",
+            "or a vendor name (nvidia, amd, intel, acme)",
         ));
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use gpuctl_cdi::CdiRegistry;
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::spec::{SpecFormat, parse_spec};
-use gpuctl_core::{Host, Probe, Registry, Selection};
+use gpuctl_core::{Host, Pick, Probe, Registry, Selection};
 use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 
 // The vendor crates register their backends with `inventory`; naming them links them.
@@ -114,9 +114,18 @@ pub fn cdi_dir(data: &[u8]) {
     let probe = Probe::with_cdi(&host, cdi);
     let registry = Registry::discovered();
     let mut selections = vec![Selection::All];
-    for name in registry.names() {
-        selections.push(Selection::Grants(vec![(name.to_string(), None)]));
-        selections.push(Selection::Grants(vec![(name.to_string(), Some(0))]));
+    for backend in registry.backends() {
+        let name = backend.vendor().to_string();
+        selections.push(Selection::Grants(vec![(name.clone(), None)]));
+        selections.push(Selection::Grants(vec![(
+            name.clone(),
+            Some(Pick::Index(0)),
+        )]));
+        // Every declared name is selectable by name on the CDI tier.
+        for device in probe.cdi().device_names(backend.cdi_kind()) {
+            let pick = Pick::Name(device.to_string());
+            selections.push(Selection::Grants(vec![(name.clone(), Some(pick))]));
+        }
     }
     for selection in &selections {
         if let Ok(plan) = registry.plan(&probe, selection) {

@@ -101,6 +101,18 @@ pub fn quadlet_to_podman(text: &str) -> Result<Pairs, String> {
                 out.push(("--group-add".to_string(), value));
                 continue;
             }
+            // Quadlet splits PodmanArgs= into words and passes them on as they are; gpuctl
+            // writes flag and value pairs there.
+            "PodmanArgs" => {
+                let words = systemd_words(&value)?;
+                for pair in words.chunks(2) {
+                    match pair {
+                        [flag, value] => out.push((flag.clone(), value.clone())),
+                        _ => return Err(format!("PodmanArgs= with an odd word: {value}")),
+                    }
+                }
+                continue;
+            }
             other => return Err(format!("a key gpuctl does not write: {other}")),
         };
         for w in systemd_words(&value)? {

@@ -5,6 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::time::Instant;
 
+use super::hook::{StandIn, would_inject};
 use super::nodes::HostChanges;
 use super::scenarios::Scenario;
 use super::{Ctx, ORACLE as ORACLE_NAME, tree};
@@ -144,6 +145,7 @@ fn run_gap(
         image: &ctx.image,
         script: "true",
         groups: None,
+        hooks_dir: None,
     };
     match podman::run_container(&spec, &ctx.container_name()) {
         Err(e) => problems.push(e),
@@ -194,6 +196,7 @@ fn run_container_check(
             image: &ctx.image,
             script: "true",
             groups: None,
+            hooks_dir: None,
         };
         match podman::run_container(&spec, &ctx.container_name()) {
             Err(e) => problems.push(e),
@@ -210,12 +213,23 @@ fn run_container_check(
     let keep_groups = view(args).group_adds.iter().any(|g| g == "keep-groups");
     let probe = ctx.universe.all_paths();
     let script = container_script(&probe);
+    let standin = match &s.hook_sees {
+        None => None,
+        Some(_) => match StandIn::create(&ctx.scratch, &format!("{}-{}-hook", s.name, rt.name())) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                problems.push(e);
+                return "the stand-in hook could not be written".to_string();
+            }
+        },
+    };
     let spec = RunSpec {
         runtime: Some(rt),
         args,
         image: &ctx.image,
         script: &script,
         groups: keep_groups.then_some(&PROBE_GROUPS[..]),
+        hooks_dir: standin.as_ref().map(StandIn::hooks_dir),
     };
     let mut expect = match ctx.universe.expectation(&s.granted) {
         Ok(e) => e,
@@ -238,6 +252,10 @@ fn run_container_check(
         }
     };
     let report = out.container_report(problems, details);
+    let hook_note = match (&s.hook_sees, &standin) {
+        (Some(want), Some(h)) => judge_hook(want, h.seen(), problems, details),
+        _ => String::new(),
+    };
     if !out.stderr.trim().is_empty() {
         details.push_str(&format!("podman stderr: {}\n", out.stderr.trim_end()));
     }
@@ -269,7 +287,37 @@ fn run_container_check(
         (true, Some(g)) => summary.push_str(&format!("; keep-groups kept {}", join(g))),
         _ => {}
     }
+    summary.push_str(&hook_note);
     summary
+}
+
+/// Whether the stand-in hook ran and saw the values the scenario names; the summary says
+/// whether NVIDIA's hook would have injected GPUs.
+fn judge_hook(
+    want: &[String],
+    seen: Option<Vec<String>>,
+    problems: &mut Vec<String>,
+    details: &mut String,
+) -> String {
+    let Some(seen) = seen else {
+        problems.push("the stand-in NVIDIA hook did not run".to_string());
+        return String::new();
+    };
+    details.push_str(&format!("hook saw NVIDIA_VISIBLE_DEVICES: {seen:?}\n"));
+    if seen != want {
+        problems.push(format!(
+            "the hook saw NVIDIA_VISIBLE_DEVICES {seen:?} in the container's config, not {want:?}"
+        ));
+    }
+    format!(
+        "; the hook ran, saw NVIDIA_VISIBLE_DEVICES={} and would {}",
+        seen.join(" then "),
+        if would_inject(&seen) {
+            "inject GPUs"
+        } else {
+            "do nothing"
+        }
+    )
 }
 
 /// Proves, per runtime, the rule every other check rests on: a fake node passed with
@@ -292,6 +340,7 @@ pub(super) fn run_oracle(ctx: &Ctx, tally: &mut Tally) {
             image: &ctx.image,
             script: &script,
             groups: None,
+            hooks_dir: None,
         };
         let mut problems = Vec::new();
         let mut details = format!("podman run {} ...\n", args.join(" "));

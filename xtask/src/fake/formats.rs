@@ -293,6 +293,7 @@ pub(super) fn run_docker_groups(ctx: &Ctx, tally: &mut Tally) -> Result<(), Stri
             image: &ctx.image,
             script: &script,
             groups: None,
+            hooks_dir: None,
         };
         match podman::run_container(&spec, &ctx.container_name()) {
             Err(e) => problems.push(e),

@@ -20,6 +20,7 @@ use crate::{IntegrationArgs, Runtime};
 
 mod exec;
 mod formats;
+mod hook;
 mod nodes;
 mod preflight;
 mod run_checks;

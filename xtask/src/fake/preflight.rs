@@ -165,6 +165,7 @@ pub fn check(
             image,
             script: "true",
             groups: None,
+            hooks_dir: None,
         };
         let name = format!("gpuctl-xtask-{}-trial-{}", std::process::id(), rt.name());
         match podman::run_container(&spec, &name) {

@@ -38,6 +38,9 @@ pub struct Scenario {
     pub gap: Option<ArgsExpectation>,
     /// Why the scenario cannot run here.
     pub skip: Option<String>,
+    /// Give podman a stand-in for NVIDIA's legacy hook (`--hooks-dir`); it must run and see
+    /// these `NVIDIA_VISIBLE_DEVICES` values in the container's config, in order.
+    pub hook_sees: Option<Vec<String>>,
 }
 
 impl Scenario {
@@ -56,6 +59,7 @@ impl Scenario {
             tell_podman: true,
             gap: None,
             skip: None,
+            hook_sees: None,
         }
     }
 }
@@ -170,6 +174,44 @@ pub fn all(ceiling: Option<CdiVersion>, above: Option<CdiVersion>) -> Vec<Scenar
         "NVIDIA_VISIBLE_DEVICES=void",
         "NVIDIA_DRIVER_CAPABILITIES=all",
     ]);
+    s.skip = cdi_skip.clone();
+    out.push(s);
+
+    // Issue 19 item 14: gpuctl's `-e NVIDIA_VISIBLE_DEVICES=all` beside a spec that sets
+    // `void`, with a stand-in for the legacy hook. podman 4.3.1 keeps both values in the
+    // container's config, the spec's last; the container sees `void`, and so does the hook,
+    // which reads the environment into a map (the last value wins): it does not inject.
+    let mut s = Scenario::new("nvidia-cdi-hook", &[Nvidia], &["nvidia"]);
+    s.specs = vec![specs::nvidia("gpuctl-xtask-nvidia.yaml", &version)];
+    s.args = ArgsExpectation {
+        devices: strings(&["nvidia.com/gpu=all"]),
+        env: nvidia_env("all"),
+        ..Default::default()
+    };
+    s.granted = nvidia_raw_all();
+    s.env_inside = strings(&[
+        "NVIDIA_VISIBLE_DEVICES=void",
+        "NVIDIA_DRIVER_CAPABILITIES=all",
+    ]);
+    s.hook_sees = Some(strings(&["all", "void"]));
+    s.skip = cdi_skip.clone();
+    out.push(s);
+
+    // The same without `void` in the spec (toolkits before 1.15): gpuctl's `-e` is then the
+    // only value, and the hook would inject every GPU next to the CDI devices.
+    let mut s = Scenario::new("nvidia-cdi-hook-no-void", &[Nvidia], &["nvidia"]);
+    s.specs = vec![specs::nvidia_without_void(
+        "gpuctl-xtask-nvidia.yaml",
+        &version,
+    )];
+    s.args = ArgsExpectation {
+        devices: strings(&["nvidia.com/gpu=all"]),
+        env: nvidia_env("all"),
+        ..Default::default()
+    };
+    s.granted = nvidia_raw_all();
+    s.env_inside = nvidia_env("all");
+    s.hook_sees = Some(strings(&["all"]));
     s.skip = cdi_skip.clone();
     out.push(s);
 
@@ -340,6 +382,8 @@ mod tests {
                 "nvidia-cdi-all",
                 "nvidia-cdi-index",
                 "nvidia-cdi-override",
+                "nvidia-cdi-hook",
+                "nvidia-cdi-hook-no-void",
                 "cdi-above-ceiling",
                 "cdi-above-ceiling-untold"
             ]

@@ -58,6 +58,16 @@ pub fn nvidia(name: &str, version: &str) -> SpecFile {
     nvidia_with(name, version, false)
 }
 
+/// The NVIDIA spec without the spec-level `NVIDIA_VISIBLE_DEVICES=void`, as toolkits before
+/// 1.15 and hand-written specs have it.
+pub fn nvidia_without_void(name: &str, version: &str) -> SpecFile {
+    let mut spec = nvidia_with(name, version, false);
+    spec.text = spec
+        .text
+        .replace("  env:\n  - NVIDIA_VISIBLE_DEVICES=void\n", "");
+    spec
+}
+
 /// A stale NVIDIA spec, written before the Device Minors changed: it maps index N to
 /// `/dev/nvidiaN`, which on this machine is the other GPU.
 pub fn nvidia_stale(name: &str, version: &str) -> SpecFile {

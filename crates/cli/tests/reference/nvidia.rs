@@ -81,7 +81,7 @@ fn cdi_index_that_no_spec_declares_lists_the_declared_names() {
     t.cdi_spec("/etc/cdi/nvidia.yaml", "nvidia.com/gpu", &["0", "1", "all"]);
     assert_eq!(
         err(&t, "nvidia:3"),
-        "the selection asks for nvidia device(s) [3] but no valid CDI spec declares nvidia.com/gpu=3; the declared nvidia.com/gpu devices are: 0, 1, all — on the CDI tier 'nvidia:N' must name a declared device, so pick one of those or grant the whole vendor ('nvidia')"
+        "the selection asks for 'nvidia:3' but no valid CDI spec declares nvidia.com/gpu=3; the declared nvidia.com/gpu devices are: 0, 1, all — on the CDI tier 'nvidia:NAME' selects the device the spec names NAME, so select one as 'nvidia:NAME' (for example 'nvidia:0'), or grant the whole vendor ('nvidia')"
     );
 }
 

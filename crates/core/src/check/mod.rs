@@ -2,13 +2,16 @@
 //! invoking user, what podman said). It imports no backend, so the plug-in trait can hand these
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
+pub mod containers_conf;
 pub mod driver;
+pub mod evidence;
 pub mod kernel;
 pub mod podman;
 pub mod user;
 
 use serde::Serialize;
 
+use containers_conf::ConfEnv;
 use podman::PodmanFacts;
 use user::Identity;
 
@@ -81,17 +84,24 @@ impl Check {
 /// What doctor knows besides the host tree: who runs podman, and what podman said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoctorContext {
-    /// The invoking user (from the host's `/proc/self/status`).
-    pub identity: Identity,
-    /// What podman said about itself; `None` when it could not be asked.
+    /// The invoking user (from the host's `/proc/self/status`); `None` when it cannot be read,
+    /// and then checks that depend on it say they cannot tell.
+    pub identity: Option<Identity>,
+    /// What podman said about itself (nothing when it was not asked).
     pub podman: PodmanFacts,
-    /// The user's `containers.conf` (under `$XDG_CONFIG_HOME` or `~/.config`), a host path.
-    pub user_containers_conf: Option<String>,
+    /// Where the invoking user's environment points podman for containers.conf.
+    pub conf_env: ConfEnv,
+    /// True when `--root` names a tree other than this machine's `/`: the tree is the host, so
+    /// nothing is asked of this machine's podman.
+    pub another_host: bool,
 }
 
 impl DoctorContext {
-    /// True when podman runs rootless: it said so, or the invoking user is not root.
-    pub fn rootless(&self) -> bool {
-        self.podman.rootless.unwrap_or(self.identity.uid != 0)
+    /// True when podman runs rootless: it said so, or the invoking user is not root. `None` when
+    /// neither podman nor the host's `/proc/self/status` tells.
+    pub fn rootless(&self) -> Option<bool> {
+        self.podman
+            .rootless
+            .or_else(|| self.identity.as_ref().map(|i| i.uid != 0))
     }
 }

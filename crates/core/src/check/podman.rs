@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::{Check, Status};
@@ -53,36 +54,51 @@ impl PodmanCli for SystemPodman {
     }
 }
 
-fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Result<String, String> {
+/// How long the output may take to close once podman has exited: what it wrote is in the pipe
+/// already, so only a process it left behind holding the pipe keeps it open longer.
+const DRAIN_GRACE: Duration = Duration::from_secs(1);
+
+/// Runs podman in a process group of its own and reads its stdout on a thread. The whole call,
+/// the read included, ends by `timeout`: a podman that does not exit in time is killed with its
+/// process group, and so are processes it left behind holding its stdout once it has exited
+/// (podman's rootless pause process starts a session of its own, so it is not among them).
+pub(crate) fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Result<String, String> {
+    use std::os::unix::process::CommandExt;
     let shown = format!("{} {}", path.display(), args.join(" "));
+    let start = Instant::now();
     let mut child = Command::new(path)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot run '{shown}' ({e})"))?;
-    // Read stdout on a thread so a chatty podman cannot fill the pipe and stall the wait.
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(out) = stdout.as_mut() {
-            let _ = out.take(4 * 1024 * 1024).read_to_string(&mut s);
+    let group = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    let kill_group = || {
+        if let Some(g) = group {
+            // The group may be gone already: nothing is left to stop then.
+            let _ = rustix::process::kill_process_group(g, rustix::process::Signal::KILL);
         }
-        s
+    };
+    // Read on a thread, so that neither a full pipe nor a pipe that never closes can stall the
+    // wait; what was read comes back over the channel once the pipe closes.
+    let stdout = child.stdout.take();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(out) = stdout {
+            let _ = out.take(4 * 1024 * 1024).read_to_end(&mut s);
+        }
+        let _ = tx.send(String::from_utf8_lossy(&s).into_owned());
     });
-    let start = Instant::now();
-    loop {
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                let out = reader.join().unwrap_or_default();
-                return if status.success() {
-                    Ok(out)
-                } else {
-                    Err(format!("'{shown}' failed ({status})"))
-                };
-            }
-            Ok(None) if start.elapsed() > timeout => {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= timeout => {
+                kill_group();
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!(
@@ -91,8 +107,27 @@ fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Result<String, 
                 ));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(format!("cannot wait for '{shown}' ({e})")),
+            Err(e) => {
+                kill_group();
+                return Err(format!("cannot wait for '{shown}' ({e})"));
+            }
         }
+    };
+    let grace = DRAIN_GRACE.min(timeout.saturating_sub(start.elapsed()));
+    let out = match rx.recv_timeout(grace) {
+        Ok(out) => out,
+        Err(_) => {
+            // Something podman started still holds its stdout: stop it, then take what came.
+            kill_group();
+            rx.recv_timeout(DRAIN_GRACE).map_err(|_| {
+                format!("the output of '{shown}' did not close: a process it left behind holds it")
+            })?
+        }
+    };
+    if status.success() {
+        Ok(out)
+    } else {
+        Err(format!("'{shown}' failed ({status})"))
     }
 }
 
@@ -109,6 +144,18 @@ pub struct PodmanFacts {
     pub rootless: Option<bool>,
     /// What went wrong asking it.
     pub errors: Vec<String>,
+}
+
+impl PodmanFacts {
+    /// What is known without asking: the version given on the command line, if any. For a
+    /// `--root` that names another host, whose podman is not this machine's.
+    pub fn given(version: Option<&str>) -> PodmanFacts {
+        PodmanFacts {
+            found: version.is_some(),
+            version: version.map(str::to_string),
+            ..PodmanFacts::default()
+        }
+    }
 }
 
 impl PodmanFacts {
@@ -129,7 +176,12 @@ impl PodmanFacts {
                 }
                 Some(Err(e)) => {
                     f.found = true;
+                    // A podman that hung once would hang again: one time limit is enough.
+                    let hung = e.contains("did not answer") || e.contains("did not close");
                     f.errors.push(e);
+                    if hung {
+                        return f;
+                    }
                 }
             },
         }
@@ -156,8 +208,14 @@ fn json_str(text: &str, path: &[&str]) -> Option<String> {
     v.as_str().map(str::to_string)
 }
 
-/// The `podman` check: found, which version, what it can load.
-pub fn check(p: &PodmanFacts) -> Check {
+/// The `podman` check: found, which version, what it can load. On another host (`--root`)
+/// this machine's podman is not that host's, so only a version given on the command line counts.
+pub fn check(p: &PodmanFacts, another_host: bool) -> Check {
+    if another_host && p.version.is_none() {
+        return Check::new("podman", "podman", Status::Skipped)
+            .fact("skipped: --root names another host; give --podman-version to check its specs against that host's podman")
+            .remedy("pass --podman-version VERSION (the output of 'podman --version' on that host)");
+    }
     if !p.found {
         return Check::new("podman", "podman", Status::Skipped)
             .fact("podman is not on PATH: the checks that need it (cdiVersion ceiling, its OCI runtime) are skipped or use containers.conf")

@@ -19,7 +19,7 @@ fn version_and_info_are_read() {
     assert_eq!(f.version.as_deref(), Some("4.9.3"));
     assert_eq!(f.runtime.as_deref(), Some("crun"));
     assert_eq!(f.rootless, Some(true));
-    let c = check(&f);
+    let c = check(&f, false);
     assert_eq!(c.status, Status::Ok);
     assert!(
         c.facts[0].contains("up to cdiVersion 0.6.0"),
@@ -34,7 +34,7 @@ fn no_podman_skips_and_a_given_version_skips_the_version_call() {
     m.expect_run().returning(|_| None);
     let f = PodmanFacts::ask(&m, None);
     assert!(!f.found);
-    assert_eq!(check(&f).status, Status::Skipped);
+    assert_eq!(check(&f, false).status, Status::Skipped);
 
     let mut m = MockPodmanCli::new();
     m.expect_run()
@@ -43,7 +43,7 @@ fn no_podman_skips_and_a_given_version_skips_the_version_call() {
         .returning(|_| None);
     let f = PodmanFacts::ask(&m, Some("5.1.0"));
     assert_eq!(f.version.as_deref(), Some("5.1.0"));
-    assert_eq!(check(&f).status, Status::Ok);
+    assert_eq!(check(&f, false).status, Status::Ok);
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn a_failing_or_hanging_podman_is_a_warning_with_its_words() {
         ))
     });
     let f = PodmanFacts::ask(&m, None);
-    let c = check(&f);
+    let c = check(&f, false);
     assert_eq!(c.status, Status::Warning);
     assert!(c.facts.iter().any(|x| x.contains("did not answer")));
 }
@@ -67,7 +67,7 @@ fn an_old_podman_has_no_cdi() {
         version: Some("3.4.4".to_string()),
         ..PodmanFacts::default()
     };
-    assert_eq!(check(&f).status, Status::Problem);
+    assert_eq!(check(&f, false).status, Status::Problem);
 }
 
 #[test]
@@ -93,4 +93,68 @@ fn the_real_runner_times_out_and_reports_failure() {
         Duration::from_secs(5),
     );
     assert!(r.is_err());
+}
+
+/// A stand-in podman that answers, then leaves a process behind holding its stdout (as a
+/// misbehaving wrapper or plug-in would): the answer comes back, and the whole call, the read
+/// included, ends within a generous bound of the limit (issue 16, item 10).
+#[test]
+fn a_process_left_holding_stdout_does_not_stall_the_read() {
+    let limit = Duration::from_secs(2);
+    let start = Instant::now();
+    let r = run_limited(
+        Path::new("/bin/sh"),
+        &[
+            "-c",
+            "echo '{\"Client\":{\"Version\":\"5.4.0\"}}'; sleep 60 & exit 0",
+        ],
+        limit,
+    );
+    let took = start.elapsed();
+    assert!(took < 2 * limit, "took {took:?}");
+    assert!(matches!(r, Ok(ref out) if out.contains("5.4.0")), "{r:?}");
+}
+
+/// A stand-in podman that hangs with a child of its own on the pipe: both are killed with the
+/// process group when the limit passes, and the call ends within a generous bound.
+#[test]
+fn a_hanging_podman_and_its_children_are_killed_at_the_limit() {
+    let limit = Duration::from_millis(500);
+    let start = Instant::now();
+    let r = run_limited(Path::new("/bin/sh"), &["-c", "sleep 60 & sleep 60"], limit);
+    let took = start.elapsed();
+    assert!(took < 2 * limit + DRAIN_GRACE, "took {took:?}");
+    assert!(
+        matches!(r, Err(ref e) if e.contains("did not answer")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_podman_that_hung_on_version_is_not_asked_for_info() {
+    let mut m = MockPodmanCli::new();
+    m.expect_run()
+        .with(eq(&["version", "--format", "json"][..]))
+        .times(1)
+        .returning(|_| {
+            Some(Err(
+                "'podman version' did not answer within 15 s".to_string()
+            ))
+        });
+    m.expect_run()
+        .with(eq(&["info", "--format", "json"][..]))
+        .times(0)
+        .returning(|_| None);
+    let f = PodmanFacts::ask(&m, None);
+    assert_eq!(f.errors.len(), 1);
+    assert_eq!(check(&f, false).status, Status::Warning);
+}
+
+#[test]
+fn another_host_is_not_asked_and_says_how_to_give_its_version() {
+    let c = check(&PodmanFacts::given(None), true);
+    assert_eq!(c.status, Status::Skipped);
+    assert!(c.facts[0].starts_with("skipped: --root names another host; give --podman-version"));
+    let c = check(&PodmanFacts::given(Some("4.9.3")), true);
+    assert_eq!(c.status, Status::Ok);
 }

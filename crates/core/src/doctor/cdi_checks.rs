@@ -5,12 +5,13 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::backend::Probe;
+use crate::backend::{Probe, Registry};
+use crate::check::evidence::{self, Found};
 use crate::check::podman::PodmanFacts;
 use crate::check::user::Identity;
 use crate::check::{Check, Status};
-use crate::host::Host;
-use gpuctl_cdi::SPEC_SIZE_LIMIT;
+use crate::finding::Finding;
+use gpuctl_cdi::SpecReport;
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::version::{min_podman, parse_version};
 
@@ -67,104 +68,140 @@ pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
     out
 }
 
-/// One check per valid spec: every host node, mounted file and hook program it names exists.
-pub fn stale(probe: &Probe) -> Vec<Check> {
+/// One check per valid spec: every host node, mounted file and hook program it names is there
+/// and of the right kind. The paths are the CDI reader's, so doctor judges the spec podman reads.
+pub fn stale(probe: &Probe, registry: &Registry) -> Vec<Check> {
     let host = probe.host();
     let mut out = Vec::new();
     for spec in probe.cdi().specs().iter().filter(|s| s.error.is_none()) {
-        let mut missing: Vec<String> = spec
-            .host_nodes
-            .iter()
-            .filter(|n| !exists(host, n))
-            .map(|n| format!("device node {n}"))
-            .collect();
-        let (mounts, hooks) = mounts_and_hooks(host, &spec.path);
-        missing.extend(
-            mounts
-                .iter()
-                .filter(|m| !exists(host, m))
-                .map(|m| format!("mounted file {m}")),
-        );
-        missing.extend(
-            hooks
-                .iter()
-                .filter(|h| !exists(host, h))
-                .map(|h| format!("hook program {h}")),
-        );
+        let mut broken = Vec::new();
+        let mut unknown = Vec::new();
+        let mut look = |what: &str, want: &str, path: &str, found: Found| match found {
+            Found::Present => {}
+            Found::Unknown(_) => unknown.push(format!("{what} {path} {}", found.describe(want))),
+            _ => broken.push(format!("{what} {path} {}", found.describe(want))),
+        };
+        for n in &spec.host_nodes {
+            look(
+                "device node",
+                "a device node",
+                n,
+                evidence::device_node(host, Path::new(n)),
+            );
+        }
+        for m in &spec.host_mounts {
+            look(
+                "mounted file",
+                "there",
+                m,
+                evidence::any_file(host, Path::new(m)),
+            );
+        }
+        for h in &spec.hook_paths {
+            look(
+                "hook program",
+                "a program",
+                h,
+                evidence::program(host, Path::new(h)),
+            );
+        }
         let mut c = Check::new("cdi-stale", spec.path.clone(), Status::Ok);
-        if missing.is_empty() {
+        if broken.is_empty() && unknown.is_empty() {
             c = c.fact(format!(
                 "all {} nodes, {} mounts and {} hooks it names exist",
                 spec.host_nodes.len(),
-                mounts.len(),
-                hooks.len()
+                spec.host_mounts.len(),
+                spec.hook_paths.len()
             ));
-        } else {
-            c.status = Status::Problem;
-            let shown = missing.len().min(5);
-            for m in &missing[..shown] {
-                c = c.fact(format!("missing on the host: {m}"));
-            }
-            if missing.len() > shown {
-                c = c.fact(format!("and {} more missing", missing.len() - shown));
-            }
-            c = c.remedy("the spec is stale (driver upgrade or GPU change): regenerate it, e.g. 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'");
+            out.push(c);
+            continue;
         }
+        c.status = if broken.is_empty() {
+            Status::Warning
+        } else {
+            Status::Problem
+        };
+        let shown = broken.len().min(5);
+        for b in &broken[..shown] {
+            c = c.fact(format!("on the host, {b}"));
+        }
+        if broken.len() > shown {
+            c = c.fact(format!(
+                "and {} more missing or wrong",
+                broken.len() - shown
+            ));
+        }
+        for u in unknown.iter().take(3) {
+            c = c.fact(u.clone());
+        }
+        c = if broken.is_empty() {
+            c.remedy("make the paths readable to gpuctl (run it as the user podman runs as, or with sudo) to check them")
+        } else {
+            c.remedy(regenerate(probe, registry, spec))
+        };
         out.push(c);
     }
     out
 }
 
-fn exists(host: &Host, p: &str) -> bool {
-    host.exists(Path::new(p)).unwrap_or(false)
+/// How to rewrite a stale spec in place: the vendor's own command for this file when the
+/// vendor says one, a neutral sentence otherwise. The stale file is the one to rewrite: a new
+/// spec in another directory would not replace it (`/var/run/cdi` wins over `/etc/cdi`).
+fn regenerate(probe: &Probe, registry: &Registry, spec: &SpecReport) -> String {
+    let vendor = spec
+        .kind
+        .as_deref()
+        .and_then(|k| registry.backends().iter().find(|b| b.cdi_kind() == k));
+    match vendor.and_then(|v| v.cdi_regenerate(probe, &spec.path)) {
+        Some(how) => format!("the spec is stale (driver upgrade or GPU change): {how}"),
+        None => format!(
+            "the spec is stale (driver upgrade or GPU change): regenerate {} with the vendor's CDI generator",
+            spec.path
+        ),
+    }
 }
 
-/// The mounts' host paths and the hooks' programs of a spec file, read again as plain data:
-/// the CDI check keeps only what the tiers need.
-pub fn mounts_and_hooks(host: &Host, path: &str) -> (Vec<String>, Vec<String>) {
-    let Ok(bytes) = host.read_bytes(Path::new(path), SPEC_SIZE_LIMIT) else {
-        return (Vec::new(), Vec::new());
-    };
-    let value: Option<serde_json::Value> = if path.ends_with(".json") {
-        serde_json::from_slice(&bytes).ok()
-    } else {
-        yaml_serde::from_slice(&bytes).ok()
-    };
-    let Some(value) = value else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut edits = vec![&value["containerEdits"]];
-    if let Some(devices) = value["devices"].as_array() {
-        edits.extend(devices.iter().map(|d| &d["containerEdits"]));
-    }
-    let mut mounts = Vec::new();
-    let mut hooks = Vec::new();
-    for e in edits {
-        for m in e["mounts"].as_array().into_iter().flatten() {
-            if let Some(h) = m["hostPath"].as_str() {
-                mounts.push(h.to_string());
-            }
-        }
-        for h in e["hooks"].as_array().into_iter().flatten() {
-            if let Some(p) = h["path"].as_str()
-                && !hooks.iter().any(|x| x == p)
-            {
-                hooks.push(p.to_string());
-            }
-        }
-    }
-    (mounts, hooks)
-}
-
-/// One check per spec file: readable by the invoking user.
-pub fn readable(probe: &Probe, who: &Identity) -> Vec<Check> {
+/// One check per spec file: readable by the invoking user. Who that is may be unknown (the
+/// host's `/proc/self/status` unreadable): then each check says it cannot tell.
+pub fn readable(probe: &Probe, who: Option<&Identity>) -> Vec<Check> {
     let host = probe.host();
     let mut out = Vec::new();
     for spec in probe.cdi().specs() {
-        let Ok(Some(meta)) = host.metadata(Path::new(&spec.path)) else {
-            continue;
+        let meta = match host.metadata(Path::new(&spec.path)) {
+            Ok(Some(m)) => m,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(
+                    Check::new("cdi-readable", spec.path.clone(), Status::Warning)
+                        .fact(format!("cannot tell who may read it: {e}")),
+                );
+                continue;
+            }
         };
         let mode = meta.mode();
+        let owner = format!(
+            "mode {:04o}, owner {}:{}",
+            mode & 0o7777,
+            meta.uid(),
+            meta.gid()
+        );
+        let Some(who) = who else {
+            let c = Check::new("cdi-readable", spec.path.clone(), Status::Warning).fact(format!(
+                "{owner}; the invoking user is unknown (/proc/self/status cannot be read), so gpuctl cannot tell whether podman can read it"
+            ));
+            out.push(if mode & 0o004 != 0 {
+                Check {
+                    status: Status::Ok,
+                    ..c
+                }
+            } else {
+                c.remedy(format!(
+                    "run gpuctl as the user who runs podman, or 'sudo chmod a+r {}'",
+                    spec.path
+                ))
+            });
+            continue;
+        };
         let can_read = who.uid == 0
             || mode & 0o004 != 0
             || (meta.uid() == who.uid && mode & 0o400 != 0)
@@ -178,13 +215,7 @@ pub fn readable(probe: &Probe, who: &Identity) -> Vec<Check> {
                 Status::Problem
             },
         )
-        .fact(format!(
-            "mode {:04o}, owner {}:{}; the invoking user is uid {}",
-            mode & 0o7777,
-            meta.uid(),
-            meta.gid(),
-            who.uid
-        ));
+        .fact(format!("{owner}; the invoking user is uid {}", who.uid));
         out.push(if can_read {
             c
         } else {
@@ -193,4 +224,29 @@ pub fn readable(probe: &Probe, who: &Identity) -> Vec<Check> {
         });
     }
     out
+}
+
+/// One check per spec-directory entry the CDI scan could not take (a link to nothing, a link
+/// loop, a FIFO, an unreadable directory, two specs declaring one device): what `detect` warns
+/// about, as doctor findings. A `.yml` file is only a warning: it may not be meant as a spec.
+pub fn spec_dirs(probe: &Probe) -> Vec<Check> {
+    probe
+        .cdi()
+        .directory_warnings()
+        .iter()
+        .map(|w| {
+            let f = Finding::from(w.clone());
+            let (subject, status) = match &f {
+                Finding::CdiSpecWrongExtension { path } => (path.clone(), Status::Warning),
+                Finding::CdiSpecNotRegular { path, .. } => (path.clone(), Status::Problem),
+                Finding::CdiDirUnreadable { error } | Finding::CdiSpecUnreadable { error } => {
+                    (error.path.display().to_string(), Status::Problem)
+                }
+                Finding::CdiDirTooManySpecs { dir, .. } => (dir.clone(), Status::Problem),
+                Finding::CdiDeviceConflict { device, .. } => (device.clone(), Status::Problem),
+                other => (other.code().to_string(), Status::Problem),
+            };
+            Check::new("cdi-spec-dir", subject, status).fact(f.to_string())
+        })
+        .collect()
 }

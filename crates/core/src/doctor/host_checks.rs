@@ -5,19 +5,11 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::backend::Registry;
 use crate::backend::{GpuBackend, Probe};
 use crate::check::user::group_name;
-use crate::check::{Check, DoctorContext, Status};
+use crate::check::{Check, DoctorContext, Status, containers_conf, evidence};
 use crate::host::Host;
-use crate::plan::Need;
-use crate::selector::Selection;
-
-/// Where podman reads `containers.conf`, lowest priority first (the user's file comes last).
-pub const CONTAINERS_CONF: [&str; 2] = [
-    "/usr/share/containers/containers.conf",
-    "/etc/containers/containers.conf",
-];
+use crate::plan::{Need, Plan};
 
 /// One check per selected vendor: usable, and on which tier.
 pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<Check> {
@@ -50,32 +42,59 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
     out
 }
 
-/// The OCI runtime podman will use, against what the selection's arguments need.
-pub fn oci_runtime(
-    probe: &Probe,
-    ctx: &DoctorContext,
-    registry: &Registry,
-    selection: &Selection,
-) -> Check {
-    let (runtime, from) = match &ctx.podman.runtime {
-        Some(r) => (Some(r.clone()), "podman info".to_string()),
-        None => configured_runtime(probe.host(), ctx.user_containers_conf.as_deref())
-            .map(|(r, f)| (Some(r), f))
-            .unwrap_or((None, String::new())),
+/// The OCI runtime podman will use, against what the selection's arguments need. podman's
+/// own answer counts when it was asked; otherwise (podman absent, or `--root` naming another
+/// host) the host's containers.conf files decide, read as podman reads them.
+pub fn oci_runtime(probe: &Probe, ctx: &DoctorContext, plan: Option<&Plan>) -> Check {
+    let uid = ctx.identity.as_ref().map(|i| i.uid);
+    let files = containers_conf::files(probe.host(), &ctx.conf_env, uid);
+    let conf = containers_conf::read(probe.host(), &files);
+    let (runtime, from) = match (&ctx.podman.runtime, &conf.runtime) {
+        (Some(r), _) => (Some(r.clone()), "podman info".to_string()),
+        (None, Some((r, file))) => (Some(r.clone()), file.clone()),
+        (None, None) => (None, String::new()),
     };
-    let keep_groups = registry
-        .plan(probe, selection)
-        .map(|p| p.items().iter().any(|i| i.need == Need::KeepGroups))
-        .unwrap_or(false);
-    let Some(runtime) = runtime else {
-        return Check::new("oci-runtime", "podman's default", Status::Ok).fact(
+    let keep_groups = plan.is_some_and(|p| p.items().iter().any(|i| i.need == Need::KeepGroups));
+    let mut c = match &runtime {
+        None => Check::new("oci-runtime", "podman's default", Status::Ok).fact(
             "no runtime is configured in containers.conf: podman uses crun when it is installed",
-        );
+        ),
+        Some(runtime) => runtime_check(runtime, &from, keep_groups),
     };
-    let name = Path::new(&runtime)
+    if !conf.read.is_empty() {
+        c = c.fact(format!("containers.conf read: {}", conf.read.join(", ")));
+    }
+    if uid.is_none() && ctx.conf_env.containers_conf.is_none() {
+        for dir in containers_conf::per_user_dirs(probe.host()) {
+            c = c.fact(format!(
+                "the invoking user is unknown, so gpuctl cannot tell whether podman reads {dir}"
+            ));
+            if c.status == Status::Ok {
+                c.status = Status::Warning;
+            }
+        }
+    }
+    for u in &conf.unknown {
+        c = c.fact(format!("cannot tell what it sets: {u}"));
+        if c.status == Status::Ok {
+            c.status = Status::Warning;
+        }
+    }
+    if !conf.refused.is_empty() {
+        for r in &conf.refused {
+            c = c.fact(r.clone());
+        }
+        c.status = Status::Problem;
+        c = c.remedy("podman refuses to start while a containers.conf it reads is not valid: fix or remove the file named above");
+    }
+    c
+}
+
+fn runtime_check(runtime: &str, from: &str, keep_groups: bool) -> Check {
+    let name = Path::new(runtime)
         .file_name()
         .and_then(|n| n.to_str())
-        .unwrap_or(&runtime)
+        .unwrap_or(runtime)
         .to_string();
     let mut c = Check::new("oci-runtime", name.clone(), Status::Ok)
         .fact(format!("runtime {runtime} (from {from})"));
@@ -95,82 +114,96 @@ pub fn oci_runtime(
     c
 }
 
-/// `runtime = "..."` under `[engine]` of the last containers.conf that sets it, and the file.
-pub fn configured_runtime(host: &Host, user_conf: Option<&str>) -> Option<(String, String)> {
-    let mut found = None;
-    for file in CONTAINERS_CONF.iter().copied().chain(user_conf) {
-        let Ok(text) = host.read_to_string(Path::new(file), 1024 * 1024) else {
-            continue;
-        };
-        if let Some(r) = engine_runtime(&text) {
-            found = Some((r, file.to_string()));
-        }
-    }
-    found
-}
-
-/// The `runtime` key of the `[engine]` table (a line reader: that one key is all doctor needs).
-pub fn engine_runtime(text: &str) -> Option<String> {
-    let mut in_engine = false;
-    let mut found = None;
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_engine = line == "[engine]";
-            continue;
-        }
-        if !in_engine {
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=')
-            && k.trim() == "runtime"
-        {
-            let v = v.split('#').next().unwrap_or("").trim();
-            found = Some(v.trim_matches(['"', '\'']).to_string());
-        }
-    }
-    found.filter(|r| !r.is_empty())
-}
-
-/// SELinux enforcing without `container_use_devices`: containers may not use device nodes.
+/// SELinux enforcing without `container_use_devices`: containers may not use device nodes. A
+/// `/sys/fs/selinux/enforce` that is there but cannot be read as a file is "cannot tell".
 pub fn selinux(probe: &Probe) -> Check {
     let host = probe.host();
-    let read = |p: &str| host.read_to_string(Path::new(p), 4096).ok();
-    let Some(enforce) = read("/sys/fs/selinux/enforce") else {
-        return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is not enabled");
+    let cannot = |what: String| {
+        Check::new("selinux", "SELinux", Status::Warning)
+            .fact(format!("cannot tell whether SELinux enforces: {what}"))
     };
-    if enforce.trim() != "1" {
-        return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is permissive");
+    let enforce = match read_small(host, ENFORCE) {
+        Read::Absent => {
+            return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is not enabled");
+        }
+        Read::Cannot(why) => return cannot(why),
+        Read::Text(t) => t,
+    };
+    match enforce.trim() {
+        "1" => {}
+        "0" => {
+            return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is permissive");
+        }
+        other => return cannot(format!("{ENFORCE} holds {other:?}, not 0 or 1")),
     }
-    let boolean = read("/sys/fs/selinux/booleans/container_use_devices");
-    match boolean.as_deref().and_then(|b| b.split_whitespace().next()) {
-        Some("1") => Check::new("selinux", "SELinux", Status::Ok)
+    let boolean = match read_small(host, USE_DEVICES) {
+        Read::Absent => None,
+        Read::Cannot(why) => {
+            return Check::new("selinux", "SELinux", Status::Warning).fact(format!(
+                "enforcing, and its container_use_devices boolean cannot be checked: {why}"
+            ));
+        }
+        Read::Text(t) => Some(t),
+    };
+    match boolean.as_deref().map(|b| b.split_whitespace().next()) {
+        Some(Some("1")) => Check::new("selinux", "SELinux", Status::Ok)
             .fact("enforcing, container_use_devices is on"),
-        Some(_) => Check::new("selinux", "SELinux", Status::Problem)
+        Some(Some("0")) => Check::new("selinux", "SELinux", Status::Problem)
             .fact("enforcing, and container_use_devices is off: containers may not use the GPU device nodes")
             .remedy("sudo setsebool -P container_use_devices=true (or run with --security-opt=label=disable)"),
+        Some(other) => Check::new("selinux", "SELinux", Status::Warning).fact(format!(
+            "enforcing, and {USE_DEVICES} holds {:?}, not 0 or 1",
+            other.unwrap_or("")
+        )),
         None => Check::new("selinux", "SELinux", Status::Warning)
             .fact("enforcing, and this policy has no container_use_devices boolean (container-selinux too old?)")
             .remedy("update container-selinux, or run GPU containers with --security-opt=label=disable"),
     }
 }
 
+const ENFORCE: &str = "/sys/fs/selinux/enforce";
+const USE_DEVICES: &str = "/sys/fs/selinux/booleans/container_use_devices";
+
+enum Read {
+    Absent,
+    Cannot(String),
+    Text(String),
+}
+
+/// A small kernel file: absent, its text, or why it cannot be read (a directory or a FIFO in
+/// its place is not read, nor taken for absent).
+fn read_small(host: &Host, path: &str) -> Read {
+    match host.metadata(Path::new(path)) {
+        Ok(None) => return Read::Absent,
+        Ok(Some(m)) if !m.is_file() => {
+            return Read::Cannot(format!("{path} is {}, not a file", evidence::kind_of(&m)));
+        }
+        Ok(Some(_)) => {}
+        Err(e) => return Read::Cannot(e.to_string()),
+    }
+    match host.read_to_string(Path::new(path), 4096) {
+        Ok(t) => Read::Text(t),
+        Err(e) => Read::Cannot(e.to_string()),
+    }
+}
+
 /// For rootless podman: the invoking user can open every device node the selection passes
-/// (raw `--device` nodes and the nodes the selected CDI specs inject).
+/// (raw `--device` nodes and the nodes the selected CDI specs inject). When who runs podman is
+/// unknown, the nodes only root could open are "cannot tell", never passed.
 pub fn render_groups(
     probe: &Probe,
     ctx: &DoctorContext,
-    registry: &Registry,
-    selection: &Selection,
+    plan: Option<&Plan>,
     vendors: &[&dyn GpuBackend],
 ) -> Vec<Check> {
-    if !ctx.rootless() {
+    if ctx.rootless() == Some(false) {
         return vec![
             Check::new("render-groups", "device nodes", Status::Skipped)
                 .fact("podman runs as root: group membership does not limit it"),
         ];
     }
     let mut nodes: Vec<String> = Vec::new();
-    if let Ok(plan) = registry.plan(probe, selection) {
+    if let Some(plan) = plan {
         nodes.extend(plan.items().iter().filter_map(|i| match &i.need {
             Need::DeviceNode(path) => Some(path.clone()),
             _ => None,
@@ -183,22 +216,50 @@ pub fn render_groups(
     }
     nodes.sort();
     nodes.dedup();
-    let who = &ctx.identity;
     let host = probe.host();
     let mut out = Vec::new();
     for node in nodes {
-        let Ok(Some(meta)) = host.metadata(Path::new(&node)) else {
-            continue;
+        let meta = match host.metadata(Path::new(&node)) {
+            Ok(Some(m)) => m,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(
+                    Check::new("render-groups", node, Status::Warning)
+                        .fact(format!("cannot tell who may open it: {e}")),
+                );
+                continue;
+            }
         };
         let mode = meta.mode();
         let by_other = mode & 0o006 == 0o006;
+        let group = group_name(host, meta.gid());
+        let shown = format!(
+            "{node}: mode {:04o}, group {group} ({})",
+            mode & 0o7777,
+            meta.gid()
+        );
+        let Some(who) = &ctx.identity else {
+            let c = Check::new("render-groups", node, Status::Ok);
+            out.push(if by_other {
+                c.fact(format!("{shown}; open to every user"))
+            } else {
+                Check {
+                    status: Status::Warning,
+                    ..c
+                }
+                .fact(format!(
+                    "{shown}; the invoking user is unknown (/proc/self/status cannot be read), so gpuctl cannot tell whether rootless podman may open it"
+                ))
+                .remedy(format!(
+                    "run gpuctl as the user who runs podman; that user needs group {group} ('sudo usermod -aG {group} $USER')"
+                ))
+            });
+            continue;
+        };
         let by_owner = meta.uid() == who.uid && mode & 0o600 == 0o600;
         let by_group = who.in_group(meta.gid()) && mode & 0o060 == 0o060;
-        let group = group_name(host, meta.gid());
         let fact = format!(
-            "{node}: mode {:04o}, group {group} ({}); uid {} is {}in it",
-            mode & 0o7777,
-            meta.gid(),
+            "{shown}; uid {} is {}in it",
             who.uid,
             if who.in_group(meta.gid()) { "" } else { "not " }
         );

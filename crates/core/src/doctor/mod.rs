@@ -10,10 +10,12 @@ use serde::Serialize;
 
 use crate::backend::Registry;
 use crate::backend::{GpuBackend, Probe};
+use crate::error::GpuError;
+use crate::plan::Plan;
 use crate::selector::Selection;
 
-pub use crate::check::{Check, DoctorContext, Status, podman, user};
-pub use cdi_checks::mounts_and_hooks;
+pub use crate::check::{Check, DoctorContext, Status, containers_conf, evidence, podman, user};
+pub use containers_conf::ConfEnv;
 pub use podman::{PodmanCli, PodmanFacts, SystemPodman};
 pub use user::Identity;
 
@@ -81,7 +83,8 @@ pub fn selected<'r>(registry: &'r Registry, selection: &Selection) -> Vec<&'r dy
         .collect()
 }
 
-/// Runs every check that applies to the selection.
+/// Runs every check that applies to the selection. The plan is computed once: the checks that
+/// need it share it, and a selection the host cannot serve is a finding of its own.
 pub fn run(
     registry: &Registry,
     probe: &Probe,
@@ -89,17 +92,23 @@ pub fn run(
     ctx: &DoctorContext,
 ) -> DoctorReport {
     let vendors = selected(registry, selection);
-    let mut checks = Vec::new();
-    checks.push(podman::check(&ctx.podman));
     let explicit = matches!(selection, Selection::Grants(_));
+    let plan = registry.plan(probe, selection);
+    let mut checks = vec![podman::check(&ctx.podman, ctx.another_host)];
     checks.extend(host_checks::tiers(probe, &vendors, explicit));
+    checks.extend(selection_check(&plan, explicit));
+    checks.extend(cdi_checks::spec_dirs(probe));
     checks.extend(cdi_checks::versions(probe, &ctx.podman));
-    checks.extend(cdi_checks::stale(probe));
-    checks.extend(cdi_checks::readable(probe, &ctx.identity));
-    checks.push(host_checks::oci_runtime(probe, ctx, registry, selection));
+    checks.extend(cdi_checks::stale(probe, registry));
+    checks.extend(cdi_checks::readable(probe, ctx.identity.as_ref()));
+    let plan = plan.ok();
+    checks.push(host_checks::oci_runtime(probe, ctx, plan.as_ref()));
     checks.push(host_checks::selinux(probe));
     checks.extend(host_checks::render_groups(
-        probe, ctx, registry, selection, &vendors,
+        probe,
+        ctx,
+        plan.as_ref(),
+        &vendors,
     ));
     for v in &vendors {
         checks.extend(v.host_checks(probe, ctx));
@@ -107,10 +116,28 @@ pub fn run(
     DoctorReport { checks }
 }
 
+/// What `gpuctl args` would answer for the selection: for named GPUs, whether the host can
+/// serve them (`amd:9` on an 8-GPU host cannot); for `all`, only a failure the tier checks did
+/// not already report.
+fn selection_check(plan: &Result<Plan, GpuError>, explicit: bool) -> Option<Check> {
+    match plan {
+        Ok(p) if explicit => Some(Check::new("selection", "the selection", Status::Ok).fact(
+            format!("the host can serve it ({} plan item(s))", p.items().len()),
+        )),
+        Ok(_) => None,
+        Err(GpuError::NoUsableGpu { .. }) if !explicit => None,
+        Err(e) => Some(
+            Check::new("selection", "the selection", Status::Problem)
+                .fact(format!("'gpuctl args' refuses it: {e}"))
+                .remedy("select GPUs the host has ('gpuctl detect' lists them)"),
+        ),
+    }
+}
+
 /// Every check that reads only the host tree, for `gpuctl explain` and `gpuctl run` to say
 /// whether this host shows a failure's cause: podman is not asked (its version is the one given
 /// with `--podman-version`, if any), and the invoking user is read from the tree's
-/// `/proc/self/status` (root when absent).
+/// `/proc/self/status` (unknown when absent: the checks that need it say they cannot tell).
 pub fn file_only(registry: &Registry, probe: &Probe, podman_version: Option<&str>) -> DoctorReport {
     let podman = PodmanFacts {
         found: podman_version.is_some(),
@@ -118,13 +145,10 @@ pub fn file_only(registry: &Registry, probe: &Probe, podman_version: Option<&str
         ..PodmanFacts::default()
     };
     let ctx = DoctorContext {
-        identity: Identity::of_host(probe.host()).unwrap_or(Identity {
-            uid: 0,
-            gid: 0,
-            groups: Vec::new(),
-        }),
+        identity: Identity::of_host(probe.host()),
         podman,
-        user_containers_conf: None,
+        conf_env: ConfEnv::default(),
+        another_host: true,
     };
     run(registry, probe, &Selection::All, &ctx)
 }

@@ -1,10 +1,13 @@
 //! The parsers doctor reads the host with.
 
-use super::host_checks::engine_runtime;
 use super::*;
+use crate::check::containers_conf::engine_runtime;
 use crate::check::user::parse_status;
 use rstest::rstest;
 
+/// containers.conf is TOML, read with a TOML parser: comments after a table header, spaces
+/// inside its brackets, quoted keys and a multi-line table are the same file to podman
+/// (issue 16, item 6).
 #[rstest]
 #[case("[engine]\nruntime = \"runc\"\n", Some("runc"))]
 #[case("[containers]\nruntime = \"runc\"\n[engine]\n", None)]
@@ -17,9 +20,27 @@ use rstest::rstest;
     "[engine]\nruntime = 'crun'\n[engine.runtimes]\nrunc = [\"/usr/bin/runc\"]\n",
     Some("crun")
 )]
+#[case("[engine] # the engine table\nruntime = \"runc\"\n", Some("runc"))]
+#[case("[ engine ]\nruntime = \"runc\"\n", Some("runc"))]
+#[case("[\"engine\"]\n\"runtime\" = \"runc\"\n", Some("runc"))]
+#[case("engine = { runtime = \"runc\" }\n", Some("runc"))]
+#[case("engine.runtime = \"runc\"\n", Some("runc"))]
+#[case("[engine]\nruntime = \"\"\n", None)]
 #[case("", None)]
 fn containers_conf_runtime(#[case] text: &str, #[case] want: Option<&str>) {
-    assert_eq!(engine_runtime(text).as_deref(), want);
+    assert_eq!(engine_runtime(text), Ok(want.map(str::to_string)));
+}
+
+/// What podman's TOML decoder refuses, podman refuses to start with.
+#[rstest]
+#[case("[engine\nruntime = \"runc\"\n")]
+#[case("[engine]\nruntime = runc\n")]
+#[case("[engine]\nruntime = 3\n")]
+#[case("engine = \"crun\"\n")]
+#[case("[engine]\nruntime = \"crun\"\nruntime = \"runc\"\n")]
+fn containers_conf_podman_refuses(#[case] text: &str) {
+    let got = engine_runtime(text);
+    assert!(got.as_ref().is_err_and(|e| !e.contains('\n')), "{got:?}");
 }
 
 #[test]
@@ -111,13 +132,14 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let probe = Probe::new(&host, &[], None);
     let ctx = DoctorContext {
-        identity: Identity {
+        identity: Some(Identity {
             uid: 0,
             gid: 0,
             groups: vec![],
-        },
+        }),
         podman: PodmanFacts::default(),
-        user_containers_conf: None,
+        conf_env: ConfEnv::default(),
+        another_host: true,
     };
     let reg = Registry::from_backends([&ACME as &dyn GpuBackend, &PLAIN]);
     let report = run(&reg, &probe, &Selection::All, &ctx);

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::host::Host;
 use crate::plan::{Need, Plan};
+use gpuctl_cdi::podman::PodmanCeiling;
 
 mod check;
 mod compose;
@@ -58,8 +59,10 @@ impl Format {
 /// so that typed findings can take it over as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
-    /// Quadlet's `GroupAdd=` key is newer than some podman releases.
+    /// Quadlet's `GroupAdd=` key is newer than some podman releases (no release was given).
     QuadletGroupAdd,
+    /// The podman release given has no Quadlet.
+    NoQuadlet(String),
     /// podman-compose cannot pass these bind mounts (their paths hold `:`).
     ComposeBindsLeftOut(Vec<String>),
     /// `group_add: keep-groups` is podman's word; docker compose does not know it.
@@ -85,7 +88,11 @@ impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Note::QuadletGroupAdd => f.write_str(
-                "Quadlet reads GroupAdd= from podman 5.1 on; with an older podman write 'PodmanArgs=--group-add keep-groups' instead",
+                "Quadlet reads GroupAdd= from podman 5.1 on; with an older podman write 'PodmanArgs=--group-add keep-groups' instead, or pass --podman-version and gpuctl writes the key that podman reads",
+            ),
+            Note::NoQuadlet(version) => write!(
+                f,
+                "podman {version} has no Quadlet (podman 4.4 is the first): these [Container] keys need a newer podman; with this one use 'gpuctl args' in a podman run line"
             ),
             Note::ComposeBindsLeftOut(paths) => write!(
                 f,
@@ -145,11 +152,17 @@ pub struct Rendering {
     pub notes: Vec<Note>,
 }
 
-/// Renders `plan` in `format`. Only docker reads the host (the groups that own the nodes).
+/// Renders `plan` in `format`. Only docker reads the host (the groups that own the nodes), and
+/// only Quadlet the podman release (`--podman-version`, which keys its Quadlet reads).
 /// A value the format's reader would split refuses the whole rendering ([`check_plan`]); the
 /// one-line formats (plain, docker) are meant for `$(...)` in a shell, so an argument the shell
 /// would split or expand refuses them too.
-pub fn render(plan: &Plan, format: Format, host: &Host) -> Result<Rendering, UnsafeArgument> {
+pub fn render(
+    plan: &Plan,
+    format: Format,
+    host: &Host,
+    podman: Option<&PodmanCeiling>,
+) -> Result<Rendering, UnsafeArgument> {
     check_plan(plan, format)?;
     if plan.is_empty() {
         let text = if format == Format::Json { "[]\n" } else { "" };
@@ -164,7 +177,7 @@ pub fn render(plan: &Plan, format: Format, host: &Host) -> Result<Rendering, Uns
             text: format!("{}\n", serde_json::Value::from(podman_args(plan))),
             notes: Vec::new(),
         },
-        Format::Quadlet => quadlet::render(plan),
+        Format::Quadlet => quadlet::render(plan, podman),
         Format::Compose => compose::render(plan),
         Format::Docker => {
             let (args, notes) = docker::render(plan, host);

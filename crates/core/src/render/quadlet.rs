@@ -11,11 +11,24 @@
 
 use super::{Note, Rendering, podman_bind};
 use crate::plan::{Need, Plan};
+use gpuctl_cdi::podman::PodmanCeiling;
 
-/// Renders the `[Container]` section.
-pub fn render(plan: &Plan) -> Rendering {
+/// The first podman whose Quadlet reads `GroupAdd=` (podman commit 6d1098f8, PR #22601;
+/// docs/vendors.md#quadlet-and-the-podman-release).
+const GROUP_ADD_FROM: (u32, u32) = (5, 1);
+/// The first podman that ships Quadlet (with `PodmanArgs=` from the start).
+const QUADLET_FROM: (u32, u32) = (4, 4);
+
+/// Renders the `[Container]` section for the podman that will read it: `GroupAdd=` from 5.1,
+/// `PodmanArgs=--group-add keep-groups` before; with no release given, `GroupAdd=` and a note.
+pub fn render(plan: &Plan, podman: Option<&PodmanCeiling>) -> Rendering {
     let mut text = String::from("[Container]\n");
     let mut notes = Vec::new();
+    if let Some(p) = podman
+        && p.release < QUADLET_FROM
+    {
+        notes.push(Note::NoQuadlet(p.podman.clone()));
+    }
     for item in plan.items() {
         let line = match &item.need {
             Need::CdiDevice(name) | Need::DeviceNode(name) => {
@@ -25,10 +38,14 @@ pub fn render(plan: &Plan) -> Rendering {
                 format!("Environment={}", systemd_quote(&format!("{name}={value}")))
             }
             Need::BindReadOnly(path) => format!("Mount={}", systemd_quote(&podman_bind(path))),
-            Need::KeepGroups => {
-                notes.push(Note::QuadletGroupAdd);
-                "GroupAdd=keep-groups".to_string()
-            }
+            Need::KeepGroups => match podman {
+                None => {
+                    notes.push(Note::QuadletGroupAdd);
+                    "GroupAdd=keep-groups".to_string()
+                }
+                Some(p) if p.release >= GROUP_ADD_FROM => "GroupAdd=keep-groups".to_string(),
+                Some(_) => "PodmanArgs=--group-add keep-groups".to_string(),
+            },
         };
         text.push_str(&line);
         text.push('\n');

@@ -54,14 +54,14 @@ fn awkward_values_survive_quadlet_and_compose() {
     let plan = plan_of("acme", Tier::Cdi, needs);
     let podman = pairs(&podman_args(&plan));
     let host = Host::system();
-    let q = render(&plan, Format::Quadlet, &host).expect("quadlet");
+    let q = render(&plan, Format::Quadlet, &host, None).expect("quadlet");
     assert_eq!(
         quadlet_to_podman(&q.text).expect("quadlet"),
         podman,
         "{}",
         q.text
     );
-    let c = render(&plan, Format::Compose, &host).expect("compose");
+    let c = render(&plan, Format::Compose, &host, None).expect("compose");
     assert_eq!(
         compose_to_podman(&c.text).expect("yaml"),
         grouped(&podman),
@@ -69,6 +69,46 @@ fn awkward_values_survive_quadlet_and_compose() {
         c.text
     );
     assert!(c.text.contains("volumes:\n  - type: bind\n"), "{}", c.text);
+}
+
+/// Quadlet reads `GroupAdd=` from podman 5.1 (issue 19 item 6): told an older podman, the
+/// renderer writes the key that podman's Quadlet reads, and says nothing; told none, it keeps
+/// `GroupAdd=` and says which podman reads it.
+#[rstest]
+#[case(None, "GroupAdd=keep-groups", &["Quadlet reads GroupAdd= from podman 5.1 on"])]
+#[case(Some("4.3.1"), "PodmanArgs=--group-add keep-groups", &["podman 4.3.1 has no Quadlet (podman 4.4 is the first)"])]
+#[case(Some("4.4.0"), "PodmanArgs=--group-add keep-groups", &[])]
+#[case(Some("4.9.3"), "PodmanArgs=--group-add keep-groups", &[])]
+#[case(Some("5.0.3"), "PodmanArgs=--group-add keep-groups", &[])]
+#[case(Some("5.1.0"), "GroupAdd=keep-groups", &[])]
+#[case(Some("5.2.0"), "GroupAdd=keep-groups", &[])]
+#[case(Some("6.0.0-dev"), "GroupAdd=keep-groups", &[])]
+fn quadlet_follows_the_podman_release(
+    #[case] podman: Option<&str>,
+    #[case] line: &str,
+    #[case] notes: &[&str],
+) {
+    let ceiling = podman.map(|v| PodmanCeiling::parse(v).expect("a version"));
+    let plan = plan_of(
+        "amd",
+        Tier::Cdi,
+        vec![Need::CdiDevice("amd.com/gpu=0".into()), Need::KeepGroups],
+    );
+    let q = render(&plan, Format::Quadlet, &Host::system(), ceiling.as_ref()).expect("quadlet");
+    assert_eq!(
+        q.text,
+        format!("[Container]\nAddDevice=amd.com/gpu=0\n{line}\n")
+    );
+    let said: Vec<String> = q.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(said.len(), notes.len(), "{said:?}");
+    for (s, n) in said.iter().zip(notes) {
+        assert!(s.starts_with(n), "{s}");
+    }
+    assert_eq!(
+        quadlet_to_podman(&q.text).expect("quadlet"),
+        pairs(&podman_args(&plan)),
+        "both keys give podman the same arguments"
+    );
 }
 
 #[test]
@@ -84,9 +124,13 @@ fn a_repeated_need_is_rendered_once_in_every_format() {
     .add(Need::KeepGroups, None);
     let plan = Plan::new(vec![a, i]);
     let host = Host::system();
-    let q = render(&plan, Format::Quadlet, &host).expect("quadlet").text;
+    let q = render(&plan, Format::Quadlet, &host, None)
+        .expect("quadlet")
+        .text;
     assert_eq!(q.matches("GroupAdd=keep-groups").count(), 1, "{q}");
-    let c = render(&plan, Format::Compose, &host).expect("compose").text;
+    let c = render(&plan, Format::Compose, &host, None)
+        .expect("compose")
+        .text;
     assert_eq!(c.matches("keep-groups").count(), 2, "{c}"); // the comment and the key
     assert_eq!(plan.items()[2].vendor, "intel");
     assert_eq!(plan.items()[2].device.as_deref(), Some("0000:00:02.0"));
@@ -96,7 +140,7 @@ fn a_repeated_need_is_rendered_once_in_every_format() {
 fn nothing_granted_is_empty_text_and_an_empty_json_list() {
     let host = Host::system();
     for f in Format::ALL {
-        let r = render(&Plan::default(), f, &host).expect("empty");
+        let r = render(&Plan::default(), f, &host, None).expect("empty");
         let want = if f == Format::Json { "[]\n" } else { "" };
         assert_eq!(r.text, want, "{}", f.as_str());
         assert!(r.notes.is_empty());
@@ -111,7 +155,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
         Tier::Hook,
         vec![env("NVIDIA_VISIBLE_DEVICES", "all")],
     );
-    let r = render(&hook, Format::Docker, &host).expect("hook");
+    let r = render(&hook, Format::Docker, &host, None).expect("hook");
     assert_eq!(r.text, "-e NVIDIA_VISIBLE_DEVICES=all\n");
     assert_eq!(r.notes, [Note::DockerHook]);
     let cdi = plan_of(
@@ -119,7 +163,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
         Tier::Cdi,
         vec![Need::CdiDevice("amd.com/gpu=all".into()), Need::KeepGroups],
     );
-    let r = render(&cdi, Format::Docker, &host).expect("cdi");
+    let r = render(&cdi, Format::Docker, &host, None).expect("cdi");
     assert_eq!(r.text, "--device amd.com/gpu=all\n");
     assert_eq!(
         r.notes,
@@ -133,7 +177,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
             Need::KeepGroups,
         ],
     );
-    let r = render(&missing, Format::Docker, &host).expect("missing");
+    let r = render(&missing, Format::Docker, &host, None).expect("missing");
     assert_eq!(r.text, "--device /dev/gpuctl-no-such-node\n");
     assert!(
         matches!(&r.notes[..], [Note::DockerGroupUnknown(_)]),
@@ -154,7 +198,12 @@ fn only_the_shell_formats_and_quadlet_refuse_an_argument_the_shell_would_split()
     );
     for f in Format::ALL {
         let refused = matches!(f, Format::Plain | Format::Docker | Format::Quadlet);
-        assert_eq!(render(&plan, f, &host).is_err(), refused, "{}", f.as_str());
+        assert_eq!(
+            render(&plan, f, &host, None).is_err(),
+            refused,
+            "{}",
+            f.as_str()
+        );
     }
 }
 
@@ -210,7 +259,7 @@ fn the_sentence_names_the_argument_on_one_line() {
 fn every_format_refuses_what_the_engine_would_split(#[case] need: Need, #[case] why: Unsafe) {
     let plan = plan_of("acme", Tier::Raw, vec![need]);
     for f in Format::ALL {
-        let e = render(&plan, f, &Host::system()).map(|r| r.text);
+        let e = render(&plan, f, &Host::system(), None).map(|r| r.text);
         assert_eq!(e.map_err(|e| e.why), Err(why), "{}", f.as_str());
     }
     assert_eq!(check_plan(&plan, Format::Json).map_err(|e| e.why), Err(why));
@@ -231,7 +280,7 @@ fn every_format_refuses_what_the_engine_would_split(#[case] need: Need, #[case] 
 fn quadlet_add_device_takes_only_plain_words(#[case] value: &str, #[case] want: bool) {
     assert_eq!(is_quadlet_device(value), want);
     let plan = plan_of("acme", Tier::Cdi, vec![Need::CdiDevice(value.to_string())]);
-    let q = render(&plan, Format::Quadlet, &Host::system());
+    let q = render(&plan, Format::Quadlet, &Host::system(), None);
     assert_eq!(q.is_ok(), want, "{q:?}");
     if let Ok(q) = q {
         let back = quadlet_to_podman(&q.text).expect("quadlet");
@@ -272,7 +321,7 @@ fn compose_escapes_every_yaml_line_break() {
             )),
         ],
     );
-    let c = render(&plan, Format::Compose, &Host::system()).expect("compose");
+    let c = render(&plan, Format::Compose, &Host::system(), None).expect("compose");
     assert!(
         !c.text
             .contains(['\u{85}', '\u{2028}', '\u{2029}', '\r', '\u{7f}', '\u{9b}']),
