@@ -145,9 +145,10 @@ fn host_section(checks: &[Check], named: &[&str], unrecognised: bool) -> String 
             out.push_str(&format!("           - {f}\n"));
         }
     }
-    let shows = checks
-        .iter()
-        .any(|c| matches!(c.status, Status::Problem | Status::Warning));
+    // A warning is a check that could not decide (an unknown user, evidence it could not
+    // read): never "shows the cause", never an all-clear either.
+    let shows = checks.iter().any(|c| c.status == Status::Problem);
+    let undecided = checks.iter().any(|c| c.status == Status::Warning);
     let ran = checks.iter().any(|c| c.status != Status::Skipped);
     out.push_str(if unrecognised {
         if checks.is_empty() {
@@ -157,6 +158,8 @@ fn host_section(checks: &[Check], named: &[&str], unrecognised: bool) -> String 
         }
     } else if shows {
         "  This host shows the cause (see the problem above).\n"
+    } else if undecided {
+        "  This host does not show the cause now, as far as the checks above could tell (a warning says what one could not).\n"
     } else if ran {
         "  This host does not show the cause now: the failure came from another host, or the state changed since.\n"
     } else {

@@ -34,20 +34,22 @@ fn a_fifo_given_as_site_table_is_refused_without_opening_it() {
 }
 
 #[test]
-fn a_fifo_given_to_explain_is_refused_and_standard_input_still_works() {
+fn a_fifo_given_to_explain_is_read_at_once_and_standard_input_still_works() {
+    // `explain <(podman ...)` names a pipe: it is read like standard input, and one nobody
+    // writes to is empty input at once, never a hang (issue: daily use, item 9).
     let t = Tree::new();
     let fifo = t.path("/podman-stderr.txt");
     mkfifo(&fifo);
     gpuctl(t.root())
         .arg("explain")
         .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(20))
         .assert()
-        .code(2)
-        .stdout("")
-        .stderr(format!(
-            "gpuctl: error: cannot read {} (it is a FIFO (named pipe), not a regular file); pass a file holding podman's stderr, or pipe it on standard input\n",
+        .code(1)
+        .stdout(predicate::str::starts_with(format!(
+            "Nothing to explain: {} was empty.",
             fifo.display()
-        ));
+        )));
     for args in [&["explain"][..], &["explain", "-"][..]] {
         gpuctl(t.root())
             .args(args)
