@@ -163,13 +163,27 @@ fn another_schema_and_broken_files_are_named_and_skipped() {
 }
 
 #[test]
-fn cuda_without_a_known_ceiling_is_unknown_not_yes() {
+fn cuda_is_checked_against_each_host_s_loaded_driver() {
+    // dgx-b200 loads 580.95.05 (CUDA 13.0), nvidia-hook-only 535.183.01 (CUDA 12.2, below
+    // 12.4 GA's 550.54.14), and an AMD host runs no CUDA.
     let dir = tempfile::tempdir().unwrap();
     report_into(&fixture("dgx-b200"), dir.path(), "dgx.json");
     report_into(&fixture("amd-mi300x"), dir.path(), "mi300x.json");
-    let (code, out, _) = fleet(&["--cuda", "12.4"], &[dir.path()]);
-    assert_eq!(code, 0);
-    assert!(out.contains("CUDA 12.4:\n  can run it: none\n  cannot: amd-mi300x\n  unknown (the driver's CUDA ceiling is not known): dgx-b200\n"), "{out}");
+    report_into(&fixture("nvidia-hook-only"), dir.path(), "hook.json");
+    let (_, out, _) = fleet(&["--cuda", "12.4"], &[dir.path()]);
+    assert!(
+        out.contains(
+            "CUDA 12.4:\n  can run it: dgx-b200\n  cannot: amd-mi300x, nvidia-hook-only\n"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = fleet(&["--cuda", "12.2"], &[dir.path()]);
+    assert!(
+        out.contains(
+            "CUDA 12.2:\n  can run it: dgx-b200, nvidia-hook-only\n  cannot: amd-mi300x\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

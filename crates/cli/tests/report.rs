@@ -93,8 +93,8 @@ fn dgx_b200_report_says_what_requirement_and_doctor_say() {
     assert_eq!(nv.driver.version.as_deref(), Some("580.95.05"));
     assert_eq!(nv.driver.kernel_module.as_deref(), Some("open"));
     assert_eq!(nv.driver.fits.as_str(), "yes");
-    // The CUDA-per-driver table is not in gpuctl yet: unknown, not a guess.
-    assert_eq!(nv.driver.cuda_ceiling.as_deref(), Some("unknown"));
+    // 580.95.05 is past 580.65.06, CUDA 13.0 GA's minimum (CUDA release notes, Table 3).
+    assert_eq!(nv.driver.cuda_ceiling.as_deref(), Some("13.0"));
     assert!(r.doctor.checks.iter().any(|c| c.code == "nvidia-driver"));
     // Podman is never run, so its check is not in a report.
     assert!(r.doctor.checks.iter().all(|c| c.code != "podman"));
@@ -159,8 +159,7 @@ fn dgx_b200_labels() {
     assert_eq!(l("nvidia.driver.version").as_deref(), Some("580.95.05"));
     assert_eq!(l("nvidia.tier").as_deref(), Some("cdi"));
     assert_eq!(l("amd.present"), None);
-    // Unknown is left out, never printed as a value.
-    assert_eq!(l("nvidia.cuda.max"), None);
+    assert_eq!(l("nvidia.cuda.max").as_deref(), Some("13.0"));
 }
 
 #[test]

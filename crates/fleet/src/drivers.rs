@@ -9,7 +9,9 @@ use gpuctl_core::Host;
 use gpuctl_core::check::kernel::{module_parameter, parse_osrelease};
 use gpuctl_core::requirement::Version;
 use gpuctl_intel::table::tables as intel_tables;
+use gpuctl_nvidia::cuda::driver_cuda_line;
 use gpuctl_nvidia::doctor::{PROC_VERSION, loaded_driver};
+use gpuctl_nvidia::release::DriverRelease;
 
 use crate::model::{
     BoundDriver, ConstraintEntry, DeviceEntry, DriverState, Fit, Kind, UNKNOWN, VendorRequirement,
@@ -55,13 +57,18 @@ pub fn nvidia(host: &Host, kernel: Option<&str>, req: &VendorRequirement) -> Dri
         known.versions.push(("nvidia-driver-branch", v));
     }
     let (fits, why) = fit(req, &known);
+    // The newest CUDA line the loaded release runs, from the CUDA release notes' table
+    // (docs/requirement.md); a release the table cannot place is unknown, never guessed.
+    let cuda = DriverRelease::parse(&d.version)
+        .ok()
+        .and_then(|r| driver_cuda_line(&r))
+        .map_or_else(|| UNKNOWN.to_string(), |c| c.to_string());
     DriverState {
         state: "loaded".into(),
         source: Some(PROC_VERSION.into()),
         version: Some(d.version),
         kernel_module: Some(module.into()),
-        // The CUDA-per-driver table is not in gpuctl yet: said as unknown, never guessed.
-        cuda_ceiling: Some(UNKNOWN.into()),
+        cuda_ceiling: Some(cuda),
         bound: Vec::new(),
         fits,
         why,
