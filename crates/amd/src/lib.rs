@@ -9,8 +9,8 @@ pub mod requirement;
 pub mod table;
 
 use gpuctl_core::pci::PciDevice;
-use gpuctl_core::recipe::RenderNodeVendor;
-use gpuctl_core::render_requirement::RequirementHook;
+use gpuctl_core::render_node::RenderNodeVendor;
+use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
 /// AMD's CDI kind.

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gpuctl_cdi::version::{min_podman, parse_version};
 use gpuctl_core::backend::Probe;
-use gpuctl_core::report::{HostReport, detect};
+use gpuctl_core::detect::HostReport;
 use gpuctl_core::text::escape_controls;
 use gpuctl_core::{Device, Registry};
 
@@ -32,7 +32,7 @@ pub struct DetectArgs {
 pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
-    let report = detect(registry, &probe);
+    let report = registry.detect(&probe);
     let text = match a.format {
         DetectFormat::Json => {
             // Scripts read the JSON; the person running them still sees the warnings.

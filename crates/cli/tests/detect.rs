@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use gpuctl_cli as _;
 use gpuctl_core::backend::Probe;
-use gpuctl_core::report::detect;
 use gpuctl_core::{Finding, GpuError, Host, Reason, Registry};
 use gpuctl_testkit::Tree;
 
@@ -18,7 +17,7 @@ fn probe(t: &Tree) -> Probe {
 }
 
 fn usable(t: &Tree) -> Vec<String> {
-    let report = detect(Registry::discovered(), &probe(t));
+    let report = Registry::discovered().detect(&probe(t));
     report
         .vendors
         .iter()
@@ -116,7 +115,7 @@ fn ex51_a_device_directory_gives_the_node_name_as_address() {
     let t = Tree::new();
     t.file("/sys/class/drm/renderD128/device/vendor", "0x1002\n");
     assert_eq!(addresses(&t)[1].1, ["renderD128"]);
-    let report = detect(Registry::discovered(), &probe(&t));
+    let report = Registry::discovered().detect(&probe(&t));
     assert!(
         report
             .warnings
@@ -136,7 +135,7 @@ fn nvidia_devices_come_from_pci_even_without_a_driver() {
     t.pci("0000:d8:00.0", 0x10de, 0x2901, 0x030200);
     t.pci("0000:00:1f.0", 0x10de, 0x22a3, 0x068000); // an NVSwitch is not a GPU
     t.pci("0000:02:00.0", 0x1a03, 0x2000, 0x030000); // nor is the BMC
-    let report = detect(Registry::discovered(), &probe(&t));
+    let report = Registry::discovered().detect(&probe(&t));
     let nvidia = &report.vendors[0];
     assert!(!nvidia.usable);
     assert!(
@@ -163,7 +162,7 @@ fn a_spec_naming_missing_host_nodes_is_reported_stale() {
     let t = Tree::new();
     t.cdi_spec("/etc/cdi/nvidia.yaml", "nvidia.com/gpu", &["0", "all"]);
     t.dev(&["fake0"]);
-    let report = detect(Registry::discovered(), &probe(&t));
+    let report = Registry::discovered().detect(&probe(&t));
     assert_eq!(
         report.warnings,
         [Finding::CdiSpecStale {
@@ -183,7 +182,7 @@ fn a_spec_naming_missing_host_nodes_is_reported_stale() {
 fn a_failed_probe_is_the_reason_not_a_sentence_about_it() {
     let t = Tree::new();
     t.link("/sys/class/drm", "drm"); // a link to itself: a loop
-    let report = detect(Registry::discovered(), &probe(&t));
+    let report = Registry::discovered().detect(&probe(&t));
     let amd = &report.vendors[1];
     assert!(!amd.usable);
     let Reason::ProbeFailed(GpuError::Host { source, .. }) = &amd.reason else {

@@ -18,7 +18,7 @@
 pub mod backend;
 mod cdi_host;
 pub mod check;
-pub mod device;
+pub mod detect;
 pub mod devnode;
 pub mod doctor;
 pub mod drm;
@@ -34,22 +34,20 @@ pub mod pci;
 pub mod plan;
 pub mod probe;
 pub mod reason;
-pub mod recipe;
 pub mod render;
-pub mod render_requirement;
-pub mod report;
+pub mod render_node;
 pub mod requirement;
 pub mod selector;
 pub mod text;
 
 pub use backend::{Device, GpuBackend, Grant, Probe, Registry, Tier, VendorReport};
-pub use device::{Fact, FactValue};
+pub use detect::{Fact, FactValue};
 pub use error::GpuError;
 pub use finding::Finding;
 pub use host::{Host, HostError};
 pub use plan::{Item, Need, Notice, Plan, VendorPlan};
 pub use reason::Reason;
-pub use recipe::RenderNodeVendor;
+pub use render_node::RenderNodeVendor;
 pub use selector::{Pick, Selection, SelectorError};
 
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`

@@ -9,7 +9,6 @@ use gpuctl_core::backend::Probe;
 use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
 use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, Status};
 use gpuctl_core::pci;
-use gpuctl_core::report::detect;
 use gpuctl_core::requirement::report::{self as neutral, GpuInput};
 use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
 use gpuctl_nvidia::requirement::{NVIDIA_VENDOR_ID, host_report};
@@ -31,7 +30,7 @@ const NEEDS_PODMAN: [&str; 1] = ["podman"];
 pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     let registry = Registry::discovered();
     let probe = Probe::new(host, cdi_dirs, None);
-    let detected = detect(registry, &probe);
+    let detected = registry.detect(&probe);
     let mut warnings: Vec<String> = detected.warnings.iter().map(|w| w.to_string()).collect();
     let info = host_info(host);
     let kernel = info.kernel.as_deref();

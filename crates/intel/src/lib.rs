@@ -10,8 +10,8 @@ pub mod requirement;
 pub mod table;
 
 use gpuctl_core::pci::PciDevice;
-use gpuctl_core::recipe::RenderNodeVendor;
-use gpuctl_core::render_requirement::RequirementHook;
+use gpuctl_core::render_node::RenderNodeVendor;
+use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).

@@ -6,7 +6,7 @@ use std::path::Path;
 use gpuctl_core::doctor::{Check, DoctorContext};
 use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::recipe::{best_effort_warning, cdi_devices};
+use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::Requirement;
 use gpuctl_core::{
     Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,

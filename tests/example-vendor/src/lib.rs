@@ -9,8 +9,8 @@ use std::path::Path;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::pci::PciDevice;
-use gpuctl_core::recipe::RenderNodeVendor;
-use gpuctl_core::render_requirement::RequirementHook;
+use gpuctl_core::render_node::RenderNodeVendor;
+use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 use gpuctl_core::{Device, Fact};
 

@@ -108,7 +108,7 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     use crate::backend::{GpuBackend, Probe, Registry};
     use crate::check::podman::PodmanFacts;
     use crate::host::Host;
-    use crate::recipe::RenderNodeVendor;
+    use crate::render_node::RenderNodeVendor;
     use crate::selector::Selection;
 
     fn acme_checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {

@@ -74,7 +74,7 @@ fn quoted(arg: &str) -> String {
 
 /// Refuses a plan holding a value that the readers of `format` would split: every format's
 /// engine reads `--device`, `--mount` and `-e` the same way, and Quadlet adds its own reading
-/// of `AddDevice=`. The shell's word splitting is [`check_one_word`]'s, for the one-line
+/// of `AddDevice=`. The shell's word splitting is `check_one_word`'s, for the one-line
 /// formats only.
 pub fn check_plan(plan: &Plan, format: Format) -> Result<(), UnsafeArgument> {
     for item in plan.items() {

@@ -212,7 +212,7 @@ fn the_registry_rejects_bad_and_duplicate_names() {
 
 #[test]
 fn the_render_node_vendor_base_is_no_vendor_until_named() {
-    use crate::recipe::RenderNodeVendor;
+    use crate::render_node::RenderNodeVendor;
     static BASE: RenderNodeVendor = RenderNodeVendor::DEFAULT;
     static NAMED: RenderNodeVendor = RenderNodeVendor {
         order: 7,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::best_effort_warning;
 use crate::backend::{Grant, Probe};
-use crate::device::Fact;
+use crate::detect::Fact;
 use crate::devnode;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::backend::{Device, Probe};
-use crate::device::Fact;
+use crate::detect::Fact;
 use crate::pci::{self, PciDevice};
 use crate::requirement::Requirement;
 

@@ -15,18 +15,18 @@ use std::path::Path;
 
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::check::{Check, DoctorContext};
-use crate::device::{Device, Fact};
+use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
 use crate::reason::Reason;
-use crate::render_requirement::{self, RequirementHook};
 use crate::requirement::Requirement;
 
-#[path = "recipe_raw.rs"]
 mod raw;
+mod requirement;
 pub use raw::{render_node_devices, render_nodes, select_render_nodes};
+pub use requirement::RequirementHook;
 
 /// The facts and words of one render-node vendor.
 ///
@@ -169,7 +169,7 @@ impl RenderNodeVendor {
 
     /// The report for `detect`: the tier, why, and the render nodes in index order.
     fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let mut devices = render_requirement::with_requirements(
+        let mut devices = requirement::with_requirements(
             self.requirement,
             self.pci_vendor_id,
             probe,

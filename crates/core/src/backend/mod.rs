@@ -19,7 +19,7 @@ use crate::selector::{Pick, Selection};
 
 // The types a backend works with live in the modules that own them; these names stay here so
 // `gpuctl_core::backend::Probe` and friends keep working for plug-ins.
-pub use crate::device::{Device, VendorReport};
+pub use crate::detect::{Device, VendorReport};
 pub use crate::plan::Tier;
 pub use crate::probe::Probe;
 
@@ -354,6 +354,6 @@ impl Registry {
     }
 }
 
+mod detect;
 #[cfg(test)]
-#[path = "backend_tests.rs"]
 mod tests;
