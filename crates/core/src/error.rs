@@ -40,7 +40,8 @@ pub enum GpuError {
         missing: Vec<String>,
     },
 
-    /// Render-node indexes beyond the vendor's devices.
+    /// Indexes that name none of the vendor's devices (beyond its render nodes, or a
+    /// `/dev/<prefix>N` the host does not have). Build it with [`GpuError::index_out_of_range`].
     #[error(
         "the selection asks for {vendor} device(s) {} but this host has {} {vendor} device(s): {}; choose an index from that list",
         py_int_list(bad),
@@ -52,8 +53,10 @@ pub enum GpuError {
         vendor: String,
         /// Every index beyond the devices, in the order asked.
         bad: Vec<u32>,
-        /// The devices' PCI addresses in index order.
-        available: Vec<String>,
+        /// The devices in index order: each one's index in the vendor's numbering (a render
+        /// node's position in PCI order, a node's own number) and what it is (a PCI address, a
+        /// node).
+        available: Vec<(u32, String)>,
     },
 
     /// On the CDI tier, device names (or indexes) that no valid spec declares.
@@ -114,6 +117,20 @@ pub enum GpuError {
 }
 
 impl GpuError {
+    /// `bad` indexes name none of `vendor`'s devices; `available` lists each device as (its
+    /// index, what it is), in index order.
+    pub fn index_out_of_range(
+        vendor: &str,
+        bad: Vec<u32>,
+        available: impl IntoIterator<Item = (u32, String)>,
+    ) -> Self {
+        GpuError::IndexOutOfRange {
+            vendor: vendor.to_string(),
+            bad,
+            available: available.into_iter().collect(),
+        }
+    }
+
     /// `vendor`'s plan was asked for `tier`, which it does not serve.
     pub fn tier_unsupported(vendor: &str, tier: crate::plan::Tier) -> Self {
         GpuError::TierUnsupported {
@@ -151,13 +168,12 @@ fn case_hint(vendor: &str, bad: &[String], declared: &[String]) -> String {
         .unwrap_or_default()
 }
 
-fn listing(vendor: &str, available: &[String]) -> String {
+fn listing(vendor: &str, available: &[(u32, String)]) -> String {
     if available.is_empty() {
         return "none".to_string();
     }
     available
         .iter()
-        .enumerate()
         .map(|(i, a)| format!("{vendor}:{i}={a}"))
         .collect::<Vec<_>>()
         .join(", ")
@@ -169,14 +185,27 @@ mod tests {
 
     #[test]
     fn out_of_range_lists_the_devices_like_the_reference() {
-        let e = GpuError::IndexOutOfRange {
-            vendor: "amd".into(),
-            bad: vec![3, 5],
-            available: vec!["0000:03:00.0".into(), "0000:0b:00.0".into()],
-        };
+        let e = GpuError::index_out_of_range(
+            "amd",
+            vec![3, 5],
+            [(0, "0000:03:00.0".into()), (1, "0000:0b:00.0".into())],
+        );
         assert_eq!(
             e.to_string(),
             "the selection asks for amd device(s) [3, 5] but this host has 2 amd device(s): amd:0=0000:03:00.0, amd:1=0000:0b:00.0; choose an index from that list"
+        );
+    }
+
+    #[test]
+    fn out_of_range_keeps_the_vendor_s_own_numbers() {
+        let e = GpuError::index_out_of_range(
+            "ascend",
+            vec![1],
+            [(0, "/dev/davinci0".into()), (2, "/dev/davinci2".into())],
+        );
+        assert_eq!(
+            e.to_string(),
+            "the selection asks for ascend device(s) [1] but this host has 2 ascend device(s): ascend:0=/dev/davinci0, ascend:2=/dev/davinci2; choose an index from that list"
         );
     }
 

@@ -178,7 +178,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     let kinds: Vec<&str> = registry
         .backends()
         .iter()
-        .map(|b| b.cdi_kind())
+        .flat_map(|b| b.cdi_kinds())
         .filter(|k| text.contains(k))
         .collect();
     if best.is_none() && !kinds.is_empty() {

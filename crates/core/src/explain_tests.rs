@@ -16,6 +16,7 @@ fn registry() -> Registry {
         m.expect_vendor().return_const(v);
         m.expect_order().return_const(i as u32);
         m.expect_cdi_kind().return_const(k);
+        m.expect_cdi_kinds().returning(move || vec![k]);
         m.expect_families().return_const(&[][..]);
         m.expect_gpu_words().return_const(&[][..]);
         m.expect_explain_details().returning(|_, _, _| Vec::new());

@@ -142,6 +142,14 @@ pub enum Finding {
         /// Each entry with why, in parentheses.
         entries: String,
     },
+    /// Device nodes or driver files of a raw grant that are not the driver's own (a directory
+    /// where a node belongs, a symbolic link leading elsewhere, absent), left out of the grant.
+    DeviceNodesNotGranted {
+        /// The vendor.
+        vendor: String,
+        /// Each entry with why, in parentheses.
+        entries: String,
+    },
     /// A render node's `/dev/dri/by-path` link cannot be looked at, so it is not mounted.
     ByPathLinkUnreadable {
         /// The link and the problem.
@@ -159,12 +167,16 @@ pub enum Finding {
         /// The file and the problem.
         error: HostError,
     },
-    /// An index grant on a tier without CDI: devices are ordered by PCI bus address.
+    /// An index grant on a tier without CDI: devices are ordered by PCI bus address, or by the
+    /// vendor's own numbering when `numbering` says so.
     IndexBestEffort {
         /// The vendor.
         vendor: String,
         /// The vendor's addition to the sentence, led by a space, or empty.
         note: String,
+        /// How `vendor:N` numbers the devices when it is not PCI bus-address order (`ascend:N
+        /// is /dev/davinciN, the driver's own number`); `None`: PCI bus-address order.
+        numbering: Option<String>,
     },
     /// A plug-in's own finding, with its own code and facts.
     Vendor(VendorFinding),
@@ -221,6 +233,7 @@ impl Finding {
             Finding::DrmAddressUnknown { .. } => "drm-address-unknown",
             Finding::PciAddressInvalid { .. } => "pci-address-invalid",
             Finding::DeviceLinksNotGranted { .. } => "device-links-not-granted",
+            Finding::DeviceNodesNotGranted { .. } => "device-nodes-not-granted",
             Finding::ByPathLinkUnreadable { .. } => "by-path-link-unreadable",
             Finding::PciUnlistable { .. } => "pci-unlistable",
             Finding::PciDeviceUnreadable { .. } => "pci-device-unreadable",
@@ -279,7 +292,8 @@ impl Finding {
             Finding::PciAddressInvalid { path, name } => {
                 vec![("path", text(path)), ("name", text(name))]
             }
-            Finding::DeviceLinksNotGranted { vendor, entries } => {
+            Finding::DeviceLinksNotGranted { vendor, entries }
+            | Finding::DeviceNodesNotGranted { vendor, entries } => {
                 vec![("vendor", text(vendor)), ("entries", text(entries))]
             }
             Finding::DrmNodeUnreadable { node, error }
@@ -380,6 +394,10 @@ impl std::fmt::Display for Finding {
                 f,
                 "'{name}' in {path} is not a PCI address (DDDD:BB:DD.F in lower-case hex), so it is skipped — {SYSFS}"
             ),
+            Finding::DeviceNodesNotGranted { vendor, entries } => write!(
+                f,
+                "not granted: {entries} — a device node or driver file is passed only when it is the {vendor} driver's own (a symbolic link only when it leads to one of the driver's nodes, since podman would hand the container what it leads to); check the host's /dev"
+            ),
             Finding::DeviceLinksNotGranted { vendor, entries } => write!(
                 f,
                 "not granted: {entries} — a device node that is a symbolic link is passed only when it leads to one of the {vendor} driver's own nodes (podman would hand the container what it leads to); check the host's /dev"
@@ -394,9 +412,21 @@ impl std::fmt::Display for Finding {
             Finding::PciDeviceUnreadable { address, error } => {
                 write!(f, "{error}; PCI device {address} skipped")
             }
-            Finding::IndexBestEffort { vendor, note } => write!(
+            Finding::IndexBestEffort {
+                vendor,
+                note,
+                numbering: None,
+            } => write!(
                 f,
                 "'{vendor}' GPU device selection without CDI is best-effort: gpuctl orders devices by PCI bus address, which may differ from the vendor tools' numbering.  Install the vendor's CDI spec for authoritative device mapping{note}."
+            ),
+            Finding::IndexBestEffort {
+                vendor,
+                note,
+                numbering: Some(numbering),
+            } => write!(
+                f,
+                "'{vendor}' device selection without CDI is best-effort: {numbering}.  Install the vendor's CDI spec for authoritative device mapping{note}."
             ),
             Finding::Vendor(v) => f.write_str(&v.message),
         }

@@ -126,10 +126,20 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "pci-device-unreadable",
     "/sys/bus/pci/devices/0000:3b:00.0/class cannot be read (Input/output error); PCI device 0000:3b:00.0 skipped"
 )]
+#[case::nodes_not_granted(
+    Finding::DeviceNodesNotGranted { vendor: "ascend".into(), entries: "/dev/hisi_hdc (a directory, not a device node)".into() },
+    "device-nodes-not-granted",
+    "not granted: /dev/hisi_hdc (a directory, not a device node) — a device node or driver file is passed only when it is the ascend driver's own (a symbolic link only when it leads to one of the driver's nodes, since podman would hand the container what it leads to); check the host's /dev"
+)]
 #[case::best_effort(
-    Finding::IndexBestEffort { vendor: "amd".into(), note: String::new() },
+    Finding::IndexBestEffort { vendor: "amd".into(), note: String::new(), numbering: None },
     "index-best-effort",
     "'amd' GPU device selection without CDI is best-effort: gpuctl orders devices by PCI bus address, which may differ from the vendor tools' numbering.  Install the vendor's CDI spec for authoritative device mapping."
+)]
+#[case::best_effort_own_numbering(
+    Finding::IndexBestEffort { vendor: "ascend".into(), note: String::new(), numbering: Some("ascend:N is /dev/davinciN, the driver's own number, passed without the vendor's container runtime".into()) },
+    "index-best-effort",
+    "'ascend' device selection without CDI is best-effort: ascend:N is /dev/davinciN, the driver's own number, passed without the vendor's container runtime.  Install the vendor's CDI spec for authoritative device mapping."
 )]
 #[case::vendor(
     Finding::vendor("acme", "acme-firmware-old", vec![("version", "1.2".into())], "acme firmware 1.2 is too old; update it".into()),

@@ -82,6 +82,7 @@ pub struct VendorPlan {
     tier: Tier,
     items: Vec<Item>,
     notices: Vec<Notice>,
+    node_group: Option<&'static str>,
 }
 
 impl VendorPlan {
@@ -92,7 +93,19 @@ impl VendorPlan {
             tier,
             items: Vec::new(),
             notices: Vec::new(),
+            node_group: None,
         }
+    }
+
+    /// The group the vendor's nodes belong to, in words ([`crate::GpuBackend::node_group`]).
+    pub fn node_group(&self) -> Option<&'static str> {
+        self.node_group
+    }
+
+    /// Sets the group words; the registry does it from the backend.
+    pub fn set_node_group(&mut self, words: &'static str) -> &mut Self {
+        self.node_group = Some(words);
+        self
     }
 
     /// The vendor.

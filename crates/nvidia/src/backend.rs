@@ -140,7 +140,9 @@ impl GpuBackend for Nvidia {
         };
         let mut plan = VendorPlan::new(self.vendor(), tier);
         match tier {
-            Tier::Cdi => cdi_devices(probe, KIND, grant, &mut plan)?,
+            Tier::Cdi => {
+                cdi_devices(probe, KIND, grant, &mut plan)?;
+            }
             Tier::Hook => {}
             Tier::Raw => {
                 let found = match &grant.indexes {
@@ -289,6 +291,10 @@ impl GpuBackend for Nvidia {
 
     fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {
         Some(crate::doctor::regenerate(probe, spec_path))
+    }
+
+    fn cdi_generator(&self) -> Option<&'static str> {
+        Some("sudo nvidia-ctk cdi generate")
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

@@ -96,8 +96,16 @@ pub trait GpuBackend: Send + Sync {
     /// The PCI vendor id (`0x10de`).
     fn pci_vendor_id(&self) -> u16;
 
-    /// The CDI kind the vendor's toolkit declares (`nvidia.com/gpu`).
+    /// The CDI kind the vendor's toolkit declares (`nvidia.com/gpu`): its main kind, the one
+    /// sentences name.
     fn cdi_kind(&self) -> &'static str;
+
+    /// Every CDI kind the vendor's toolkits may declare, the main kind first (one kind per chip
+    /// family, or a second kind for a device's companion function); a valid spec declaring any
+    /// of them serves the vendor. By default the main kind alone.
+    fn cdi_kinds(&self) -> Vec<&'static str> {
+        vec![self.cdi_kind()]
+    }
 
     /// Position in the canonical vendor order (NVIDIA 0, AMD 1, Intel 2; plug-ins 100 or more).
     fn order(&self) -> u32;
@@ -154,6 +162,20 @@ pub trait GpuBackend: Send + Sync {
     /// service of the host's that does it; `None` gives a neutral sentence. The output must be
     /// `spec_path` itself: a spec written elsewhere would not replace the stale one.
     fn cdi_regenerate(&self, _probe: &Probe, _spec_path: &str) -> Option<String> {
+        None
+    }
+
+    /// The command that writes the vendor's CDI spec, without its `--output=` (`sudo amd-ctk cdi
+    /// generate`): doctor names it for a spec of the vendor's kinds that podman would skip, and
+    /// lists every vendor's when it cannot tell whose a broken spec is. `None`: none is known.
+    fn cdi_generator(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The group the vendor's driver (or udev) gives its device nodes, in words (`render or
+    /// video`, `HwHiAiUser`): what to ask of udev when a node's group opens nothing. `None`:
+    /// sentences say "the group the driver gives them".
+    fn node_group(&self) -> Option<&'static str> {
         None
     }
 
@@ -346,7 +368,10 @@ impl Registry {
                     kind: backend.cdi_kind().to_string(),
                 });
             }
-            let block = backend.plan(probe, tier, &grant)?;
+            let mut block = backend.plan(probe, tier, &grant)?;
+            if let Some(group) = backend.node_group() {
+                block.set_node_group(group);
+            }
             tracing::debug!("{}: {:?}", backend.vendor(), block.items());
             vendors.push(block);
         }

@@ -71,6 +71,7 @@ fn vendor(
     m.expect_vendor().return_const(name);
     m.expect_order().return_const(order);
     m.expect_tier().returning(move |_| Ok(tier));
+    m.expect_node_group().return_const(None);
     m.expect_missing_summary().return_const("no thing");
     m.expect_plan().returning(move |_, tier, grant| {
         // The tier is the one `Registry::plan` decided through `Probe::tier_of`.
@@ -100,6 +101,7 @@ fn failing(name: &'static str, order: u32) -> &'static dyn GpuBackend {
     m.expect_vendor().return_const(name);
     m.expect_order().return_const(order);
     m.expect_tier().returning(|_| Ok(Some(Tier::Raw)));
+    m.expect_node_group().return_const(None);
     m.expect_plan().returning(move |_, _, _| {
         Err(GpuError::Unserved {
             vendor: name.to_string(),
@@ -250,6 +252,7 @@ fn a_device_name_is_served_on_the_cdi_tier_only(
     m.expect_order().return_const(1u32);
     m.expect_cdi_kind().return_const("amd.com/gpu");
     m.expect_tier().returning(move |_| Ok(Some(tier)));
+    m.expect_node_group().return_const(None);
     m.expect_plan().returning(|_, tier, grant| {
         assert_eq!(
             grant.names,

@@ -213,4 +213,19 @@ impl VendorReport {
             warnings: Vec::new(),
         }
     }
+
+    /// The report with the CDI device names of every one of `kinds` (a vendor with several
+    /// kinds), each name once, in kind order.
+    pub fn with_cdi_kinds(mut self, probe: &Probe, kinds: &[&str]) -> Self {
+        let mut names: Vec<String> = Vec::new();
+        for kind in kinds {
+            for n in probe.cdi().device_names(kind) {
+                if !names.iter().any(|m| m == n) {
+                    names.push(n.to_string());
+                }
+            }
+        }
+        self.cdi_devices = names;
+        self
+    }
 }

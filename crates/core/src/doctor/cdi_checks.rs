@@ -16,7 +16,7 @@ use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::version::{min_podman, parse_version};
 
 /// One check per spec: valid, and loadable by the installed podman.
-pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
+pub fn versions(probe: &Probe, registry: &Registry, podman: &PodmanFacts) -> Vec<Check> {
     let ceiling = podman
         .version
         .as_deref()
@@ -28,7 +28,7 @@ pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
             c.status = Status::Problem;
             out.push(
                 c.fact(format!("podman skips this spec: {err}"))
-                    .remedy("regenerate the spec with the vendor's toolkit (nvidia-ctk / amd-ctk / intel-cdi-specs-generator)"),
+                    .remedy(rewrite_broken(probe, registry, spec)),
             );
             continue;
         }
@@ -144,14 +144,49 @@ pub fn stale(probe: &Probe, registry: &Registry) -> Vec<Check> {
     out
 }
 
+/// How to rewrite a spec podman skips: its vendor's command when its kind names a vendor that
+/// says one, otherwise every linked vendor's generator (a spec that does not parse names no
+/// kind), in the vendors' own words.
+fn rewrite_broken(probe: &Probe, registry: &Registry, spec: &SpecReport) -> String {
+    let vendor = spec.kind.as_deref().and_then(|k| {
+        registry
+            .backends()
+            .iter()
+            .find(|b| b.cdi_kinds().contains(&k))
+    });
+    if let Some(how) = vendor.and_then(|v| v.cdi_regenerate(probe, &spec.path)) {
+        return format!("regenerate the spec: {how}");
+    }
+    let generators: Vec<String> = registry
+        .backends()
+        .iter()
+        .filter_map(|b| b.cdi_generator())
+        .map(|g| format!("'{g} --output={}'", spec.path))
+        .collect();
+    if generators.is_empty() {
+        format!(
+            "regenerate {} with the CDI generator of the vendor whose devices it declares",
+            spec.path
+        )
+    } else {
+        format!(
+            "regenerate {} with the CDI generator of the vendor whose devices it declares ({})",
+            spec.path,
+            generators.join(", ")
+        )
+    }
+}
+
 /// How to rewrite a stale spec in place: the vendor's own command for this file when the
 /// vendor says one, a neutral sentence otherwise. The stale file is the one to rewrite: a new
 /// spec in another directory would not replace it (`/var/run/cdi` wins over `/etc/cdi`).
 fn regenerate(probe: &Probe, registry: &Registry, spec: &SpecReport) -> String {
-    let vendor = spec
-        .kind
-        .as_deref()
-        .and_then(|k| registry.backends().iter().find(|b| b.cdi_kind() == k));
+    let vendor = spec.kind.as_deref().and_then(|k| {
+        registry
+            .backends()
+            .iter()
+            .find(|b| b.cdi_kinds().contains(&k))
+    });
     match vendor.and_then(|v| v.cdi_regenerate(probe, &spec.path)) {
         Some(how) => format!("the spec is stale (driver upgrade or GPU change): {how}"),
         None => format!(

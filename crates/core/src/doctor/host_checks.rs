@@ -210,8 +210,10 @@ pub fn render_groups(
         }));
     }
     for v in vendors {
-        for spec in probe.cdi().specs_for(v.cdi_kind()) {
-            nodes.extend(spec.host_nodes.iter().cloned());
+        for kind in v.cdi_kinds() {
+            for spec in probe.cdi().specs_for(kind) {
+                nodes.extend(spec.host_nodes.iter().cloned());
+            }
         }
     }
     nodes.sort();

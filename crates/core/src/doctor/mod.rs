@@ -98,7 +98,7 @@ pub fn run(
     checks.extend(host_checks::tiers(probe, &vendors, explicit));
     checks.extend(selection_check(&plan, explicit));
     checks.extend(cdi_checks::spec_dirs(probe));
-    checks.extend(cdi_checks::versions(probe, &ctx.podman));
+    checks.extend(cdi_checks::versions(probe, registry, &ctx.podman));
     checks.extend(cdi_checks::stale(probe, registry));
     checks.extend(cdi_checks::readable(probe, ctx.identity.as_ref()));
     let plan = plan.ok();

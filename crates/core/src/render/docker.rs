@@ -94,6 +94,7 @@ pub fn group_verdict(mode: u32, gid: u32) -> GroupVerdict {
 fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, u32)> {
     let mut out = Vec::new();
     let (mut root, mut closed) = (Vec::new(), Vec::new());
+    let (mut root_groups, mut closed_groups): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
     let mut seen: Vec<&str> = Vec::new();
     for v in plan.vendors() {
         if v.tier() == Tier::Cdi || !v.items().iter().any(|i| i.need == Need::KeepGroups) {
@@ -123,18 +124,42 @@ fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, 
             match group_verdict(mode, gid) {
                 GroupVerdict::Open => {}
                 GroupVerdict::Add(gid) => out.push((path.clone(), gid)),
-                GroupVerdict::RootGroup => root.push(path.clone()),
-                GroupVerdict::NoGroupOpens => closed.push((path.clone(), mode)),
+                GroupVerdict::RootGroup => {
+                    root.push(path.clone());
+                    root_groups.push(v.node_group().unwrap_or(""));
+                }
+                GroupVerdict::NoGroupOpens => {
+                    closed.push((path.clone(), mode));
+                    closed_groups.push(v.node_group().unwrap_or(""));
+                }
             }
         }
     }
     if !root.is_empty() {
-        notes.push(Note::DockerRootGroup(root));
+        notes.push(Note::DockerRootGroup(root, group_words(root_groups)));
     }
     if !closed.is_empty() {
-        notes.push(Note::DockerNoGroupOpens(closed));
+        notes.push(Note::DockerNoGroupOpens(closed, group_words(closed_groups)));
     }
     out
+}
+
+/// "their render or video group", or the words of several vendors joined, or (no vendor said)
+/// "the group their driver gives them".
+fn group_words(groups: Vec<&str>) -> String {
+    let mut unique: Vec<&str> = Vec::new();
+    for g in groups {
+        if !unique.contains(&g) {
+            unique.push(g);
+        }
+    }
+    match unique.as_slice() {
+        [] | [""] => "the group their driver gives them".to_string(),
+        named => {
+            let named: Vec<&str> = named.iter().copied().filter(|g| !g.is_empty()).collect();
+            format!("their {} group", named.join(" or "))
+        }
+    }
 }
 
 fn unique_gids(groups: &[(String, u32)]) -> Vec<(&str, u32)> {

@@ -69,11 +69,12 @@ pub enum Note {
     ComposeKeepGroups,
     /// docker has no `keep-groups`: these (node, group id) pairs replace it.
     DockerGroups(Vec<(String, u32)>),
-    /// Nodes docker would need a group for that belong to group 0 (no group is added).
-    DockerRootGroup(Vec<String>),
+    /// Nodes docker would need a group for that belong to group 0 (no group is added), and the
+    /// group their vendors' drivers give them, in words ([`crate::GpuBackend::node_group`]).
+    DockerRootGroup(Vec<String>, String),
     /// Nodes (with their permission bits) whose group may do no more than everyone, so no
-    /// group opens them to the container's user.
-    DockerNoGroupOpens(Vec<(String, u32)>),
+    /// group opens them to the container's user; and the group words, as above.
+    DockerNoGroupOpens(Vec<(String, u32)>, String),
     /// The group of a node could not be read (the sentence says why).
     DockerGroupUnknown(String),
     /// A CDI-tier vendor needs the user's groups, which docker cannot keep.
@@ -111,14 +112,14 @@ impl fmt::Display for Note {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Note::DockerRootGroup(paths) => write!(
+            Note::DockerRootGroup(paths, group) => write!(
                 f,
-                "{} belong(s) to group 0 (root) and gpuctl never adds '--group-add 0' (it would give the container's user the root group), so a non-root container user cannot open them; have udev give the nodes their render or video group",
+                "{} belong(s) to group 0 (root) and gpuctl never adds '--group-add 0' (it would give the container's user the root group), so a non-root container user cannot open them; have udev give the nodes {group}",
                 paths.join(", ")
             ),
-            Note::DockerNoGroupOpens(nodes) => write!(
+            Note::DockerNoGroupOpens(nodes, group) => write!(
                 f,
-                "{} give(s) their group no access beyond everyone's, so no '--group-add' lets a non-root container user open them; have udev give the nodes mode 0660 and their render or video group",
+                "{} give(s) their group no access beyond everyone's, so no '--group-add' lets a non-root container user open them; have udev give the nodes mode 0660 and {group}",
                 nodes
                     .iter()
                     .map(|(p, m)| format!("{p} (mode {m:04o})"))

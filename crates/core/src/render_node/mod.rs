@@ -1,6 +1,6 @@
 //! Plan recipes several vendors share, and a whole backend made of them.
 //!
-//! The recipes: the CDI tier, and the raw render-node tier that AMD, Intel and render-node
+//! The recipes: the CDI tier (cdi.rs), and the raw render-node tier that AMD, Intel and render-node
 //! plug-ins use. Each adds typed needs to a [`VendorPlan`] and is parameterized by the vendor's
 //! CDI kind and PCI vendor id; nothing here knows a particular vendor, and nothing here spells a
 //! podman flag.
@@ -17,14 +17,16 @@ use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
 use crate::check::{Check, DoctorContext};
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
-use crate::finding::Finding;
 use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
-use crate::reason::Reason;
 use crate::requirement::Requirement;
 
+mod cdi;
 mod raw;
 mod requirement;
+pub use cdi::{
+    best_effort_warning, best_effort_warning_numbered, cdi_devices, cdi_devices_of, cdi_reason,
+};
 pub use raw::{render_node_devices, render_nodes, select_render_nodes};
 pub use requirement::RequirementHook;
 
@@ -46,6 +48,9 @@ pub struct RenderNodeVendor {
     pub device_noun: &'static str,
     /// The CDI kind (`amd.com/gpu`).
     pub kind: &'static str,
+    /// Further CDI kinds the vendor's toolkits may declare, after `kind` (one per chip family, or
+    /// a companion function's); a valid spec declaring any of them makes the CDI tier.
+    pub extra_kinds: &'static [&'static str],
     /// The PCI vendor id (`0x1002`).
     pub pci_vendor_id: u16,
     /// Position in the canonical vendor order.
@@ -65,6 +70,9 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// The group udev gives the vendor's nodes, in words (`render or video`, the default: DRM
+    /// render nodes are group render, card nodes video).
+    pub node_group: Option<&'static str>,
     /// The command that writes the vendor's CDI spec to the file named after it with
     /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
     pub cdi_generator: Option<&'static str>,
@@ -100,6 +108,7 @@ impl RenderNodeVendor {
             display,
             device_noun: "GPU",
             kind,
+            extra_kinds: &[],
             pci_vendor_id,
             order: 100,
             missing_summary: "",
@@ -109,11 +118,19 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            node_group: Some("render or video"),
             cdi_generator: None,
             gpu_words: &[],
             explain_details: None,
             host_checks: None,
         }
+    }
+
+    /// The first of the vendor's kinds that a valid spec declares.
+    fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {
+        self.cdi_kinds()
+            .into_iter()
+            .find(|k| probe.cdi().kind_declared(k))
     }
 
     /// The vendor id as the sysfs `vendor` file writes it.
@@ -134,7 +151,7 @@ impl RenderNodeVendor {
     /// CDI when a valid spec declares the kind; raw when the shared node (if any) and at least
     /// one render node exist (a shared node alone is no GPU).
     fn raw_or_cdi_tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
-        Ok(if probe.cdi().kind_declared(self.kind) {
+        Ok(if self.declared_kind(probe).is_some() {
             Some(Tier::Cdi)
         } else if self.has_shared_node(probe)?
             && !probe.drm()?.of_vendor(&self.sysfs_vendor()).is_empty()
@@ -199,7 +216,7 @@ impl RenderNodeVendor {
             format!("no {d} {noun}")
         };
         let reason = match (tier, shared) {
-            (Some(Tier::Cdi), _) => cdi_reason(probe, kind),
+            (Some(Tier::Cdi), _) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(kind)),
             (Some(_), Some((s, _))) => format!(
                 "raw device nodes: {s} and {n} {d} render node(s) under /sys/class/drm (no valid CDI spec declares {kind})"
             ),
@@ -220,14 +237,10 @@ impl RenderNodeVendor {
                 "{none}: no valid CDI spec declares {kind} and no {d} render node is under /sys/class/drm"
             ),
         };
-        Ok(VendorReport::new(
-            probe,
-            self.vendor,
-            kind,
-            tier,
-            reason,
-            devices,
-        ))
+        Ok(
+            VendorReport::new(probe, self.vendor, kind, tier, reason, devices)
+                .with_cdi_kinds(probe, &self.cdi_kinds()),
+        )
     }
 }
 
@@ -250,6 +263,12 @@ impl GpuBackend for RenderNodeVendor {
 
     fn cdi_kind(&self) -> &'static str {
         self.kind
+    }
+
+    fn cdi_kinds(&self) -> Vec<&'static str> {
+        std::iter::once(self.kind)
+            .chain(self.extra_kinds.iter().copied())
+            .collect()
     }
 
     fn order(&self) -> u32 {
@@ -277,7 +296,7 @@ impl GpuBackend for RenderNodeVendor {
         let mut plan = VendorPlan::new(self.vendor, tier);
         match tier {
             Tier::Cdi => {
-                cdi_devices(probe, self.kind, grant, &mut plan)?;
+                cdi_devices_of(probe, &self.cdi_kinds(), grant, &mut plan)?;
                 plan.add(Need::KeepGroups, None);
             }
             Tier::Raw => {
@@ -320,66 +339,12 @@ impl GpuBackend for RenderNodeVendor {
         self.cdi_generator
             .map(|g| format!("'{g} --output={spec_path}'"))
     }
-}
 
-/// The CDI devices of a grant on the CDI tier, added to `plan`.
-///
-/// A whole-vendor grant is `<kind>=all` when a spec declares `all`, otherwise every declared
-/// name (Intel's generator declares no `all`). An index or a name must be a declared device
-/// name, matched with its case (docs/selector.md#device-names).
-pub fn cdi_devices(
-    probe: &Probe,
-    kind: &str,
-    grant: &Grant,
-    plan: &mut VendorPlan,
-) -> Result<(), GpuError> {
-    let vendor = plan.vendor();
-    let cdi = probe.cdi();
-    let names: Vec<String> = match grant.cdi_names() {
-        None if cdi.has_device(kind, "all") => vec!["all".to_string()],
-        None => cdi
-            .device_names(kind)
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-        Some(asked) => {
-            let bad: Vec<String> = asked
-                .iter()
-                .filter(|n| !cdi.has_device(kind, n))
-                .cloned()
-                .collect();
-            if !bad.is_empty() {
-                return Err(GpuError::CdiDeviceUndeclared {
-                    vendor: vendor.to_string(),
-                    kind: kind.to_string(),
-                    bad,
-                    declared: cdi
-                        .device_names(kind)
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect(),
-                });
-            }
-            asked
-        }
-    };
-    for n in names {
-        let device = (n != "all").then_some(n.as_str());
-        plan.add(Need::CdiDevice(format!("{kind}={n}")), device);
+    fn cdi_generator(&self) -> Option<&'static str> {
+        self.cdi_generator
     }
-    Ok(())
-}
 
-/// One sentence saying which spec files make `kind` available ([`Reason::cdi`] as text).
-pub fn cdi_reason(probe: &Probe, kind: &str) -> String {
-    Reason::cdi(probe, kind).to_string()
-}
-
-/// The stderr warning for an index grant without CDI; `extra` is the vendor's addition to the
-/// sentence, led by a space.
-pub fn best_effort_warning(vendor: &str, extra: &str) -> Finding {
-    Finding::IndexBestEffort {
-        vendor: vendor.to_string(),
-        note: extra.to_string(),
+    fn node_group(&self) -> Option<&'static str> {
+        self.node_group
     }
 }

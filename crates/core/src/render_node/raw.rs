@@ -37,11 +37,11 @@ pub fn select_render_nodes<'p>(
         .filter(|&i| i as usize >= nodes.len())
         .collect();
     if !bad.is_empty() {
-        return Err(GpuError::IndexOutOfRange {
-            vendor: vendor.to_string(),
+        return Err(GpuError::index_out_of_range(
+            vendor,
             bad,
-            available: nodes.iter().map(|n| n.address.clone()).collect(),
-        });
+            (0u32..).zip(nodes.iter().map(|n| n.address.clone())),
+        ));
     }
     Ok(indexes.iter().map(|&i| nodes[i as usize]).collect())
 }

@@ -1,0 +1,368 @@
+//! [`NodeVendor`]: a vendor made of data whose devices are character nodes its driver numbers,
+//! `/dev/<prefix>N` per device, next to shared nodes every device needs and a variable naming
+//! the visible devices. Huawei Ascend NPUs are this shape (`/dev/davinciN` beside
+//! `/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, and `ASCEND_VISIBLE_DEVICES`;
+//! docs/plugin-guide.md). It is the sibling of [`RenderNodeVendor`](crate::RenderNodeVendor),
+//! whose devices are DRM render nodes found through sysfs: the CDI tier is the same recipe, the
+//! raw tier lists `/dev` instead, and `vendor:N` is the driver's own number N.
+
+use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
+use crate::check::{Check, DoctorContext};
+use crate::detect::{Device, Fact};
+use crate::error::GpuError;
+use crate::families::Family;
+use crate::pci::PciDevice;
+use crate::plan::{Need, VendorPlan};
+use crate::render_node::{
+    ExplainDetails, HostChecks, RequirementHook, best_effort_warning_numbered, cdi_devices_of,
+    cdi_reason,
+};
+use crate::requirement::Requirement;
+
+mod nodes;
+pub use nodes::{NumberedNode, numbered_nodes, vet_bind, vet_shared};
+
+/// The facts and words of one node vendor. Write it as a literal that ends in
+/// `..NodeVendor::DEFAULT`, so that a field added later takes its default instead of breaking
+/// the literal.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeVendor {
+    /// The selector name (`ascend`).
+    pub vendor: &'static str,
+    /// The name in sentences (`Ascend`); the selector name when empty.
+    pub display: &'static str,
+    /// What one device is called in sentences (`NPU`).
+    pub device_noun: &'static str,
+    /// The main CDI kind, the one sentences name.
+    pub kind: &'static str,
+    /// Further CDI kinds the vendor's toolkits may declare; any of them makes the CDI tier.
+    pub extra_kinds: &'static [&'static str],
+    /// The PCI vendor id (`0x19e5`), for `requirement` and for counting devices on the bus.
+    pub pci_vendor_id: u16,
+    /// Position in the canonical vendor order (plug-ins 100 or more).
+    pub order: u32,
+    /// Every device's node without its number (`/dev/davinci`: `/dev/davinci0`, ...).
+    pub device_node: &'static str,
+    /// Nodes every device needs, passed first and required for the raw tier.
+    pub shared_nodes: &'static [&'static str],
+    /// Host files and directories of the driver that the vendor's software in a container
+    /// needs (its libraries, its version file), bound read-only at the same path on the raw
+    /// tier; an absent one or a symbolic link is left out with a warning.
+    pub driver_binds: &'static [&'static str],
+    /// The variable the vendor's software reads for the devices it may use
+    /// (`ASCEND_VISIBLE_DEVICES`): a raw grant sets it to the granted numbers, comma-separated.
+    pub visible_devices: Option<&'static str>,
+    /// What the host lacks when the vendor is unusable (`no /dev/davinci_manager`).
+    pub missing_summary: &'static str,
+    /// The sentence when neither CDI nor the raw tier is available; empty: a sentence built from
+    /// the kinds and nodes.
+    pub unserved: &'static str,
+    /// The vendor's CDI generator, run with `--output=<spec>` to rewrite a stale spec.
+    pub cdi_generator: Option<&'static str>,
+    /// The group the driver gives its nodes (`HwHiAiUser`), for what docker and doctor say.
+    pub node_group: Option<&'static str>,
+    /// The vendor's failure families.
+    pub families: &'static [Family],
+    /// Words that name the vendor's components ([`GpuBackend::gpu_words`]).
+    pub gpu_words: &'static [&'static str],
+    /// This host's facts about a failure of one of the vendor's families.
+    pub explain_details: Option<ExplainDetails>,
+    /// The vendor's own `gpuctl doctor` checks.
+    pub host_checks: Option<HostChecks>,
+    /// The vendor's driver requirement of its PCI devices (`gpuctl requirement`).
+    pub requirement: Option<RequirementHook>,
+    /// Facts of the vendor's own about one device, shown by `detect` after its node.
+    pub device_facts: Option<fn(&Probe, &Device) -> Vec<Fact>>,
+}
+
+impl NodeVendor {
+    /// Every field empty or off, order 100: the base of a vendor literal. The empty name is not
+    /// a vendor name, so the registry refuses the base itself.
+    pub const DEFAULT: NodeVendor = NodeVendor {
+        vendor: "",
+        display: "",
+        device_noun: "GPU",
+        kind: "",
+        extra_kinds: &[],
+        pci_vendor_id: 0,
+        order: 100,
+        device_node: "",
+        shared_nodes: &[],
+        driver_binds: &[],
+        visible_devices: None,
+        missing_summary: "",
+        unserved: "",
+        cdi_generator: None,
+        node_group: None,
+        families: &[],
+        gpu_words: &[],
+        explain_details: None,
+        host_checks: None,
+        requirement: None,
+        device_facts: None,
+    };
+
+    fn name(&self) -> &'static str {
+        if self.display.is_empty() {
+            self.vendor
+        } else {
+            self.display
+        }
+    }
+
+    fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {
+        self.cdi_kinds()
+            .into_iter()
+            .find(|k| probe.cdi().kind_declared(k))
+    }
+
+    /// The shared nodes that are absent (a dangling link counts as absent).
+    fn missing_shared(&self, probe: &Probe) -> Result<Vec<&'static str>, GpuError> {
+        let mut out = Vec::new();
+        for node in self.shared_nodes {
+            let there = probe
+                .host()
+                .exists(std::path::Path::new(node))
+                .map_err(|e| GpuError::host(e, "check the host's /dev"))?;
+            if !there {
+                out.push(*node);
+            }
+        }
+        Ok(out)
+    }
+
+    fn kinds_text(&self) -> String {
+        self.cdi_kinds().join(" or ")
+    }
+
+    /// `ascend:N is /dev/davinciN, ...`: how `vendor:N` numbers the devices.
+    fn numbering(&self) -> String {
+        format!(
+            "{v}:N is {p}N, the driver's own number, passed without the vendor's container runtime",
+            v = self.vendor,
+            p = self.device_node
+        )
+    }
+
+    fn unusable(&self, probe: &Probe) -> Result<GpuError, GpuError> {
+        if !self.unserved.is_empty() {
+            return Ok(GpuError::Unserved {
+                vendor: self.vendor.to_string(),
+                message: self.unserved.to_string(),
+            });
+        }
+        let missing = self.missing_shared(probe)?;
+        let lacks = if missing.is_empty() {
+            format!(
+                "no {}N node, though the shared nodes exist",
+                self.device_node
+            )
+        } else {
+            format!("no {}", missing.join(", no "))
+        };
+        Ok(GpuError::Unserved {
+            vendor: self.vendor.to_string(),
+            message: format!(
+                "the selection requests '{}' but no valid CDI spec declares {} and the raw device nodes are incomplete ({lacks}) — is the {} driver loaded?",
+                self.vendor,
+                self.kinds_text(),
+                self.name()
+            ),
+        })
+    }
+
+    fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
+        let nodes = numbered_nodes(probe.host(), self.device_node)?;
+        let mut devices = Vec::new();
+        let mut left_out = Vec::new();
+        for node in &nodes {
+            if let Some(why) = &node.left_out {
+                left_out.push(format!("{} ({why})", node.path));
+                continue;
+            }
+            let mut device = Device::new(node.number as usize, None)
+                .with(Fact::shown("device_node", node.path.as_str()));
+            if let Some(facts) = self.device_facts {
+                let more = facts(probe, &device);
+                device.facts.extend(more);
+            }
+            devices.push(device);
+        }
+        let (d, noun, n) = (self.name(), self.device_noun, devices.len());
+        let kinds = self.kinds_text();
+        let on_bus = crate::pci::gpus_of_vendor(probe.host(), self.pci_vendor_id)
+            .0
+            .len();
+        let reason = match tier {
+            Some(Tier::Cdi) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.kind)),
+            Some(_) => format!(
+                "raw device nodes: {}{n} {d} {noun} node(s) {}N ({on_bus} on the PCI bus; no valid CDI spec declares {kinds})",
+                self.shared_nodes
+                    .iter()
+                    .map(|s| format!("{s}, "))
+                    .collect::<String>(),
+                self.device_node
+            ),
+            None => {
+                let missing = self.missing_shared(probe)?;
+                let mut lacks = vec![format!("no valid CDI spec declares {kinds}")];
+                lacks.extend(missing.iter().map(|m| format!("no {m}")));
+                if n == 0 {
+                    lacks.push(format!("no {}N node", self.device_node));
+                }
+                let none = if on_bus > 0 {
+                    format!(
+                        "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
+                    )
+                } else {
+                    format!("no {d} {noun}")
+                };
+                format!("{none}: {}", lacks.join(", "))
+            }
+        };
+        let mut report = VendorReport::new(probe, self.vendor, self.kind, tier, reason, devices)
+            .with_cdi_kinds(probe, &self.cdi_kinds());
+        if !left_out.is_empty() {
+            report.warnings.push(crate::Finding::DeviceNodesNotGranted {
+                vendor: self.vendor.to_string(),
+                entries: left_out.join(", "),
+            });
+        }
+        Ok(report)
+    }
+}
+
+impl GpuBackend for NodeVendor {
+    fn vendor(&self) -> &'static str {
+        self.vendor
+    }
+
+    fn display_name(&self) -> &'static str {
+        self.name()
+    }
+
+    fn device_noun(&self) -> &'static str {
+        self.device_noun
+    }
+
+    fn pci_vendor_id(&self) -> u16 {
+        self.pci_vendor_id
+    }
+
+    fn cdi_kind(&self) -> &'static str {
+        self.kind
+    }
+
+    fn cdi_kinds(&self) -> Vec<&'static str> {
+        std::iter::once(self.kind)
+            .chain(self.extra_kinds.iter().copied())
+            .collect()
+    }
+
+    fn order(&self) -> u32 {
+        self.order
+    }
+
+    fn missing_summary(&self) -> &'static str {
+        self.missing_summary
+    }
+
+    /// CDI when a valid spec declares one of the kinds; raw when every shared node and at least
+    /// one grantable `/dev/<prefix>N` exist (shared nodes alone are no device).
+    fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
+        if self.declared_kind(probe).is_some() {
+            return Ok(Some(Tier::Cdi));
+        }
+        if !self.missing_shared(probe)?.is_empty() {
+            return Ok(None);
+        }
+        let nodes = numbered_nodes(probe.host(), self.device_node)?;
+        Ok(nodes
+            .iter()
+            .any(|n| n.left_out.is_none())
+            .then_some(Tier::Raw))
+    }
+
+    fn plan(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+        grant: &Grant,
+    ) -> Result<VendorPlan, GpuError> {
+        let Some(tier) = tier else {
+            return Err(self.unusable(probe)?);
+        };
+        let mut plan = VendorPlan::new(self.vendor, tier);
+        match tier {
+            Tier::Cdi => {
+                cdi_devices_of(probe, &self.cdi_kinds(), grant, &mut plan)?;
+                plan.add(Need::KeepGroups, None);
+            }
+            Tier::Raw => {
+                let host = probe.host();
+                let nodes = numbered_nodes(host, self.device_node)?;
+                let fixed = (self.shared_nodes, self.driver_binds);
+                let selected = nodes::select(host, self.vendor, fixed, &nodes, grant)?;
+                if selected.devices.is_empty() {
+                    return Err(GpuError::Unserved {
+                        vendor: self.vendor.to_string(),
+                        message: format!(
+                            "not granted: {} — only the device nodes the {} driver makes are passed; check the host's /dev",
+                            selected.left_out.join(", "),
+                            self.name()
+                        ),
+                    });
+                }
+                if grant.indexes.is_some() {
+                    plan.notice(best_effort_warning_numbered(
+                        self.vendor,
+                        &self.numbering(),
+                        "",
+                    ));
+                }
+                nodes::add_needs(&mut plan, &selected, self.visible_devices);
+            }
+            other => return Err(GpuError::tier_unsupported(self.vendor, other)),
+        }
+        Ok(plan)
+    }
+
+    fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
+        self.report(probe, probe.tier_of(self)?)
+    }
+
+    fn families(&self) -> &'static [Family] {
+        self.families
+    }
+
+    fn gpu_words(&self) -> &'static [&'static str] {
+        self.gpu_words
+    }
+
+    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+        self.explain_details
+            .map(|f| f(code, text, probe))
+            .unwrap_or_default()
+    }
+
+    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
+        self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
+    }
+
+    fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
+        self.cdi_generator
+            .map(|g| format!("'{g} --output={spec_path}'"))
+    }
+
+    fn cdi_generator(&self) -> Option<&'static str> {
+        self.cdi_generator
+    }
+
+    fn node_group(&self) -> Option<&'static str> {
+        self.node_group
+    }
+
+    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
+        self.requirement.and_then(|h| (h.requirement)(device))
+    }
+}

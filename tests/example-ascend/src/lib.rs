@@ -1,0 +1,79 @@
+//! Huawei Ascend NPUs for gpuctl, written from docs/plugin-guide.md alone: the vendor is data
+//! (`gpuctl_core::NodeVendor`) plus one doctor check of its own.
+//!
+//! The facts, with where they come from:
+//! - PCI vendor 0x19e5 (Huawei); the NPUs enumerate as processing accelerators (class 0x1200).
+//! - One node per NPU, `/dev/davinciN`, N being the driver's device number, and three nodes every
+//!   NPU needs: `/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc` (Ascend's device
+//!   plug-in names them, github.com/Ascend/ascend-device-plugin `pkg/common/constants.go`; the
+//!   `docker run` lines Ascend users publish pass exactly these).
+//! - The driver's files a container needs read-only: `/usr/local/Ascend/driver/lib64`,
+//!   `/usr/local/Ascend/driver/version.info`, `/etc/ascend_install.info` (the same `docker run`
+//!   lines bind them).
+//! - `ASCEND_VISIBLE_DEVICES`: the NPU numbers a container may use, read by Ascend's container
+//!   runtime.
+//! - CDI kinds: no Ascend CDI generator is known to us, so the kinds are the Kubernetes resource
+//!   names of Ascend's device plug-in, one per chip family (`huawei.com/Ascend910`,
+//!   `huawei.com/Ascend310P`): a spec a site writes for either serves the vendor.
+
+use std::path::Path;
+
+use gpuctl_core::NodeVendor;
+use gpuctl_core::backend::Probe;
+use gpuctl_core::doctor::{Check, DoctorContext, Status};
+
+/// The driver's version file: `Version=<release>` among other `key=value` lines.
+pub const VERSION_INFO: &str = "/usr/local/Ascend/driver/version.info";
+
+/// The Ascend backend: nodes, kinds, variable and words; everything else is the default.
+pub const ASCEND: NodeVendor = NodeVendor {
+    vendor: "ascend",
+    display: "Ascend",
+    device_noun: "NPU",
+    kind: "huawei.com/Ascend910",
+    extra_kinds: &["huawei.com/Ascend310P"],
+    pci_vendor_id: 0x19e5,
+    device_node: "/dev/davinci",
+    shared_nodes: &["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"],
+    driver_binds: &[
+        "/usr/local/Ascend/driver/lib64",
+        VERSION_INFO,
+        "/etc/ascend_install.info",
+    ],
+    visible_devices: Some("ASCEND_VISIBLE_DEVICES"),
+    missing_summary: "no /dev/davinci_manager",
+    // Ascend's driver installer runs its services as the user HwHiAiUser (its default
+    // `--install-username`); check `ls -l /dev/davinci0` on your hosts before relying on it.
+    node_group: Some("HwHiAiUser"),
+    gpu_words: &["/dev/davinci", "ASCEND_VISIBLE_DEVICES", "npu-smi"],
+    host_checks: Some(driver_check),
+    ..NodeVendor::DEFAULT
+};
+
+gpuctl_core::register_backend!(ASCEND);
+
+/// `ascend-driver`: the driver's version file names a release. Doctor runs it when Ascend is
+/// selected (or with `all`).
+fn driver_check(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
+    let read = probe
+        .host()
+        .read_to_string(Path::new(VERSION_INFO), 64 * 1024);
+    let version = read.as_ref().ok().and_then(|text| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix("Version="))
+            .map(str::to_string)
+    });
+    let check = match (&read, version) {
+        (_, Some(v)) => Check::new("ascend-driver", VERSION_INFO, Status::Ok)
+            .fact(format!("Ascend driver {v}")),
+        (Ok(_), None) => Check::new("ascend-driver", VERSION_INFO, Status::Warning)
+            .fact("no 'Version=' line: the driver's release is unknown")
+            .remedy("Hint: reinstall the Ascend driver package, which writes this file."),
+        (Err(e), None) => Check::new("ascend-driver", VERSION_INFO, Status::Problem)
+            .fact(format!("{e}: the Ascend driver looks not installed"))
+            .remedy(
+                "Hint: install the Ascend NPU driver (the Ascend HDK 'npu-driver' package) and\nreboot; containers bind this file and the driver's lib64 read-only.",
+            ),
+    };
+    vec![check]
+}
