@@ -8,6 +8,8 @@
 //! `man` writes gpuctl's manual pages, generated from its clap definition.
 //!
 //! `path-files` lists the source files one gpuctl command runs code from.
+//!
+//! `example-standalone` builds the example plug-ins outside the workspace, as a third party would.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +29,7 @@ mod path_files;
 mod podman;
 mod real;
 mod report;
+mod standalone;
 
 /// gpuctl's development tasks.
 #[derive(Debug, Parser)]
@@ -54,6 +57,9 @@ enum Task {
     /// List the workspace source files a gpuctl command runs code from (callgrind on a bundled
     /// host): how many files a reader follows from `main` to the output.
     PathFiles(path_files::PathFilesArgs),
+    /// Build each example plug-in as a crate outside the workspace, as a third party would:
+    /// copied out, its path dependencies pointed at this checkout, `cargo build --offline`.
+    ExampleStandalone(standalone::StandaloneArgs),
 }
 
 /// The OCI runtimes the integration run knows how to judge.
@@ -122,6 +128,7 @@ fn main() -> ExitCode {
         Task::Bench(args) => bench::run(&args),
         Task::Man(args) => man::run(&args),
         Task::PathFiles(args) => path_files::run(&args),
+        Task::ExampleStandalone(args) => standalone::run(&args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
