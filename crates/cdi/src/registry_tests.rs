@@ -151,7 +151,7 @@ fn a_device_s_environment_follows_its_spec_s() {
     let d = dirs();
     let text = "cdiVersion: 0.5.0\nkind: vendor.com/gpu\ncontainerEdits:\n  env: [V=void, W=1]\ndevices:\n- name: a\n  containerEdits:\n    env: [V=all]\n- name: b\n  containerEdits:\n    deviceNodes:\n    - {path: /dev/x, hostPath: /dev/y, gid: 7, fileMode: null}\n";
     write(&d.low, "v.yaml", text);
-    let reg = CdiRegistry::scan(&Fs, &[d.low.clone()]);
+    let reg = CdiRegistry::scan(&Fs, std::slice::from_ref(&d.low));
     let a = reg.device_edits("vendor.com/gpu", "a").expect("a");
     assert_eq!(a.env_value("V"), Some("all"));
     assert_eq!(a.env_value("W"), Some("1"));
