@@ -20,7 +20,11 @@ use std::path::Path;
 
 use gpuctl_core::NodeVendor;
 use gpuctl_core::backend::Probe;
+use gpuctl_core::check::CheckCode;
 use gpuctl_core::doctor::{Check, DoctorContext, Status};
+
+/// The plug-in's doctor check: the driver's version file names a release.
+pub const DRIVER_CHECK: CheckCode = CheckCode::new("ascend-driver");
 
 /// The driver's version file: `Version=<release>` among other `key=value` lines.
 pub const VERSION_INFO: &str = "/usr/local/Ascend/driver/version.info";
@@ -47,6 +51,7 @@ pub const ASCEND: NodeVendor = NodeVendor {
     node_group: Some("HwHiAiUser"),
     gpu_words: &["/dev/davinci", "ASCEND_VISIBLE_DEVICES", "npu-smi"],
     host_checks: Some(driver_check),
+    check_codes: &[DRIVER_CHECK],
     ..NodeVendor::DEFAULT
 };
 
@@ -64,12 +69,12 @@ fn driver_check(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
             .map(str::to_string)
     });
     let check = match (&read, version) {
-        (_, Some(v)) => Check::new("ascend-driver", VERSION_INFO, Status::Ok)
+        (_, Some(v)) => Check::new(DRIVER_CHECK, VERSION_INFO, Status::Ok)
             .fact(format!("Ascend driver {v}")),
-        (Ok(_), None) => Check::new("ascend-driver", VERSION_INFO, Status::Warning)
+        (Ok(_), None) => Check::new(DRIVER_CHECK, VERSION_INFO, Status::Warning)
             .fact("no 'Version=' line: the driver's release is unknown")
             .remedy("Hint: reinstall the Ascend driver package, which writes this file."),
-        (Err(e), None) => Check::new("ascend-driver", VERSION_INFO, Status::Problem)
+        (Err(e), None) => Check::new(DRIVER_CHECK, VERSION_INFO, Status::Problem)
             .fact(format!("{e}: the Ascend driver looks not installed"))
             .remedy(
                 "Hint: install the Ascend NPU driver (the Ascend HDK 'npu-driver' package) and\nreboot; containers bind this file and the driver's lib64 read-only.",

@@ -7,7 +7,7 @@
 //! raw tier lists `/dev` instead, and `vendor:N` is the driver's own number N.
 
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
-use crate::check::{Check, DoctorContext};
+use crate::check::{Check, CheckCode, DoctorContext};
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::families::Family;
@@ -69,6 +69,8 @@ pub struct NodeVendor {
     pub explain_details: Option<ExplainDetails>,
     /// The vendor's own `gpuctl doctor` checks.
     pub host_checks: Option<HostChecks>,
+    /// The code of every check `host_checks` can return ([`GpuBackend::check_codes`]).
+    pub check_codes: &'static [CheckCode],
     /// The vendor's driver requirement of its PCI devices (`gpuctl requirement`).
     pub requirement: Option<RequirementHook>,
     /// Facts of the vendor's own about one device, shown by `detect` after its node.
@@ -98,6 +100,7 @@ impl NodeVendor {
         gpu_words: &[],
         explain_details: None,
         host_checks: None,
+        check_codes: &[],
         requirement: None,
         device_facts: None,
     };
@@ -347,6 +350,10 @@ impl GpuBackend for NodeVendor {
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
+    }
+
+    fn check_codes(&self) -> &'static [CheckCode] {
+        self.check_codes
     }
 
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {

@@ -4,7 +4,7 @@
 use crate::backend::{Grant, Probe};
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::plan::{Need, VendorPlan};
+use crate::plan::VendorPlan;
 use crate::reason::Reason;
 
 /// The CDI devices of a grant on the CDI tier, added to `plan`: [`cdi_devices_of`] with one
@@ -38,14 +38,19 @@ pub fn cdi_devices_of(
         .copied()
         .filter(|k| cdi.kind_declared(k))
         .collect();
-    let mut granted: Vec<String> = Vec::new();
+    // (kind, name) of each device granted, in plan order.
+    let mut granted: Vec<(&str, String)> = Vec::new();
     match grant.cdi_names() {
         None => {
             for kind in &declared_kinds {
                 if cdi.has_device(kind, "all") {
-                    granted.push(format!("{kind}=all"));
+                    granted.push((kind, "all".to_string()));
                 } else {
-                    granted.extend(cdi.device_names(kind).iter().map(|n| format!("{kind}={n}")));
+                    granted.extend(
+                        cdi.device_names(kind)
+                            .iter()
+                            .map(|n| (*kind, n.to_string())),
+                    );
                 }
             }
         }
@@ -53,7 +58,7 @@ pub fn cdi_devices_of(
             let mut bad = Vec::new();
             for n in asked {
                 match declared_kinds.iter().find(|k| cdi.has_device(k, &n)) {
-                    Some(kind) => granted.push(format!("{kind}={n}")),
+                    Some(kind) => granted.push((kind, n)),
                     None => bad.push(n),
                 }
             }
@@ -80,11 +85,16 @@ pub fn cdi_devices_of(
             }
         }
     }
-    for name in &granted {
-        let device = name.split_once('=').map(|(_, n)| n).filter(|n| *n != "all");
-        plan.add(Need::CdiDevice(name.clone()), device);
+    let mut names = Vec::new();
+    for (kind, n) in granted {
+        let device = (n != "all").then_some(n.as_str());
+        // What the spec says the device creates and sets (its nodes' gid and mode: docker's
+        // groups on the CDI tier).
+        let edits = cdi.device_edits(kind, &n).unwrap_or_default();
+        plan.add_cdi(format!("{kind}={n}"), device, edits);
+        names.push(format!("{kind}={n}"));
     }
-    Ok(granted)
+    Ok(names)
 }
 
 /// One sentence saying which spec files make `kind` available ([`Reason::cdi`] as text).
