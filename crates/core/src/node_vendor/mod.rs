@@ -193,9 +193,7 @@ impl NodeVendor {
         }
         let (d, noun, n) = (self.name(), self.device_noun, devices.len());
         let kinds = self.kinds_text();
-        let on_bus = crate::pci::gpus_of_vendor(probe.host(), self.pci_vendor_id)
-            .0
-            .len();
+        let on_bus = probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len();
         let reason = match tier {
             Some(Tier::Cdi) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.kind)),
             Some(_) => format!(
