@@ -9,8 +9,8 @@ use gpuctl_core::doctor::{Check, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
-use crate::requirement::{host_gpus, host_report, parse_driver_spec};
-use crate::table::builtin_table;
+use crate::requirement::{host_gpus, parse_driver_spec};
+use crate::requirement_model::host_stack;
 
 /// The loaded driver's own words.
 pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
@@ -135,7 +135,9 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
     let Ok(spec) = parse_driver_spec(&spec_text) else {
         return c.fact(format!("cannot judge driver {spec_text}"));
     };
-    let report = host_report(probe.host(), &builtin_table(), Some(&spec));
+    let Some(report) = host_stack(probe.host(), &spec) else {
+        return c.fact(format!("cannot judge driver {spec_text}"));
+    };
     if let Some(comb) = &report.combined {
         c = c.fact(format!("the GPUs need: {}", comb.describe));
     }
