@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use gpuctl_core::doctor::{Check, DoctorContext};
+use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
 use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
@@ -285,6 +285,10 @@ impl GpuBackend for Nvidia {
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         crate::doctor::checks(probe, ctx)
+    }
+
+    fn check_codes(&self) -> &'static [CheckCode] {
+        crate::doctor::CHECKS
     }
 
     fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use gpuctl_core::Host;
-use gpuctl_core::check::{Check, Status};
+use gpuctl_core::check::{Check, CheckCode, Status};
 
 use crate::cuda;
 use crate::doctor::{PROC_VERSION, parse_proc_version};
@@ -15,7 +15,7 @@ use crate::image_env::{Fit, ImageEnv, check};
 use crate::release::DriverRelease;
 
 /// The check's code in doctor's report.
-pub const CODE: &str = "nvidia-image";
+pub const CODE: CheckCode = CheckCode::new("nvidia-image");
 
 /// The image check for the host's loaded NVIDIA driver; `image` names the image in the words
 /// (`the image`, or its reference).
