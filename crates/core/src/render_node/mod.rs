@@ -372,7 +372,8 @@ pub fn cdi_devices(
     };
     for n in names {
         let device = (n != "all").then_some(n.as_str());
-        plan.add(Need::CdiDevice(format!("{kind}={n}")), device);
+        let edits = cdi.device_edits(kind, &n).unwrap_or_default();
+        plan.add_cdi(format!("{kind}={n}"), device, edits);
     }
     Ok(())
 }
