@@ -9,7 +9,7 @@ use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
-use crate::requirement::{host_gpus, parse_driver_spec};
+use crate::requirement::{NVIDIA_VENDOR_ID, parse_driver_spec};
 use crate::requirement_model::host_stack;
 
 /// The driver in use against what the GPUs need.
@@ -121,8 +121,7 @@ pub fn loaded_driver(host: &gpuctl_core::Host) -> Option<LoadedDriver> {
 /// Every NVIDIA check that applies to this host.
 pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
-    let (gpus, _) = host_gpus(host);
-    if gpus.is_empty() {
+    if probe.pci().gpus_of_vendor(NVIDIA_VENDOR_ID).0.is_empty() {
         return vec![
             Check::new(DRIVER, "NVIDIA", Status::Skipped)
                 .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
@@ -155,7 +154,8 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
     let Ok(spec) = parse_driver_spec(&spec_text) else {
         return c.fact(format!("cannot judge driver {spec_text}"));
     };
-    let Some(report) = host_stack(probe.host(), &spec) else {
+    let (devices, _) = probe.pci().gpus_of_vendor(NVIDIA_VENDOR_ID);
+    let Some(report) = host_stack(probe.host(), &devices, &spec) else {
         return c.fact(format!("cannot judge driver {spec_text}"));
     };
     if let Some(comb) = &report.combined {

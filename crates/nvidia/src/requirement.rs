@@ -1,7 +1,6 @@
 //! NVIDIA's forms in `gpuctl requirement`: device ids (`2704`, `0x2704`, `10de:2704`) and
-//! `--driver` specs (`open:580`, `580+`, `open:570.124.06`), the host's NVIDIA GPUs from sysfs,
-//! and NVIDIA's part of the answer for doctor. The requirement model itself, which core's
-//! answer asks, is [`crate::requirement_model`].
+//! `--driver` specs (`open:580`, `580+`, `open:570.124.06`) as core's stack specs. The
+//! requirement model itself, which core's answer asks, is [`crate::requirement_model`].
 
 use std::fmt;
 
@@ -9,8 +8,6 @@ use crate::model::{
     BranchKnowledge, DRIVER_BRANCH, DriverSource, KERNEL_MODULE, KernelModule, parse_branch,
 };
 use crate::release::DriverRelease;
-use gpuctl_core::Host;
-use gpuctl_core::pci;
 use gpuctl_core::requirement::{self as neutral, Known, Setting, StackSpec};
 
 /// NVIDIA's PCI vendor id.
@@ -206,37 +203,6 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
         source: DriverSource::new(kernel_module, branch),
         release,
     })
-}
-
-/// One NVIDIA GPU to report on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gpu {
-    /// The PCI device id.
-    pub device_id: u16,
-    /// The name from pci.ids, when known.
-    pub name: Option<String>,
-    /// The bus address, for a GPU found on the host.
-    pub pci_address: Option<String>,
-}
-
-/// The host's NVIDIA GPUs (display or processing-accelerator class, so NVSwitches and audio
-/// functions are left out) in bus-address order, named from the host's pci.ids when it has one,
-/// and a warning for each PCI entry that could not be read.
-pub fn host_gpus(host: &Host) -> (Vec<Gpu>, Vec<String>) {
-    let (devices, warnings) = pci::gpus_of_vendor(host, NVIDIA_VENDOR_ID);
-    let ids: Vec<u16> = devices.iter().map(|d| d.device_id).collect();
-    let names = pci::device_names(host, NVIDIA_VENDOR_ID, &ids);
-    let gpus = devices
-        .into_iter()
-        .inspect(|d| tracing::debug!("NVIDIA GPU 10de:{:04x} at {}", d.device_id, d.address))
-        .map(|d| Gpu {
-            device_id: d.device_id,
-            name: names.get(&d.device_id).cloned(),
-            pci_address: Some(d.address),
-        })
-        .collect();
-    // The requirement report's warnings stay sentences: its JSON contract has strings.
-    (gpus, warnings.iter().map(ToString::to_string).collect())
 }
 
 impl DriverSpec {

@@ -278,15 +278,19 @@ fn not_compute_warning(device_id: u16, name: Option<&String>, builtin: &Requirem
     format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
 }
 
-/// NVIDIA's part of the answer for the host's NVIDIA GPUs with the built-in table, checked
+/// NVIDIA's part of the answer for the host's NVIDIA GPUs (`devices`, from the probe's one PCI
+/// scan) with the built-in table, checked
 /// against `spec` by Rex's rules alone (what doctor asks of the loaded driver); `None` when the
 /// answer cannot be built.
-pub fn host_stack(host: &Host, spec: &crate::requirement::DriverSpec) -> Option<VendorStack> {
-    let (devices, _) = pci::gpus_of_vendor(host, NVIDIA_VENDOR_ID);
+pub fn host_stack(
+    host: &Host,
+    devices: &[PciDevice],
+    spec: &crate::requirement::DriverSpec,
+) -> Option<VendorStack> {
     let source = NVIDIA_REQUIREMENTS.source(&VendorRequest::default()).ok()?;
     let gpus = devices
         .iter()
-        .zip(source.requirements(Some(host), &devices))
+        .zip(source.requirements(Some(host), devices))
         .map(|(d, r)| GpuInput {
             vendor: "nvidia",
             pci_address: Some(d.address.clone()),

@@ -44,12 +44,14 @@ pub fn answer(
             .map(|(_, s)| s.as_ref())
     };
     let host_mode = request.ids.is_empty();
+    // The bus is walked once, for every vendor.
+    let scan = host_mode.then(|| pci::PciScan::read(host));
     let mut warnings: Vec<String> = Vec::new();
     let mut inputs: Vec<(&'static dyn GpuBackend, Vec<GpuInput>)> = Vec::new();
     for backend in order(registry, &ids, host_mode) {
         let model = backend.requirement_model();
-        let devices: Vec<PciDevice> = if host_mode {
-            let (devices, w) = pci::gpus_of_vendor(host, backend.pci_vendor_id());
+        let devices: Vec<PciDevice> = if let Some(scan) = &scan {
+            let (devices, w) = scan.gpus_of_vendor(backend.pci_vendor_id());
             for w in w.iter().map(ToString::to_string) {
                 // The requirement report's warnings stay sentences: its JSON contract has
                 // strings. Every vendor walks the same bus, so a broken entry is said once.
