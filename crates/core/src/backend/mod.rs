@@ -14,7 +14,7 @@ use crate::finding::Finding;
 use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
-use crate::requirement::Requirement;
+use crate::requirement::{Requirement, RequirementModel};
 use crate::selector::{Pick, Selection};
 
 // The types a backend works with live in the modules that own them; these names stay here so
@@ -166,6 +166,16 @@ pub trait GpuBackend: Send + Sync {
 
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
+        None
+    }
+
+    /// The vendor's own requirement model, when [`driver_requirement`] alone is not all it
+    /// has to say (ids and `--driver` forms of its own, a site table, GPUs left out of the
+    /// host's line, sections of its own, its own combination and wording: NVIDIA's generation
+    /// table).
+    ///
+    /// [`driver_requirement`]: GpuBackend::driver_requirement
+    fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {
         None
     }
 }
