@@ -11,6 +11,7 @@ use crate::check::{Check, CheckCode, DoctorContext};
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::families::Family;
+use crate::pattern::FamilyCode;
 use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
 use crate::render_node::{
@@ -340,7 +341,7 @@ impl GpuBackend for NodeVendor {
         self.gpu_words
     }
 
-    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
         self.explain_details
             .map(|f| f(code, text, probe))
             .unwrap_or_default()
