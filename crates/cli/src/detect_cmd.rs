@@ -6,7 +6,7 @@ use gpuctl_cdi::version::{min_podman, parse_version};
 use gpuctl_core::backend::Probe;
 use gpuctl_core::detect::HostReport;
 use gpuctl_core::text::escape_controls;
-use gpuctl_core::{Device, Registry};
+use gpuctl_core::{Device, Registry, Tier};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -69,7 +69,8 @@ pub fn render_text(report: &HostReport) -> String {
             );
         }
         for d in &v.devices {
-            line(&mut s, format!("  {}", device_line(&v.vendor, d)));
+            let cdi = v.tier == Some(Tier::Cdi);
+            line(&mut s, format!("  {}", device_line(&v.vendor, cdi, d)));
         }
     }
     if !report.cdi_specs.is_empty() {
@@ -111,8 +112,21 @@ fn line(s: &mut String, text: String) {
 }
 
 /// One device: its selector, its address, then what the vendor chose to show, in its order.
-fn device_line(vendor: &str, d: &Device) -> String {
-    let mut parts = vec![format!("{vendor}:{}", d.index)];
+/// On the CDI tier the selector is the CDI name (`intel:0000-08-00-0-0x56a5`), each name
+/// that selects the device alone, since there `vendor:N` must be a declared name.
+fn device_line(vendor: &str, cdi: bool, d: &Device) -> String {
+    let label = if !cdi {
+        format!("{vendor}:{}", d.index)
+    } else if d.cdi_names.is_empty() {
+        "(no CDI device of its own)".to_string()
+    } else {
+        d.cdi_names
+            .iter()
+            .map(|n| format!("{vendor}:{n}"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let mut parts = vec![label];
     parts.extend(d.pci_address.clone());
     parts.extend(d.shown_facts().map(str::to_string));
     parts.join("  ")
