@@ -29,6 +29,7 @@ pub mod finding;
 pub mod host;
 pub mod input;
 pub mod launch;
+pub mod output;
 pub mod pattern;
 pub mod pci;
 pub mod plan;
