@@ -33,15 +33,11 @@ pub struct ImageEnv {
 /// Reads `KEY=VALUE` lines; other lines (blank, no `=`) are ignored, a later value of a key
 /// replaces an earlier one, as an environment does.
 pub fn parse(text: &str) -> ImageEnv {
-    let mut vars: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once('=') else {
-            continue;
-        };
-        let (k, v) = (k.trim(), v.trim_end_matches('\r'));
-        vars.retain(|(key, _)| key != k);
-        vars.push((k.to_string(), v.to_string()));
-    }
+    from_vars(&gpuctl_core::requirement::ImageEnvInput::parse("", text).vars)
+}
+
+/// The requirement variables among an environment's `(KEY, VALUE)` pairs, each key once.
+pub fn from_vars(vars: &[(String, String)]) -> ImageEnv {
     let get = |k: &str| {
         vars.iter()
             .find(|(key, _)| key == k)
