@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
-use gpuctl_core::families::Family;
+use gpuctl_core::families::{Family, FamilyCode};
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::{Requirement, RequirementModel};
@@ -299,7 +299,7 @@ impl GpuBackend for Nvidia {
         ]
     }
 
-    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
         crate::explain::details(code, text, probe)
     }
 

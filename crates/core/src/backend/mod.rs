@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::pattern::Family;
+use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
 use crate::requirement::{Requirement, RequirementModel};
@@ -139,7 +139,7 @@ pub trait GpuBackend: Send + Sync {
     /// What this host says about a failure of one of the vendor's families (family `code`,
     /// matched in `text`): facts the family's static text cannot know, one sentence each, e.g.
     /// the GPU's LLVM target and the ROCm releases that list it. Empty when it has none.
-    fn explain_details(&self, _code: &str, _text: &str, _probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, _code: FamilyCode, _text: &str, _probe: &Probe) -> Vec<String> {
         Vec::new()
     }
 
