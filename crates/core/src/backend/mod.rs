@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use crate::check::{Check, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::image::ImageEnv;
 use crate::pattern::Family;
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
@@ -146,6 +147,15 @@ pub trait GpuBackend: Send + Sync {
     /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
     /// toolkit's configuration), read through the probe's host.
     fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
+        Vec::new()
+    }
+
+    /// The vendor's checks of an image's environment against this host, for `gpuctl doctor
+    /// --image` and before `gpuctl run` starts a container: an image declares the GPU user
+    /// space it carries (NVIDIA's `NVIDIA_REQUIRE_CUDA`, a ROCm release), and a driver too old
+    /// for it is a container that starts and fails. A [`crate::check::Status::Problem`] makes
+    /// `run` refuse the image. Empty when the image declares nothing the vendor reads.
+    fn image_checks(&self, _probe: &Probe, _image: &ImageEnv) -> Vec<Check> {
         Vec::new()
     }
 

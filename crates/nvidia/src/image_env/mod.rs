@@ -33,30 +33,31 @@ pub struct ImageEnv {
 /// Reads `KEY=VALUE` lines; other lines (blank, no `=`) are ignored, a later value of a key
 /// replaces an earlier one, as an environment does.
 pub fn parse(text: &str) -> ImageEnv {
-    let mut vars: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once('=') else {
-            continue;
-        };
-        let (k, v) = (k.trim(), v.trim_end_matches('\r'));
-        vars.retain(|(key, _)| key != k);
-        vars.push((k.to_string(), v.to_string()));
-    }
-    let get = |k: &str| {
-        vars.iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.clone())
-    };
+    from_env(&gpuctl_core::image::ImageEnv::parse("the image", text))
+}
+
+/// The NVIDIA variables of an image's environment, as core carries it.
+pub fn from_env(env: &gpuctl_core::image::ImageEnv) -> ImageEnv {
     ImageEnv {
         // Go's strconv.ParseBool, which the toolkit uses for it.
-        disabled: get("NVIDIA_DISABLE_REQUIRE")
-            .is_some_and(|v| matches!(v.as_str(), "1" | "t" | "T" | "true" | "TRUE" | "True")),
-        cuda_version: get("CUDA_VERSION"),
-        requires: vars
+        disabled: env
+            .get("NVIDIA_DISABLE_REQUIRE")
+            .is_some_and(|v| matches!(v, "1" | "t" | "T" | "true" | "TRUE" | "True")),
+        cuda_version: env.get("CUDA_VERSION").map(str::to_string),
+        requires: env
+            .vars()
             .iter()
             .filter(|(k, _)| k.starts_with("NVIDIA_REQUIRE_"))
             .cloned()
             .collect(),
+    }
+}
+
+impl ImageEnv {
+    /// True when the image declares nothing the toolkit checks: no `NVIDIA_REQUIRE_*`, no
+    /// `CUDA_VERSION`, no `NVIDIA_DISABLE_REQUIRE`.
+    pub fn is_empty(&self) -> bool {
+        self.requires.is_empty() && self.cuda_version.is_none() && !self.disabled
     }
 }
 
@@ -207,5 +208,7 @@ fn fail_words(name: &str, value: &str, driver: &DriverRelease) -> String {
     }
 }
 
+#[cfg(test)]
+mod real_strings;
 #[cfg(test)]
 mod tests;
