@@ -8,10 +8,10 @@
 
 use std::sync::OnceLock;
 
+use crate::check::image_env::ImageEnv;
 use crate::check::{Check, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::image::ImageEnv;
 use crate::pattern::Family;
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};

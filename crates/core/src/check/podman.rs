@@ -15,13 +15,17 @@ use gpuctl_cdi::podman::PodmanCeiling;
 /// How long one podman call may take (`podman info` on a cold store takes seconds).
 pub const PODMAN_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// What `podman image inspect --format` is given: one `KEY=VALUE` line per variable of the
+/// image's config, as `podman run` would set them ([`crate::image`]).
+pub const ENV_FORMAT: &str = "{{range .Config.Env}}{{println .}}{{end}}";
+
 /// The process boundary: runs podman with these arguments, returning stdout.
 #[cfg_attr(test, mockall::automock)]
 pub trait PodmanCli {
     /// `None` when there is no podman to run; `Some(Err)` when it failed or timed out.
     fn run(&self, args: &[&'static str]) -> Option<Result<String, String>>;
 
-    /// `podman image inspect --format` [`crate::image::ENV_FORMAT`] `-- IMAGE`: the image's
+    /// `podman image inspect --format` [`ENV_FORMAT`] `-- IMAGE`: the image's
     /// `KEY=VALUE` lines, from local storage (nothing is pulled); `None` and `Some(Err)` as
     /// for [`PodmanCli::run`].
     fn image_env(&self, image: &str) -> Option<Result<String, String>>;
@@ -68,16 +72,9 @@ impl PodmanCli for SystemPodman {
 
     fn image_env(&self, image: &str) -> Option<Result<String, String>> {
         let path = self.path.as_ref()?;
-        let args = [
-            "image",
-            "inspect",
-            "--format",
-            crate::image::ENV_FORMAT,
-            "--",
-            image,
-        ];
+        let args = ["image", "inspect", "--format", ENV_FORMAT, "--", image];
         // The format is noise in a sentence about a missing image.
-        let noise = format!(" --format {} --", crate::image::ENV_FORMAT);
+        let noise = format!(" --format {} --", ENV_FORMAT);
         Some(run_limited(path, &args, self.timeout).map_err(|e| e.replace(&noise, "")))
     }
 }
