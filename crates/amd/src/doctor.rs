@@ -6,7 +6,7 @@
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::doctor::{Check, DoctorContext, Status};
+use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 
@@ -14,11 +14,13 @@ use crate::requirement::AMD_VENDOR_ID;
 use crate::{KFD, device_requirement};
 
 /// The driver bound to each AMD GPU.
-pub const DRIVER: &str = "amd-driver";
+pub const DRIVER: CheckCode = CheckCode::new("amd-driver");
 /// `/dev/kfd`: there, and who owns it.
-pub const KFD_CHECK: &str = "amd-kfd";
+pub const KFD_CHECK: CheckCode = CheckCode::new("amd-kfd");
 /// The render nodes of the GPUs amdgpu drives: there, and who owns them.
-pub const NODES: &str = "amd-nodes";
+pub const NODES: CheckCode = CheckCode::new("amd-nodes");
+/// Every check [`checks`] can return.
+pub const CHECKS: &[CheckCode] = &[DRIVER, KFD_CHECK, NODES];
 
 /// The kernel driver ROCm and the render nodes need.
 pub const AMDGPU: &str = "amdgpu";

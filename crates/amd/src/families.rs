@@ -1,6 +1,7 @@
 //! AMD's failure families: what KFD, the HSA runtime, HIP and rocBLAS print, by cause. The real
 //! texts are in crates/cli/tests/explain_real.rs and explain_corpus/, with their sources.
 
+use gpuctl_core::check::codes;
 use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 use crate::doctor;
@@ -15,7 +16,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS,
         diagnosis: "the container may not open /dev/kfd: its user lacks the group that owns /dev/kfd on the host (render or video), or that group did not reach the container.",
         remedy: "Hint: add yourself to the group that owns /dev/kfd ('sudo usermod -aG $(stat -c %G /dev/kfd) $USER',\nthen log in again) and run podman with '--group-add keep-groups' under crun (gpuctl adds it).",
-        checks: &["render-groups", "oci-runtime"],
+        checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
         code: "amd-kfd-invalid-argument",
@@ -23,7 +24,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "/dev/kfd was opened but the kernel's KFD refused the ROCm runtime (EINVAL): not a group problem — the host's amdgpu driver and the image's ROCm release do not fit together, or the container (an unprivileged LXC, a VM) does not see the GPU's render nodes.",
         remedy: "Hint: compare the host driver ('cat /sys/module/amdgpu/version', 'dmesg | grep kfd') with the\nimage's ROCm release, and pass the render nodes with /dev/kfd ('gpuctl args amd').",
-        checks: &["render-groups"],
+        checks: &[codes::RENDER_GROUPS],
     },
     Family {
         code: "amd-kfd-out-of-memory",
@@ -51,7 +52,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 2,
         diagnosis: "the ROCm runtime reached /dev/kfd but could not open every GPU's render node: in a rootless container this happens when only some render nodes are passed, or the user lacks the group that owns them.",
         remedy: "Hint: pass every AMD render node with /dev/kfd ('podman run $(gpuctl args amd) ...'), add yourself\nto the render group ('sudo usermod -aG render $USER') and keep it with '--group-add keep-groups'.",
-        checks: &["render-groups", "oci-runtime"],
+        checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
         code: "amd-no-hip-device",
@@ -59,7 +60,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 4,
         diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process, it may not open them, or the GPU is not one this ROCm release supports.",
         remedy: "Hint: start the container with 'podman run $(gpuctl args amd) ...' (or 'gpuctl run --gpus amd -- ...')\nand check the host with 'gpuctl doctor amd'.",
-        checks: &["tier", "render-groups"],
+        checks: &[codes::TIER, codes::RENDER_GROUPS],
     },
     Family {
         code: "amd-hsa-init",
@@ -67,7 +68,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
         remedy: "Hint: run 'gpuctl doctor amd' on the host, then start the container with\n'podman run $(gpuctl args amd) ...'.",
-        checks: &["render-groups", doctor::KFD_CHECK],
+        checks: &[codes::RENDER_GROUPS, doctor::KFD_CHECK],
     },
     Family {
         code: "amd-hip-no-code-object",

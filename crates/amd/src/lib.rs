@@ -50,6 +50,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     ],
     explain_details: Some(explain::details),
     host_checks: Some(doctor::checks),
+    check_codes: doctor::CHECKS,
     ..RenderNodeVendor::DEFAULT
 };
 

@@ -191,7 +191,9 @@ fn device_node<'a, S: Source<'a>>(s: &mut S) -> Option<RawDeviceNode<'a>> {
             1 => n.host_path = string(s)?,
             2 => n.kind = string(s)?,
             3 | 4 => drop(int(s, i64::MAX as u64)?),
-            5 | 7 | 8 => drop(int(s, u64::from(u32::MAX))?),
+            5 => n.file_mode = Some(u32::try_from(int(s, u64::from(u32::MAX))?).ok()?),
+            8 => n.gid = Some(u32::try_from(int(s, u64::from(u32::MAX))?).ok()?),
+            7 => drop(int(s, u64::from(u32::MAX))?),
             _ => n.permissions = string(s)?,
         }
         Some(())

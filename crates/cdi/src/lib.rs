@@ -39,6 +39,7 @@
 //! The facts each rule rests on, with their sources, are in gpuctl's `docs/cdi.md` and
 //! `docs/cdi-parsing.md`.
 
+pub mod edits;
 pub mod goyaml;
 pub mod grammar;
 pub mod podman;
@@ -61,6 +62,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use edits::Edits;
 use podman::PodmanCeiling;
 pub use source::{DirEntry, Fs, ReadError, ReadProblem, SpecSource};
 use spec::{SpecError, SpecFormat};
@@ -97,6 +99,12 @@ pub struct SpecReport {
     /// Programs the spec's hooks run.
     #[serde(skip)]
     pub hook_paths: Vec<String>,
+    /// The spec's own environment and device nodes, which each of its devices brings.
+    #[serde(skip)]
+    pub edits: Edits,
+    /// Each device's own environment and device nodes, in the order of `devices`.
+    #[serde(skip)]
+    pub device_edits: Vec<Edits>,
     /// True when only the podman named by `--podman-version` cannot load it.
     #[serde(skip)]
     podman_rejects: bool,
@@ -274,6 +282,16 @@ impl CdiRegistry {
         self.devices.contains_key(&format!("{kind}={name}"))
     }
 
+    /// What granting `kind=name` does to the container's environment and device nodes: the
+    /// edits of the spec that declares it, then the device's own, as podman applies them;
+    /// `None` when the name does not resolve.
+    pub fn device_edits(&self, kind: &str, name: &str) -> Option<Edits> {
+        let &i = self.devices.get(&format!("{kind}={name}"))?;
+        let spec = &self.specs[i];
+        let at = spec.devices.iter().position(|d| d == name)?;
+        Some(spec.edits.then(spec.device_edits.get(at)?))
+    }
+
     /// The spec files that supply the resolved devices of `kind`, in scan order.
     pub fn specs_for(&self, kind: &str) -> Vec<&SpecReport> {
         let mut idx: Vec<usize> = self.of_kind(kind).map(|(_, i)| i).collect();
@@ -313,6 +331,8 @@ fn read_spec(
         host_nodes: Vec::new(),
         host_mounts: Vec::new(),
         hook_paths: Vec::new(),
+        edits: Edits::default(),
+        device_edits: Vec::new(),
         podman_rejects: false,
         podman: PodmanDoes::Skips,
         priority,
@@ -354,6 +374,8 @@ fn read_spec(
             report.host_nodes = spec.host_nodes;
             report.host_mounts = spec.host_mounts;
             report.hook_paths = spec.hook_paths;
+            report.edits = spec.edits;
+            report.device_edits = spec.device_edits;
         }
         Err(e) => {
             report.podman = match e {

@@ -87,6 +87,10 @@ pub(super) struct RawDeviceNode<'a> {
     pub(super) host_path: Cow<'a, str>,
     pub(super) kind: Cow<'a, str>,
     pub(super) permissions: Cow<'a, str>,
+    /// `fileMode`: Go's `*os.FileMode`, `None` for absent or `null`.
+    pub(super) file_mode: Option<u32>,
+    /// `gid`: Go's `*uint32`, `None` for absent or `null`.
+    pub(super) gid: Option<u32>,
 }
 
 /// `specs.Mount`.
@@ -216,7 +220,10 @@ impl<'a> RawDeviceNode<'a> {
             1 => de.string(v, &mut self.host_path, f),
             2 => de.string(v, &mut self.kind, f),
             3 | 4 => de.i64(v, &mut None, "DeviceNode.major", true),
-            5 | 7 | 8 => de.u32(v, &mut None, "DeviceNode.fileMode", false),
+            // The library's wording names fileMode for all three.
+            5 => de.u32(v, &mut self.file_mode, "DeviceNode.fileMode", false),
+            8 => de.u32(v, &mut self.gid, "DeviceNode.fileMode", false),
+            7 => de.u32(v, &mut None, "DeviceNode.fileMode", false),
             _ => de.string(v, &mut self.permissions, f),
         }
     }

@@ -94,3 +94,73 @@ fn a_spec_over_the_size_bound_is_not_read() {
         Some("the file is larger than 4194304 bytes")
     );
 }
+
+/// A granted device brings its spec's edits, then its own: amd-ctk's nodes with their gid and
+/// mode, Intel's generator's without either, nvidia-ctk's `void` from the spec's own edits.
+#[test]
+fn device_edits_carry_the_nodes_groups_modes_and_environment_of_real_generators() {
+    let d = dirs();
+    let amd = include_str!("../../../tests/hosts/amd-ctk-cdi/etc/cdi/amd.json");
+    let intel = include_str!("../../../tests/hosts/intel-arc-cdi/etc/cdi/intel.com-gpu.yaml");
+    let nvidia = include_str!("../../../tests/hosts/workstation/etc/cdi/nvidia.yaml");
+    write(&d.low, "amd.json", amd);
+    write(&d.low, "intel.yaml", intel);
+    write(&d.high, "nvidia.yaml", nvidia);
+    let reg = CdiRegistry::scan(&Fs, &[d.low.clone(), d.high.clone()]);
+
+    let amd0 = reg.device_edits("amd.com/gpu", "0").expect("amd 0");
+    let nodes: Vec<(&str, Option<u32>, Option<u32>)> = amd0
+        .device_nodes
+        .iter()
+        .map(|n| (n.host_path(), n.file_mode, n.gid))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            ("/dev/dri/card1", Some(0o660), Some(44)),
+            ("/dev/dri/renderD129", Some(0o660), Some(110)),
+            ("/dev/kfd", Some(0o660), Some(110)),
+        ]
+    );
+    assert!(amd0.env.is_empty());
+
+    let intel0 = reg
+        .device_edits("intel.com/gpu", "0000-08-00-0-0x56a5")
+        .expect("intel device");
+    assert_eq!(
+        intel0.device_nodes[1],
+        edits::NodeEdit {
+            path: "/dev/dri/renderD128".into(),
+            host_path: "/dev/dri/renderD128".into(),
+            file_mode: None,
+            gid: None,
+        }
+    );
+
+    let gpu0 = reg.device_edits("nvidia.com/gpu", "0").expect("nvidia 0");
+    assert_eq!(gpu0.env_value("NVIDIA_VISIBLE_DEVICES"), Some("void"));
+    let paths: Vec<&str> = gpu0.device_nodes.iter().map(|n| n.host_path()).collect();
+    assert_eq!(paths.first(), Some(&"/dev/nvidia-modeset"));
+    assert!(paths.contains(&"/dev/nvidia0"), "{paths:?}");
+    assert_eq!(reg.device_edits("nvidia.com/gpu", "9"), None);
+}
+
+/// The last entry of a name wins, a device's entry after the spec's.
+#[test]
+fn a_device_s_environment_follows_its_spec_s() {
+    let d = dirs();
+    let text = "cdiVersion: 0.5.0\nkind: vendor.com/gpu\ncontainerEdits:\n  env: [V=void, W=1]\ndevices:\n- name: a\n  containerEdits:\n    env: [V=all]\n- name: b\n  containerEdits:\n    deviceNodes:\n    - {path: /dev/x, hostPath: /dev/y, gid: 7, fileMode: null}\n";
+    write(&d.low, "v.yaml", text);
+    let reg = CdiRegistry::scan(&Fs, std::slice::from_ref(&d.low));
+    let a = reg.device_edits("vendor.com/gpu", "a").expect("a");
+    assert_eq!(a.env_value("V"), Some("all"));
+    assert_eq!(a.env_value("W"), Some("1"));
+    assert_eq!(a.env_value("X"), None);
+    let b = reg.device_edits("vendor.com/gpu", "b").expect("b");
+    assert_eq!(b.env_value("V"), Some("void"));
+    assert_eq!(b.device_nodes[0].host_path(), "/dev/y");
+    assert_eq!(
+        (b.device_nodes[0].file_mode, b.device_nodes[0].gid),
+        (None, Some(7))
+    );
+}

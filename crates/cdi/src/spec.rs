@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use super::decode::De;
+use super::edits::Edits;
 use super::fast;
 use super::grammar::{check_device_name, parse_kind};
 use super::model::{RawEdits, RawSpec, decode_spec};
@@ -67,6 +68,11 @@ pub struct ParsedSpec {
     /// Whether it names the root Intel RDT CLOS (`closID: "/"`), valid only since library
     /// v1.1.0.
     pub root_clos: bool,
+    /// The spec's own container edits (environment and device nodes), which every device of
+    /// the spec brings.
+    pub edits: Edits,
+    /// Each device's own edits, in the order of `device_names`.
+    pub device_edits: Vec<Edits>,
 }
 
 /// Parses and validates one spec as the current CDI library (v1.1.0) does.
@@ -209,6 +215,11 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         root_clos: all_edits
             .clone()
             .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),
+        edits: Edits::from(&raw.container_edits),
+        device_edits: devices
+            .iter()
+            .map(|d| Edits::from(&d.container_edits))
+            .collect(),
     })
 }
 

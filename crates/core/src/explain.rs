@@ -7,7 +7,7 @@
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
 use crate::backend::Registry;
-use crate::check::{Check, Status};
+use crate::check::{Check, CheckCode, Status, codes};
 use crate::doctor::DoctorReport;
 use crate::families;
 use crate::families::Family;
@@ -28,7 +28,7 @@ pub struct Explanation {
     /// that names a GPU component but matches no family.
     pub family: &'static str,
     /// The `gpuctl doctor` checks that find the cause on the host.
-    pub checks: &'static [&'static str],
+    pub checks: &'static [CheckCode],
     /// The vendor whose family it is; `None` for core's.
     pub vendor: Option<&'static str>,
     /// podman's stderr, stripped.
@@ -73,7 +73,7 @@ impl Explanation {
                     } else {
                         // A vendor's family is about its own tier, not the others'.
                         self.checks.contains(&c.code)
-                            && (c.code != "tier" || self.vendor.is_none_or(|v| c.subject == v))
+                            && (c.code != codes::TIER || self.vendor.is_none_or(|v| c.subject == v))
                     }
                 })
                 .cloned()
@@ -110,7 +110,7 @@ impl Explanation {
             Some(checks) => out.push_str(&host_section(checks, self.checks, unrecognised)),
             None if !self.checks.is_empty() => out.push_str(&format!(
                 "Checked before a start by 'gpuctl doctor': {}\n",
-                self.checks.join(", ")
+                names(self.checks)
             )),
             None => {}
         }
@@ -121,8 +121,14 @@ impl Explanation {
     }
 }
 
+/// Check codes as a list in a sentence.
+fn names(codes: &[CheckCode]) -> String {
+    let names: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+    names.join(", ")
+}
+
 /// doctor's findings on this host, and whether they show the cause.
-fn host_section(checks: &[Check], named: &[&str], unrecognised: bool) -> String {
+fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> String {
     if named.is_empty() && !unrecognised {
         return "On this host: no 'gpuctl doctor' check covers this cause.\n".to_string();
     }
@@ -131,7 +137,7 @@ fn host_section(checks: &[Check], named: &[&str], unrecognised: bool) -> String 
     } else {
         format!(
             "On this host ('gpuctl doctor' checks without asking podman: {}):\n",
-            named.join(", ")
+            names(named)
         )
     };
     for c in checks {

@@ -8,10 +8,10 @@
 
 use crate::backend::{GpuBackend, Probe};
 use crate::check::podman::PodmanCli;
-use crate::check::{Check, Status};
+use crate::check::{Check, CheckCode, Status};
 
-/// The check's code when no vendor reads anything from the image.
-pub const CODE: &str = "image";
+/// The check's code when no vendor reads anything from the image, or it is not asked.
+pub const CODE: CheckCode = crate::check::codes::IMAGE;
 
 pub use crate::check::image_env::{ENV_FORMAT, ImageEnv, InspectError, inspect};
 
@@ -121,10 +121,14 @@ mod tests {
 
     #[test]
     fn a_refusal_is_one_line_with_the_remedy() {
-        let c = Check::new("x", "img on the loaded driver", Status::Problem)
-            .fact("a")
-            .fact("b")
-            .remedy("c");
+        let c = Check::new(
+            CheckCode::new("x"),
+            "img on the loaded driver",
+            Status::Problem,
+        )
+        .fact("a")
+        .fact("b")
+        .remedy("c");
         assert_eq!(refusal(&c), "img on the loaded driver: a; b; c");
     }
 }
@@ -149,7 +153,7 @@ mod run_tests {
             if env.get("NEEDS") == Some("new") {
                 vec![
                     Check::new(
-                        "picky-image",
+                        CheckCode::new("picky-image"),
                         format!("{} on Picky", env.name()),
                         Status::Problem,
                     )

@@ -1,7 +1,9 @@
 //! What a GPU container's failure looks like: the failure family,
 //! the vocabulary both `explain`/`families` and the vendor backends (through
-//! [`crate::backend::GpuBackend`]) use. It imports nothing, so the plug-in interface does not
-//! depend on the catalogue that reads the registry.
+//! [`crate::backend::GpuBackend`]) use. It imports only the check codes, so the plug-in
+//! interface does not depend on the catalogue that reads the registry.
+
+use crate::check::CheckCode;
 
 /// One way a GPU container fails: how it shows, what caused it, what finds it early, and
 /// what to do.
@@ -18,8 +20,9 @@ pub struct Family {
     pub diagnosis: &'static str,
     /// What to do, as the `Hint:` block, with commands a user can type.
     pub remedy: &'static str,
-    /// The `gpuctl doctor` checks that find the cause on the host (their codes).
-    pub checks: &'static [&'static str],
+    /// The `gpuctl doctor` checks that find the cause on the host: core's
+    /// ([`crate::check::codes`]) or the vendor's own ([`crate::GpuBackend::check_codes`]).
+    pub checks: &'static [CheckCode],
 }
 
 impl Family {

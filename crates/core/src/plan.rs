@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use gpuctl_cdi::edits::Edits;
 use serde::Serialize;
 
 use crate::finding::Finding;
@@ -69,6 +70,10 @@ pub struct Item {
     pub tier: Tier,
     /// The device it belongs to (a PCI address, a CDI device name), when it belongs to one.
     pub device: Option<String>,
+    /// For a CDI device: the environment and device nodes its spec gives it (the spec's own
+    /// edits, then the device's), which renderers that cannot read CDI themselves use (docker's
+    /// groups) and which say what the device does to the container's environment.
+    pub cdi_edits: Option<Edits>,
 }
 
 /// Something to tell the user once the whole call has succeeded (a best-effort order, a node
@@ -122,7 +127,17 @@ impl VendorPlan {
             vendor: self.vendor,
             tier: self.tier,
             device: device.map(str::to_string),
+            cdi_edits: None,
         });
+        self
+    }
+
+    /// Adds a CDI device (`kind=name`) with what its spec says it creates and sets.
+    pub fn add_cdi(&mut self, qualified: String, device: Option<&str>, edits: Edits) -> &mut Self {
+        self.add(Need::CdiDevice(qualified), device);
+        if let Some(item) = self.items.last_mut() {
+            item.cdi_edits = Some(edits);
+        }
         self
     }
 

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
-use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, Status};
+use gpuctl_core::doctor::{
+    self, CheckCode, ConfEnv, DoctorContext, Identity, PodmanFacts, Status, codes,
+};
 use gpuctl_core::pci;
 use gpuctl_core::requirement::report::{self as neutral, GpuInput};
 use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
@@ -24,7 +26,7 @@ use crate::model::{
 /// Where the host's name is read, first readable wins.
 pub const HOSTNAME_PATHS: [&str; 2] = ["/proc/sys/kernel/hostname", "/etc/hostname"];
 /// Doctor checks left out of a report: they ask podman, which a report never runs.
-const NEEDS_PODMAN: [&str; 1] = ["podman"];
+const NEEDS_PODMAN: [CheckCode; 1] = [codes::PODMAN];
 
 /// The report for `host`, its CDI specs looked for in `cdi_dirs`.
 pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {

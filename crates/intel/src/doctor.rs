@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::doctor::{Check, DoctorContext};
+use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 
@@ -17,9 +17,11 @@ use crate::requirement::{Binding, INTEL_VENDOR_ID, IntelGpu, lookup};
 use crate::table::DriverRow;
 
 /// The driver bound to each Intel GPU.
-pub const DRIVER: &str = "intel-driver";
+pub const DRIVER: CheckCode = CheckCode::new("intel-driver");
 /// The render nodes of the GPUs i915 or xe drive: there, and who owns them.
-pub const NODES: &str = "intel-nodes";
+pub const NODES: CheckCode = CheckCode::new("intel-nodes");
+/// Every check [`checks`] can return.
+pub const CHECKS: &[CheckCode] = &[DRIVER, NODES];
 
 /// What a `force_probe` value says of one device id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -45,6 +45,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
         requirement: device_requirement,
     }),
     host_checks: Some(doctor::checks),
+    check_codes: doctor::CHECKS,
     ..RenderNodeVendor::DEFAULT
 };
 

@@ -1,9 +1,11 @@
 //! The NVIDIA backend: CDI (`nvidia.com/gpu`), then the legacy OCI hook, then raw nodes. Every
-//! tier carries `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`.
+//! tier carries `NVIDIA_DRIVER_CAPABILITIES`, and `NVIDIA_VISIBLE_DEVICES` except behind a CDI
+//! spec that does not set it to `void` (there it would bring the legacy hook back:
+//! docs/vendors.md#the-cdi-tier-the-environment-and-the-legacy-hook).
 
 use std::path::Path;
 
-use gpuctl_core::doctor::{Check, DoctorContext};
+use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
 use gpuctl_core::families::Family;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
@@ -35,7 +37,7 @@ pub struct Nvidia;
 
 gpuctl_core::register_backend!(Nvidia);
 
-/// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, which every tier carries.
+/// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, for the grant.
 fn env_pair(grant: &Grant) -> [Need; 2] {
     let visible = match grant.cdi_names() {
         None => "all".to_string(),
@@ -51,6 +53,22 @@ fn env_pair(grant: &Grant) -> [Need; 2] {
             value: "all".to_string(),
         },
     ]
+}
+
+/// True when every granted CDI device's spec leaves `NVIDIA_VISIBLE_DEVICES=void` as the
+/// value the container sees: podman 4.3.1 appends the spec's environment after gpuctl's `-e`,
+/// so `void` wins and the legacy hook, which reads the last value, does nothing. Where a spec
+/// does not set `void`, gpuctl's value would be the last and would switch the hook on.
+fn spec_keeps_hook_out(plan: &VendorPlan) -> bool {
+    plan.items()
+        .iter()
+        .filter(|i| matches!(i.need, Need::CdiDevice(_)))
+        .all(|i| {
+            i.cdi_edits
+                .as_ref()
+                .and_then(|e| e.env_value("NVIDIA_VISIBLE_DEVICES"))
+                == Some("void")
+        })
 }
 
 fn host_err(e: gpuctl_core::HostError) -> GpuError {
@@ -163,9 +181,11 @@ impl GpuBackend for Nvidia {
             }
             other => return Err(GpuError::tier_unsupported(self.vendor(), other)),
         }
-        for need in env_pair(grant) {
-            plan.add(need, None);
+        let [visible, capabilities] = env_pair(grant);
+        if tier != Tier::Cdi || spec_keeps_hook_out(&plan) {
+            plan.add(visible, None);
         }
+        plan.add(capabilities, None);
         Ok(plan)
     }
 
@@ -285,6 +305,10 @@ impl GpuBackend for Nvidia {
 
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         crate::doctor::checks(probe, ctx)
+    }
+
+    fn check_codes(&self) -> &'static [CheckCode] {
+        crate::doctor::CHECKS
     }
 
     fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {

@@ -5,12 +5,32 @@
 use std::path::Path;
 
 use gpuctl_core::doctor::evidence::{self, Found};
-use gpuctl_core::doctor::{Check, DoctorContext, Status};
+use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
 use crate::requirement::{host_gpus, host_report, parse_driver_spec};
 use crate::table::builtin_table;
+
+/// The driver in use against what the GPUs need.
+pub const DRIVER: CheckCode = CheckCode::new("nvidia-driver");
+/// `/dev/nvidia-uvm`, which CUDA opens.
+pub const UVM_CHECK: CheckCode = CheckCode::new("nvidia-uvm");
+/// The legacy hook's `no-cgroups` for rootless podman.
+pub const NO_CGROUPS: CheckCode = CheckCode::new("nvidia-no-cgroups");
+/// CDI specs written for another driver version.
+pub const SPEC_DRIVER: CheckCode = CheckCode::new("nvidia-spec-driver");
+/// The `/dev/char` links that keep device rules across a daemon-reload.
+pub const DEV_CHAR: CheckCode = CheckCode::new("nvidia-dev-char");
+/// Every check doctor can report for NVIDIA: [`checks`]' and, with `--image-env`, the image's.
+pub const CHECKS: &[CheckCode] = &[
+    DRIVER,
+    UVM_CHECK,
+    NO_CGROUPS,
+    SPEC_DRIVER,
+    DEV_CHAR,
+    crate::image_check::CODE,
+];
 
 /// The loaded driver's own words.
 pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
@@ -104,7 +124,7 @@ pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
     let (gpus, _) = host_gpus(host);
     if gpus.is_empty() {
         return vec![
-            Check::new("nvidia-driver", "NVIDIA", Status::Skipped)
+            Check::new(DRIVER, "NVIDIA", Status::Skipped)
                 .fact("no NVIDIA GPU under /sys/bus/pci/devices"),
         ];
     }
@@ -121,14 +141,14 @@ pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
 
 fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
     let Some(d) = loaded else {
-        return Check::new("nvidia-driver", "NVIDIA driver", Status::Problem)
+        return Check::new(DRIVER, "NVIDIA driver", Status::Problem)
             .fact(format!("{PROC_VERSION} is missing: no NVIDIA kernel module is loaded"))
             .remedy("install the driver 'gpuctl requirement' names, then reboot (or 'sudo modprobe nvidia')");
     };
     let module = if d.open { "open" } else { "proprietary" };
     let spec_text = format!("{module}:{}", d.branch);
     let mut c = Check::new(
-        "nvidia-driver",
+        DRIVER,
         format!("NVIDIA {} ({module} kernel module)", d.version),
         Status::Ok,
     );
@@ -157,7 +177,7 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
 fn uvm(probe: &Probe) -> Check {
     const UVM: &str = "/dev/nvidia-uvm";
     let found = evidence::device_node(probe.host(), Path::new(UVM));
-    let c = Check::new("nvidia-uvm", UVM, Status::Ok);
+    let c = Check::new(UVM_CHECK, UVM, Status::Ok);
     match found {
         Found::Present => c.fact("present"),
         Found::Unknown(_) => Check {
@@ -181,13 +201,13 @@ fn uvm(probe: &Probe) -> Check {
 fn no_cgroups(probe: &Probe, ctx: &DoctorContext) -> Check {
     let tier = Nvidia.tier(probe).ok().flatten();
     if tier != Some(Tier::Hook) {
-        return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Skipped).fact(
+        return Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Skipped).fact(
             "the legacy hook is not the tier in use; its no-cgroups setting does not matter",
         );
     }
     let rootless = ctx.rootless();
     if rootless == Some(false) {
-        return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
+        return Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Ok)
             .fact("podman runs as root: the hook may set up device cgroups");
     }
     let text = match probe
@@ -197,20 +217,20 @@ fn no_cgroups(probe: &Probe, ctx: &DoctorContext) -> Check {
         Ok(t) => t,
         Err(e) if e.is_absent() => String::new(),
         Err(e) => {
-            return Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Warning).fact(format!(
+            return Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Warning).fact(format!(
                 "cannot tell whether the hook sets up device cgroups: {e}"
             ));
         }
     };
     if no_cgroups_set(&text) {
-        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Ok)
+        Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Ok)
             .fact("no-cgroups = true under [nvidia-container-cli]")
     } else if rootless.is_none() {
-        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Warning)
+        Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Warning)
             .fact("no-cgroups is not true under [nvidia-container-cli], and who runs podman is unknown (/proc/self/status cannot be read): rootless podman with the legacy hook would fail")
             .remedy(format!("for rootless podman, set no-cgroups = true under [nvidia-container-cli] in {TOOLKIT_CONFIG}"))
     } else {
-        Check::new("nvidia-no-cgroups", TOOLKIT_CONFIG, Status::Problem)
+        Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Problem)
             .fact("rootless podman with the legacy hook, and no-cgroups is not true under [nvidia-container-cli]")
             .remedy(format!("sudo sed -i 's/^#no-cgroups = false/no-cgroups = true/' {TOOLKIT_CONFIG} (or move to CDI: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml')"))
     }
@@ -249,7 +269,7 @@ fn spec_driver(probe: &Probe, loaded: &LoadedDriver) -> Vec<Check> {
                 })
             })
             .collect();
-        let mut c = Check::new("nvidia-spec-driver", spec.path.clone(), Status::Ok);
+        let mut c = Check::new(SPEC_DRIVER, spec.path.clone(), Status::Ok);
         if let Some(first) = other.first() {
             c.status = Status::Problem;
             c = c
@@ -278,10 +298,9 @@ fn dev_char(probe: &Probe) -> Check {
                 .is_ok_and(|t| t.to_string_lossy().contains("nvidia"))
         });
     if linked {
-        Check::new("nvidia-dev-char", "/dev/char", Status::Ok)
-            .fact("links to the NVIDIA nodes exist")
+        Check::new(DEV_CHAR, "/dev/char", Status::Ok).fact("links to the NVIDIA nodes exist")
     } else {
-        Check::new("nvidia-dev-char", "/dev/char", Status::Warning)
+        Check::new(DEV_CHAR, "/dev/char", Status::Warning)
             .fact("no /dev/char link leads to an NVIDIA node: a 'systemctl daemon-reload' can take the GPUs from running containers (NVML 'Unknown Error')")
             .remedy("sudo nvidia-ctk system create-dev-char-symlinks --create-all")
     }

@@ -1,7 +1,9 @@
 //! NVIDIA's failure families: what NVML, nvidia-smi, nvidia-container-cli and the toolkit's
 //! hooks print, by name. The real texts are test cases in crates/cli/tests/explain_real.rs.
 
+use crate::doctor;
 use crate::families_driver as D;
+use gpuctl_core::check::codes;
 use gpuctl_core::families::{
     Family, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
     PRIORITY_PRECISE,
@@ -38,7 +40,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 2,
         diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
         remedy: "Hint: upgrade the host's NVIDIA driver to a branch that supports the image's CUDA, or use an\nimage built for an older CUDA ('nvidia-smi' on the host prints the CUDA version the driver supports).",
-        checks: &["nvidia-driver"],
+        checks: &[doctor::DRIVER],
     },
     Family {
         code: "nvidia-nvml-version-mismatch",
@@ -49,7 +51,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 1,
         diagnosis: "the NVIDIA kernel module that is loaded is not the version of the user-space driver (NVML) that talks to it: either the driver was upgraded and the old module is still loaded, or the container or box carries driver libraries of its own.",
         remedy: "Hint: when the host's own libraries differ from the loaded module, reboot the host (or reload the nvidia\nmodules) and regenerate the CDI spec ('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml');\nwhen the image or box ships its own driver libraries, a reboot does not help: remove them from it and let\nthe host's be mounted ('podman run $(gpuctl args nvidia) ...', 'distrobox create --nvidia').",
-        checks: &["nvidia-driver", "cdi-stale"],
+        checks: &[doctor::DRIVER, codes::CDI_STALE],
     },
     Family {
         code: "nvidia-oci-runtime",
@@ -57,7 +59,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS + 1,
         diagnosis: "podman is configured to use docker's 'nvidia' OCI runtime (nvidia-container-runtime), which podman does not need and which cannot find its runc.",
         remedy: "Hint: remove 'runtime = \"nvidia\"' (and any nvidia [engine.runtimes] entry) from containers.conf\nand drop '--runtime=nvidia'; give podman the GPUs through CDI instead: 'podman run $(gpuctl args nvidia) ...'.",
-        checks: &["oci-runtime"],
+        checks: &[codes::OCI_RUNTIME],
     },
     Family {
         code: "nvidia-docker-no-gpu-driver",
@@ -65,7 +67,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it).",
         remedy: "Hint: install the NVIDIA Container Toolkit, then 'sudo nvidia-ctk runtime configure --runtime=docker'\nand 'sudo systemctl restart docker'; or pass the GPUs by CDI name: 'gpuctl run --engine docker -- ...'.",
-        checks: &["tier"],
+        checks: &[codes::TIER],
     },
     Family {
         code: "nvidia-hook-no-cgroups",
@@ -77,7 +79,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "nvidia-container-cli tried to set up device cgroups, which a rootless container (or a cgroup v2 host) does not allow.",
         remedy: HOOK_HINT,
-        checks: &["nvidia-no-cgroups"],
+        checks: &[doctor::NO_CGROUPS],
     },
     Family {
         // Podman Desktop's GPU guide, "Troubleshooting: Version mismatch"
@@ -88,7 +90,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 1,
         diagnosis: "NVML in the container cannot reach the driver ('N/A'): the CDI spec does not match the installed NVIDIA driver (it was generated for another version, or, under WSL, without the driver store's libdxcore.so).",
         remedy: "Hint: regenerate the CDI spec for the driver that is installed now:\n'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml' (inside the podman machine on macOS and Windows),\nthen restart the container (or the podman machine).",
-        checks: &["cdi-stale", "nvidia-spec-driver", "nvidia-driver"],
+        checks: &[codes::CDI_STALE, doctor::SPEC_DRIVER, doctor::DRIVER],
     },
     Family {
         code: "nvidia-nvml-unknown-error",
@@ -96,7 +98,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE + 1,
         diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes.",
         remedy: "Hint: recreate the container; to stop it recurring create the /dev/char links\n('sudo nvidia-ctk system create-dev-char-symlinks --create-all') or pass the GPUs with CDI.",
-        checks: &["nvidia-dev-char"],
+        checks: &[doctor::DEV_CHAR],
     },
     Family {
         code: "nvidia-nvml-insufficient-permissions",
@@ -107,7 +109,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS - 1,
         diagnosis: "the container may not open the NVIDIA device nodes (SELinux labels, the hook's 'no-cgroups' on a rootless host, or node permissions for a non-root user in the container).",
         remedy: "Hint: on SELinux hosts run 'sudo setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
-        checks: &["selinux", "nvidia-no-cgroups"],
+        checks: &[codes::SELINUX, doctor::NO_CGROUPS],
     },
     Family {
         code: "nvidia-hook-cdi-mode",
@@ -115,7 +117,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK - 2,
         diagnosis: "the NVIDIA toolkit is set to CDI mode, so its legacy hook refuses to run; the GPUs must come from the CDI spec instead.",
         remedy: "Hint: request the GPUs by CDI name ('podman run $(gpuctl args nvidia) ...'), not through the hook\nor '--gpus' on an engine that routes it to the hook.",
-        checks: &["cdi-readable"],
+        checks: &[codes::CDI_READABLE],
     },
     Family {
         code: "nvidia-cdi-hook",
@@ -129,7 +131,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK - 1,
         diagnosis: "a hook the CDI spec names (nvidia-cdi-hook or nvidia-ctk) is missing or failed: the spec was written by another toolkit version than the one installed.",
         remedy: CDI_HOOK_HINT,
-        checks: &["cdi-stale"],
+        checks: &[codes::CDI_STALE],
     },
     Family {
         code: "nvidia-legacy-hook",
@@ -143,7 +145,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK,
         diagnosis: "the NVIDIA container hook (nvidia-container-runtime-hook, nvidia-container-toolkit or nvidia-container-cli) failed, for a reason none of the hook's more specific messages names.",
         remedy: HOOK_HINT,
-        checks: &["nvidia-no-cgroups", "nvidia-driver"],
+        checks: &[doctor::NO_CGROUPS, doctor::DRIVER],
     },
     Family {
         code: "nvidia-stale-spec",
@@ -161,7 +163,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK + 1,
         diagnosis: "the CDI spec hands the container NVIDIA driver files or nodes that no longer exist: it was generated for another driver version.",
         remedy: "Hint: regenerate the CDI spec after every driver upgrade\n('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml', or enable the\nnvidia-cdi-refresh service of NVIDIA Container Toolkit 1.18 or newer).",
-        checks: &["cdi-stale", "nvidia-driver"],
+        checks: &[codes::CDI_STALE, doctor::DRIVER],
     },
     Family {
         code: "nvidia-nothing-injected",
@@ -174,6 +176,6 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_NOTHING_INJECTED,
         diagnosis: "nvidia-smi is not in the container: no GPU was injected (no CDI device or hook was granted, or '--gpus' reached a podman that ignores it without a CDI spec).",
         remedy: "Hint: start the container with the arguments gpuctl prints ('podman run $(gpuctl args nvidia) ...',\nor 'gpuctl run -- ...'); 'gpuctl doctor nvidia' says what the host offers.",
-        checks: &["tier"],
+        checks: &[codes::TIER],
     },
 ];

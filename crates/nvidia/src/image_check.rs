@@ -9,7 +9,7 @@ use std::path::Path;
 
 use gpuctl_core::Host;
 use gpuctl_core::backend::Probe;
-use gpuctl_core::check::{Check, Status};
+use gpuctl_core::check::{Check, CheckCode, Status};
 use gpuctl_core::image::ImageEnv as Env;
 
 use crate::cuda;
@@ -19,7 +19,7 @@ use crate::image_env::{self, Fit, ImageEnv, check};
 use crate::release::DriverRelease;
 
 /// The check's code in doctor's report.
-pub const CODE: &str = "nvidia-image";
+pub const CODE: CheckCode = CheckCode::new("nvidia-image");
 
 /// The vendor's image checks: none when the image declares nothing the toolkit reads,
 /// otherwise one.

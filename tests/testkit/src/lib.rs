@@ -148,9 +148,15 @@ impl Tree {
         )
     }
 
-    /// A minimal valid CDI spec of `kind` declaring `names`, at `host_path`.
+    /// A minimal valid CDI spec of `kind` declaring `names`, at `host_path`; of kind
+    /// `nvidia.com/gpu`, with the spec-wide `NVIDIA_VISIBLE_DEVICES=void` that `nvidia-ctk`
+    /// writes since toolkit 1.15 (docs/vendors.md#nvidia-cdi-tier).
     pub fn cdi_spec(&self, host_path: &str, kind: &str, names: &[&str]) -> &Self {
-        self.file(host_path, &cdi_yaml(kind, names))
+        let mut text = cdi_yaml(kind, names);
+        if kind == "nvidia.com/gpu" {
+            text.push_str("containerEdits:\n  env: [\"NVIDIA_VISIBLE_DEVICES=void\"]\n");
+        }
+        self.file(host_path, &text)
     }
 
     /// The legacy NVIDIA OCI hook file in `/usr/share/containers/oci/hooks.d`.

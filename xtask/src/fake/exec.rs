@@ -311,7 +311,11 @@ fn judge_hook(
     }
     format!(
         "; the hook ran, saw NVIDIA_VISIBLE_DEVICES={} and would {}",
-        seen.join(" then "),
+        if seen.is_empty() {
+            "(unset)".to_string()
+        } else {
+            seen.join(" then ")
+        },
         if would_inject(&seen) {
             "inject GPUs"
         } else {

@@ -24,6 +24,7 @@ mod hook;
 mod nodes;
 mod preflight;
 mod run_checks;
+mod run_daily;
 mod run_image;
 mod scenarios;
 mod specs;
@@ -61,6 +62,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     let known = |n: &str| {
         [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
             || run_checks::NAMES.contains(&n)
+            || run_daily::NAMES.contains(&n)
             || run_image::NAMES.contains(&n)
             || draft.iter().any(|s| s.name == n)
     };
@@ -68,11 +70,12 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}",
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}, {}",
             names.join(", "),
             formats::COMPOSE,
             formats::DOCKER_GROUPS,
             run_checks::NAMES.join(", "),
+            run_daily::NAMES.join(", "),
             run_image::NAMES.join(", ")
         ));
     }
@@ -134,6 +137,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
             formats::run_docker_groups(&ctx, &mut tally)?;
         }
         run_checks::run_all(&ctx, &picked, &mut tally);
+        run_daily::run_all(&ctx, &picked, &mut tally);
         run_image::run_all(&ctx, &mut changes, machine.ceiling, &picked, &mut tally)
     });
     // Explicit, so that the result is printed; `Drop` would do it silently on a panic.

@@ -25,15 +25,36 @@ const MISSING: &str = "gpuctlxtaskmissing";
 
 const TIMEOUT: Duration = Duration::from_secs(180);
 
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+/// What one gpuctl command did.
+pub(super) struct Ran {
+    pub(super) code: Option<i32>,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
-/// `timeout T gpuctl --root R --podman-version V run --gpus nvidia -- ARGS`, with `input` on
-/// stdin.
+/// `timeout T gpuctl --root R --podman-version V run --gpus nvidia -- --network=none ARGS`,
+/// with `input` on stdin.
 fn gpuctl_run(
+    ctx: &Ctx,
+    root: &std::path::Path,
+    args: &[&str],
+    input: &str,
+) -> Result<Ran, String> {
+    let mut all = vec![
+        "--podman-version",
+        &ctx.podman_version,
+        "run",
+        "--gpus",
+        "nvidia",
+        "--",
+        "--network=none",
+    ];
+    all.extend_from_slice(args);
+    gpuctl(ctx, root, &all, input)
+}
+
+/// `timeout T gpuctl --root R ARGS`, with `input` on stdin.
+pub(super) fn gpuctl(
     ctx: &Ctx,
     root: &std::path::Path,
     args: &[&str],
@@ -45,28 +66,17 @@ fn gpuctl_run(
         .env_remove("GPUCTL_ROOT")
         .arg("--root")
         .arg(root)
-        .args([
-            "--podman-version",
-            &ctx.podman_version,
-            "run",
-            "--gpus",
-            "nvidia",
-            "--",
-            "--network=none",
-        ])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = c
-        .spawn()
-        .map_err(|e| format!("cannot start gpuctl run: {e}"))?;
+    let mut child = c.spawn().map_err(|e| format!("cannot start gpuctl: {e}"))?;
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(input.as_bytes());
     }
     let out = child
         .wait_with_output()
-        .map_err(|e| format!("cannot wait for gpuctl run: {e}"))?;
+        .map_err(|e| format!("cannot wait for gpuctl: {e}"))?;
     Ok(Ran {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -76,7 +86,18 @@ fn gpuctl_run(
 
 /// Runs the picked `gpuctl run` scenarios.
 pub(super) fn run_all(ctx: &Ctx, picked: &dyn Fn(&str) -> bool, tally: &mut Tally) {
-    for name in NAMES.iter().copied().filter(|n| picked(n)) {
+    run_named(ctx, &NAMES, picked, tally, one);
+}
+
+/// Runs the picked ones of `names` through `one`, each a line of the tally.
+pub(super) fn run_named(
+    ctx: &Ctx,
+    names: &[&str],
+    picked: &dyn Fn(&str) -> bool,
+    tally: &mut Tally,
+    one: fn(&Ctx, &str) -> Result<Judged, String>,
+) {
+    for name in names.iter().copied().filter(|n| picked(n)) {
         let t = Instant::now();
         let result = one(ctx, name);
         let (verdict, summary, details) = match result {
@@ -94,7 +115,8 @@ pub(super) fn run_all(ctx: &Ctx, picked: &dyn Fn(&str) -> bool, tally: &mut Tall
     }
 }
 
-type Judged = (Vec<String>, String, String);
+/// Problems, a summary line, and the details for the log.
+pub(super) type Judged = (Vec<String>, String, String);
 
 fn one(ctx: &Ctx, name: &str) -> Result<Judged, String> {
     let root = tree::FakeRoot::create(&ctx.scratch.join(name))?;

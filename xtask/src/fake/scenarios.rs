@@ -197,8 +197,9 @@ pub fn all(ceiling: Option<CdiVersion>, above: Option<CdiVersion>) -> Vec<Scenar
     s.skip = cdi_skip.clone();
     out.push(s);
 
-    // The same without `void` in the spec (toolkits before 1.15): gpuctl's `-e` is then the
-    // only value, and the hook would inject every GPU next to the CDI devices.
+    // The same without `void` in the spec (toolkits before 1.15): a `-e` would be the only
+    // value and the hook would inject every GPU next to the CDI devices, so gpuctl leaves
+    // NVIDIA_VISIBLE_DEVICES out there; the hook runs and finds no value, so it does nothing.
     let mut s = Scenario::new("nvidia-cdi-hook-no-void", &[Nvidia], &["nvidia"]);
     s.specs = vec![specs::nvidia_without_void(
         "gpuctl-xtask-nvidia.yaml",
@@ -206,12 +207,12 @@ pub fn all(ceiling: Option<CdiVersion>, above: Option<CdiVersion>) -> Vec<Scenar
     )];
     s.args = ArgsExpectation {
         devices: strings(&["nvidia.com/gpu=all"]),
-        env: nvidia_env("all"),
+        env: strings(&["NVIDIA_DRIVER_CAPABILITIES=all"]),
         ..Default::default()
     };
     s.granted = nvidia_raw_all();
-    s.env_inside = nvidia_env("all");
-    s.hook_sees = Some(strings(&["all"]));
+    s.env_inside = strings(&["NVIDIA_DRIVER_CAPABILITIES=all"]);
+    s.hook_sees = Some(Vec::new());
     s.skip = cdi_skip.clone();
     out.push(s);
 

@@ -172,6 +172,15 @@ impl FakeRoot {
         Ok(())
     }
 
+    /// An Intel GPU at `addr` with DRM minors `card` and `render`, and no by-path link: a GPU
+    /// whose nodes need not be the fake machine's.
+    pub fn intel_gpu(&self, addr: &str, device: u16, card: u32, render: u32) -> Result<(), String> {
+        self.file("/sys/class/drm/version", "drm 1.1.0 20060810\n")?;
+        self.pci(addr, 0x8086, device, 0x030000, "i915")?;
+        self.drm_minor(addr, &format!("card{card}"), card)?;
+        self.drm_minor(addr, &format!("renderD{render}"), render)
+    }
+
     /// The legacy NVIDIA OCI hook file.
     pub fn nvidia_hook(&self) -> Result<(), String> {
         self.file(NVIDIA_HOOK, NVIDIA_HOOK_JSON)

@@ -3,6 +3,7 @@
 //! Bundled hosts where one fits, trees built in the test otherwise.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod cdi_spec_facts;
 mod inputs;
 mod names;
 mod quadlet;

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use crate::check::image_env::ImageEnv;
-use crate::check::{Check, DoctorContext};
+use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::pattern::Family;
@@ -148,6 +148,13 @@ pub trait GpuBackend: Send + Sync {
     /// toolkit's configuration), read through the probe's host.
     fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         Vec::new()
+    }
+
+    /// The code of every check [`GpuBackend::host_checks`] can return, on any host: a family
+    /// may name these or core's ([`crate::check::codes::CORE`]), and a test holds every
+    /// registered family to that.
+    fn check_codes(&self) -> &'static [CheckCode] {
+        &[]
     }
 
     /// The vendor's checks of an image's environment against this host, for `gpuctl doctor

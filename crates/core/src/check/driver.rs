@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::kernel::{KernelRelease, MODULES, OSRELEASE};
 use crate::check::user::group_name;
-use crate::check::{Check, Status};
+use crate::check::{Check, CheckCode, Status};
 use crate::host::{Host, HostError};
 use crate::pci::{PCI_DEVICES, PciDevice};
 use crate::requirement::{Constraint, Known, LINUX_KERNEL, Requirement, Scope, Stack, Version};
@@ -135,7 +135,7 @@ pub enum DriverState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriverFinding {
     /// The stable check code.
-    pub code: &'static str,
+    pub code: CheckCode,
     /// The GPU.
     pub gpu: GpuName,
     /// What was found.
@@ -171,7 +171,7 @@ impl DriverFinding {
 
 /// The findings of one vendor's GPUs as checks: the GPUs bound as they should be in one `ok`
 /// check (one fact each), every other GPU in a check of its own. No GPU: one skipped check.
-pub fn driver_checks(code: &'static str, display: &str, findings: &[DriverFinding]) -> Vec<Check> {
+pub fn driver_checks(code: CheckCode, display: &str, findings: &[DriverFinding]) -> Vec<Check> {
     if findings.is_empty() {
         return vec![
             Check::new(code, display, Status::Skipped)
@@ -345,7 +345,7 @@ pub fn kernel_too_old(req: &Requirement, kernel: &KernelRelease) -> Option<Unbou
 /// owner and mode in one fact. A missing node is a problem, with `missing_hint` (a sentence,
 /// without `Hint: `) as its remedy.
 pub fn nodes_check(
-    code: &'static str,
+    code: CheckCode,
     subject: &str,
     host: &Host,
     nodes: &[String],

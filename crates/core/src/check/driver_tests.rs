@@ -13,7 +13,7 @@ fn gpu() -> GpuName {
 #[test]
 fn a_setting_needed_names_it_exactly_with_its_own_hint() {
     let f = DriverFinding {
-        code: "intel-driver",
+        code: CheckCode::new("intel-driver"),
         gpu: gpu(),
         state: DriverState::Unbound(vec![Unbound::SettingNeeded {
             driver: "i915".into(),
@@ -27,7 +27,7 @@ fn a_setting_needed_names_it_exactly_with_its_own_hint() {
     assert_eq!(
         (c.code, c.status, c.subject.as_str()),
         (
-            "intel-driver",
+            CheckCode::new("intel-driver"),
             Status::Problem,
             "0000:03:00.0 (8086:56a0, Alchemist)"
         )
@@ -51,7 +51,7 @@ fn a_setting_needed_names_it_exactly_with_its_own_hint() {
 #[test]
 fn a_kernel_too_old_hides_the_module_advice() {
     let f = DriverFinding {
-        code: "amd-driver",
+        code: CheckCode::new("amd-driver"),
         gpu: gpu(),
         state: DriverState::Unbound(vec![
             Unbound::KernelTooOld {
@@ -81,7 +81,7 @@ fn a_kernel_too_old_hides_the_module_advice() {
 #[test]
 fn bound_gpus_share_one_check_and_others_get_their_own() {
     let bound = DriverFinding {
-        code: "amd-driver",
+        code: CheckCode::new("amd-driver"),
         gpu: gpu(),
         state: DriverState::Bound {
             driver: "amdgpu".into(),
@@ -94,7 +94,11 @@ fn bound_gpus_share_one_check_and_others_get_their_own() {
         },
         ..bound.clone()
     };
-    let checks = driver_checks("amd-driver", "AMD", &[bound.clone(), bound, vm]);
+    let checks = driver_checks(
+        CheckCode::new("amd-driver"),
+        "AMD",
+        &[bound.clone(), bound, vm],
+    );
     let got: Vec<(Status, &str, usize)> = checks
         .iter()
         .map(|c| (c.status, c.subject.as_str(), c.facts.len()))
@@ -107,7 +111,7 @@ fn bound_gpus_share_one_check_and_others_get_their_own() {
         ]
     );
     assert_eq!(
-        driver_checks("amd-driver", "AMD", &[])[0].status,
+        driver_checks(CheckCode::new("amd-driver"), "AMD", &[])[0].status,
         Status::Skipped
     );
 }

@@ -2,6 +2,8 @@
 //! invoking user, what podman said). It imports no backend, so the plug-in trait can hand these
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
+#[path = "code.rs"]
+pub mod codes;
 pub mod containers_conf;
 pub mod driver;
 pub mod evidence;
@@ -12,6 +14,7 @@ pub mod user;
 
 use serde::Serialize;
 
+pub use codes::CheckCode;
 use containers_conf::ConfEnv;
 use podman::PodmanFacts;
 use user::Identity;
@@ -46,7 +49,7 @@ impl Status {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// The check's code (`cdi-version`), the one failure families name.
-    pub code: &'static str,
+    pub code: CheckCode,
     /// What it looked at, in a few words (`/etc/cdi/nvidia.yaml`, `podman 4.9.3`).
     pub subject: String,
     /// The outcome.
@@ -59,7 +62,7 @@ pub struct Check {
 
 impl Check {
     /// A check with no facts yet.
-    pub fn new(code: &'static str, subject: impl Into<String>, status: Status) -> Self {
+    pub fn new(code: CheckCode, subject: impl Into<String>, status: Status) -> Self {
         Check {
             code,
             subject: subject.into(),

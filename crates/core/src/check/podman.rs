@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::codes;
 use super::{Check, Status};
 use crate::launch::Engine;
 use gpuctl_cdi::podman::PodmanCeiling;
@@ -261,12 +262,12 @@ fn json_str(text: &str, path: &[&str]) -> Option<String> {
 /// this machine's podman is not that host's, so only a version given on the command line counts.
 pub fn check(p: &PodmanFacts, another_host: bool) -> Check {
     if another_host && p.version.is_none() {
-        return Check::new("podman", "podman", Status::Skipped)
+        return Check::new(codes::PODMAN, "podman", Status::Skipped)
             .fact("skipped: --root names another host; give --podman-version to check its specs against that host's podman")
             .remedy("pass --podman-version VERSION (the output of 'podman --version' on that host)");
     }
     if !p.found {
-        return Check::new("podman", "podman", Status::Skipped)
+        return Check::new(codes::PODMAN, "podman", Status::Skipped)
             .fact("podman is not on PATH: the checks that need it (cdiVersion ceiling, its OCI runtime) are skipped or use containers.conf")
             .remedy("install podman, or pass --podman-version VERSION to check against a podman elsewhere");
     }
@@ -284,7 +285,7 @@ pub fn check(p: &PodmanFacts, another_host: bool) -> Check {
             } else {
                 Status::Ok
             };
-            let c = Check::new("podman", format!("podman {}", ceiling.podman), status)
+            let c = Check::new(codes::PODMAN, format!("podman {}", ceiling.podman), status)
                 .fact(format!("podman {} loads {cdi}", ceiling.podman));
             if status == Status::Problem {
                 c.remedy("upgrade podman to 4.1 or newer for CDI")
@@ -292,10 +293,9 @@ pub fn check(p: &PodmanFacts, another_host: bool) -> Check {
                 c
             }
         }
-        Some(Err(e)) => Check::new("podman", "podman", Status::Warning).fact(e.to_string()),
-        None => {
-            Check::new("podman", "podman", Status::Warning).fact("podman did not say its version")
-        }
+        Some(Err(e)) => Check::new(codes::PODMAN, "podman", Status::Warning).fact(e.to_string()),
+        None => Check::new(codes::PODMAN, "podman", Status::Warning)
+            .fact("podman did not say its version"),
     };
     for e in &p.errors {
         c = c.fact(e.clone());

@@ -6,6 +6,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::backend::{Probe, Registry};
+use crate::check::codes;
 use crate::check::evidence::{self, Found};
 use crate::check::podman::PodmanFacts;
 use crate::check::user::Identity;
@@ -23,7 +24,7 @@ pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
         .and_then(|v| PodmanCeiling::parse(v).ok());
     let mut out = Vec::new();
     for spec in probe.cdi().specs() {
-        let mut c = Check::new("cdi-version", spec.path.clone(), Status::Ok);
+        let mut c = Check::new(codes::CDI_VERSION, spec.path.clone(), Status::Ok);
         if let Some(err) = &spec.error {
             c.status = Status::Problem;
             out.push(
@@ -61,7 +62,7 @@ pub fn versions(probe: &Probe, podman: &PodmanFacts) -> Vec<Check> {
     }
     if out.is_empty() {
         out.push(
-            Check::new("cdi-version", "CDI specs", Status::Skipped)
+            Check::new(codes::CDI_VERSION, "CDI specs", Status::Skipped)
                 .fact("no CDI spec in the spec directories"),
         );
     }
@@ -105,7 +106,7 @@ pub fn stale(probe: &Probe, registry: &Registry) -> Vec<Check> {
                 evidence::program(host, Path::new(h)),
             );
         }
-        let mut c = Check::new("cdi-stale", spec.path.clone(), Status::Ok);
+        let mut c = Check::new(codes::CDI_STALE, spec.path.clone(), Status::Ok);
         if broken.is_empty() && unknown.is_empty() {
             c = c.fact(format!(
                 "all {} nodes, {} mounts and {} hooks it names exist",
@@ -172,7 +173,7 @@ pub fn readable(probe: &Probe, who: Option<&Identity>) -> Vec<Check> {
             Ok(None) => continue,
             Err(e) => {
                 out.push(
-                    Check::new("cdi-readable", spec.path.clone(), Status::Warning)
+                    Check::new(codes::CDI_READABLE, spec.path.clone(), Status::Warning)
                         .fact(format!("cannot tell who may read it: {e}")),
                 );
                 continue;
@@ -186,7 +187,7 @@ pub fn readable(probe: &Probe, who: Option<&Identity>) -> Vec<Check> {
             meta.gid()
         );
         let Some(who) = who else {
-            let c = Check::new("cdi-readable", spec.path.clone(), Status::Warning).fact(format!(
+            let c = Check::new(codes::CDI_READABLE, spec.path.clone(), Status::Warning).fact(format!(
                 "{owner}; the invoking user is unknown (/proc/self/status cannot be read), so gpuctl cannot tell whether podman can read it"
             ));
             out.push(if mode & 0o004 != 0 {
@@ -207,7 +208,7 @@ pub fn readable(probe: &Probe, who: Option<&Identity>) -> Vec<Check> {
             || (meta.uid() == who.uid && mode & 0o400 != 0)
             || (who.in_group(meta.gid()) && mode & 0o040 != 0);
         let c = Check::new(
-            "cdi-readable",
+            codes::CDI_READABLE,
             spec.path.clone(),
             if can_read {
                 Status::Ok
@@ -246,7 +247,7 @@ pub fn spec_dirs(probe: &Probe) -> Vec<Check> {
                 Finding::CdiDeviceConflict { device, .. } => (device.clone(), Status::Problem),
                 other => (other.code().to_string(), Status::Problem),
             };
-            Check::new("cdi-spec-dir", subject, status).fact(f.to_string())
+            Check::new(codes::CDI_SPEC_DIR, subject, status).fact(f.to_string())
         })
         .collect()
 }

@@ -6,6 +6,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::backend::{GpuBackend, Probe};
+use crate::check::codes;
 use crate::check::user::group_name;
 use crate::check::{Check, DoctorContext, Status, containers_conf, evidence};
 use crate::host::Host;
@@ -16,17 +17,19 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
     let mut out = Vec::new();
     for v in vendors {
         let c = match v.detect(probe) {
-            Ok(r) if r.usable => Check::new("tier", v.vendor(), Status::Ok).fact(format!(
+            Ok(r) if r.usable => Check::new(codes::TIER, v.vendor(), Status::Ok).fact(format!(
                 "{} tier, {} device(s): {}",
                 r.tier.map(|t| t.as_str()).unwrap_or("?"),
                 r.devices.len(),
                 r.reason
             )),
-            Ok(r) if explicit => Check::new("tier", v.vendor(), Status::Problem)
+            Ok(r) if explicit => Check::new(codes::TIER, v.vendor(), Status::Problem)
                 .fact(r.reason.to_string())
                 .remedy(format!("run 'gpuctl detect' for what {} needs", v.vendor())),
-            Ok(r) => Check::new("tier", v.vendor(), Status::Skipped).fact(r.reason.to_string()),
-            Err(e) => Check::new("tier", v.vendor(), Status::Problem).fact(e.to_string()),
+            Ok(r) => {
+                Check::new(codes::TIER, v.vendor(), Status::Skipped).fact(r.reason.to_string())
+            }
+            Err(e) => Check::new(codes::TIER, v.vendor(), Status::Problem).fact(e.to_string()),
         };
         out.push(c);
     }
@@ -56,7 +59,7 @@ pub fn oci_runtime(probe: &Probe, ctx: &DoctorContext, plan: Option<&Plan>) -> C
     };
     let keep_groups = plan.is_some_and(|p| p.items().iter().any(|i| i.need == Need::KeepGroups));
     let mut c = match &runtime {
-        None => Check::new("oci-runtime", "podman's default", Status::Ok).fact(
+        None => Check::new(codes::OCI_RUNTIME, "podman's default", Status::Ok).fact(
             "no runtime is configured in containers.conf: podman uses crun when it is installed",
         ),
         Some(runtime) => runtime_check(runtime, &from, keep_groups),
@@ -96,7 +99,7 @@ fn runtime_check(runtime: &str, from: &str, keep_groups: bool) -> Check {
         .and_then(|n| n.to_str())
         .unwrap_or(runtime)
         .to_string();
-    let mut c = Check::new("oci-runtime", name.clone(), Status::Ok)
+    let mut c = Check::new(codes::OCI_RUNTIME, name.clone(), Status::Ok)
         .fact(format!("runtime {runtime} (from {from})"));
     if name.contains("nvidia") {
         c.status = Status::Problem;
@@ -119,12 +122,13 @@ fn runtime_check(runtime: &str, from: &str, keep_groups: bool) -> Check {
 pub fn selinux(probe: &Probe) -> Check {
     let host = probe.host();
     let cannot = |what: String| {
-        Check::new("selinux", "SELinux", Status::Warning)
+        Check::new(codes::SELINUX, "SELinux", Status::Warning)
             .fact(format!("cannot tell whether SELinux enforces: {what}"))
     };
     let enforce = match read_small(host, ENFORCE) {
         Read::Absent => {
-            return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is not enabled");
+            return Check::new(codes::SELINUX, "SELinux", Status::Ok)
+                .fact("SELinux is not enabled");
         }
         Read::Cannot(why) => return cannot(why),
         Read::Text(t) => t,
@@ -132,30 +136,30 @@ pub fn selinux(probe: &Probe) -> Check {
     match enforce.trim() {
         "1" => {}
         "0" => {
-            return Check::new("selinux", "SELinux", Status::Ok).fact("SELinux is permissive");
+            return Check::new(codes::SELINUX, "SELinux", Status::Ok).fact("SELinux is permissive");
         }
         other => return cannot(format!("{ENFORCE} holds {other:?}, not 0 or 1")),
     }
     let boolean = match read_small(host, USE_DEVICES) {
         Read::Absent => None,
         Read::Cannot(why) => {
-            return Check::new("selinux", "SELinux", Status::Warning).fact(format!(
+            return Check::new(codes::SELINUX, "SELinux", Status::Warning).fact(format!(
                 "enforcing, and its container_use_devices boolean cannot be checked: {why}"
             ));
         }
         Read::Text(t) => Some(t),
     };
     match boolean.as_deref().map(|b| b.split_whitespace().next()) {
-        Some(Some("1")) => Check::new("selinux", "SELinux", Status::Ok)
+        Some(Some("1")) => Check::new(codes::SELINUX, "SELinux", Status::Ok)
             .fact("enforcing, container_use_devices is on"),
-        Some(Some("0")) => Check::new("selinux", "SELinux", Status::Problem)
+        Some(Some("0")) => Check::new(codes::SELINUX, "SELinux", Status::Problem)
             .fact("enforcing, and container_use_devices is off: containers may not use the GPU device nodes")
             .remedy("sudo setsebool -P container_use_devices=true (or run with --security-opt=label=disable)"),
-        Some(other) => Check::new("selinux", "SELinux", Status::Warning).fact(format!(
+        Some(other) => Check::new(codes::SELINUX, "SELinux", Status::Warning).fact(format!(
             "enforcing, and {USE_DEVICES} holds {:?}, not 0 or 1",
             other.unwrap_or("")
         )),
-        None => Check::new("selinux", "SELinux", Status::Warning)
+        None => Check::new(codes::SELINUX, "SELinux", Status::Warning)
             .fact("enforcing, and this policy has no container_use_devices boolean (container-selinux too old?)")
             .remedy("update container-selinux, or run GPU containers with --security-opt=label=disable"),
     }
@@ -198,7 +202,7 @@ pub fn render_groups(
 ) -> Vec<Check> {
     if ctx.rootless() == Some(false) {
         return vec![
-            Check::new("render-groups", "device nodes", Status::Skipped)
+            Check::new(codes::RENDER_GROUPS, "device nodes", Status::Skipped)
                 .fact("podman runs as root: group membership does not limit it"),
         ];
     }
@@ -224,7 +228,7 @@ pub fn render_groups(
             Ok(None) => continue,
             Err(e) => {
                 out.push(
-                    Check::new("render-groups", node, Status::Warning)
+                    Check::new(codes::RENDER_GROUPS, node, Status::Warning)
                         .fact(format!("cannot tell who may open it: {e}")),
                 );
                 continue;
@@ -239,7 +243,7 @@ pub fn render_groups(
             meta.gid()
         );
         let Some(who) = &ctx.identity else {
-            let c = Check::new("render-groups", node, Status::Ok);
+            let c = Check::new(codes::RENDER_GROUPS, node, Status::Ok);
             out.push(if by_other {
                 c.fact(format!("{shown}; open to every user"))
             } else {
@@ -264,9 +268,9 @@ pub fn render_groups(
             if who.in_group(meta.gid()) { "" } else { "not " }
         );
         let c = if by_other || by_owner || by_group {
-            Check::new("render-groups", node, Status::Ok).fact(fact)
+            Check::new(codes::RENDER_GROUPS, node, Status::Ok).fact(fact)
         } else {
-            Check::new("render-groups", node, Status::Problem)
+            Check::new(codes::RENDER_GROUPS, node, Status::Problem)
                 .fact(fact)
                 .remedy(format!(
                     "sudo usermod -aG {group} $USER, log in again, and keep the group with '--group-add keep-groups' under crun"

@@ -14,7 +14,9 @@ use crate::error::GpuError;
 use crate::plan::Plan;
 use crate::selector::Selection;
 
-pub use crate::check::{Check, DoctorContext, Status, containers_conf, evidence, podman, user};
+pub use crate::check::{
+    Check, CheckCode, DoctorContext, Status, codes, containers_conf, evidence, podman, user,
+};
 pub use containers_conf::ConfEnv;
 pub use podman::{PodmanCli, PodmanFacts, SystemPodman};
 pub use user::Identity;
@@ -69,6 +71,16 @@ impl DoctorReport {
     }
 }
 
+/// The code of every check doctor can run with these vendors registered: core's, then each
+/// vendor's, in registry order. A failure family may name only these.
+pub fn check_codes(registry: &Registry) -> Vec<CheckCode> {
+    let mut out = codes::CORE.to_vec();
+    for b in registry.backends() {
+        out.extend(b.check_codes().iter().copied());
+    }
+    out
+}
+
 /// The vendors a selection concerns: named ones, or every registered vendor for `all`.
 pub fn selected<'r>(registry: &'r Registry, selection: &Selection) -> Vec<&'r dyn GpuBackend> {
     registry
@@ -121,13 +133,16 @@ pub fn run(
 /// not already report.
 fn selection_check(plan: &Result<Plan, GpuError>, explicit: bool) -> Option<Check> {
     match plan {
-        Ok(p) if explicit => Some(Check::new("selection", "the selection", Status::Ok).fact(
-            format!("the host can serve it ({} plan item(s))", p.items().len()),
-        )),
+        Ok(p) if explicit => Some(
+            Check::new(codes::SELECTION, "the selection", Status::Ok).fact(format!(
+                "the host can serve it ({} plan item(s))",
+                p.items().len()
+            )),
+        ),
         Ok(_) => None,
         Err(GpuError::NoUsableGpu { .. }) if !explicit => None,
         Err(e) => Some(
-            Check::new("selection", "the selection", Status::Problem)
+            Check::new(codes::SELECTION, "the selection", Status::Problem)
                 .fact(format!("'gpuctl args' refuses it: {e}"))
                 .remedy("select GPUs the host has ('gpuctl detect' lists them)"),
         ),

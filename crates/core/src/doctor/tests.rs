@@ -69,8 +69,8 @@ fn proc_status_gives_ids_and_groups() {
 fn the_report_exits_on_problems_only_and_counts_them() {
     let r = DoctorReport {
         checks: vec![
-            Check::new("selinux", "SELinux", Status::Warning).fact("x"),
-            Check::new("tier", "amd", Status::Ok),
+            Check::new(codes::SELINUX, "SELinux", Status::Warning).fact("x"),
+            Check::new(codes::TIER, "amd", Status::Ok),
         ],
     };
     assert!(!r.has_problem());
@@ -79,7 +79,7 @@ fn the_report_exits_on_problems_only_and_counts_them() {
             .ends_with("0 problem(s), 1 warning(s), 1 ok, 0 skipped\n")
     );
     let r = DoctorReport {
-        checks: vec![Check::new("tier", "amd", Status::Problem).remedy("do it")],
+        checks: vec![Check::new(codes::TIER, "amd", Status::Problem).remedy("do it")],
     };
     assert!(r.has_problem());
     assert!(r.render().contains("fix: do it"));
@@ -89,8 +89,12 @@ fn the_report_exits_on_problems_only_and_counts_them() {
 fn a_remedy_with_its_own_hint_is_printed_as_written_one_line_each() {
     let r = DoctorReport {
         checks: vec![
-            Check::new("amd-driver", "0000:03:00.0", Status::Problem)
-                .remedy("Hint: load it\nand reboot."),
+            Check::new(
+                CheckCode::new("amd-driver"),
+                "0000:03:00.0",
+                Status::Problem,
+            )
+            .remedy("Hint: load it\nand reboot."),
         ],
     };
     let text = r.render();
@@ -117,7 +121,7 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
             .exists(std::path::Path::new("/dev/acme-ctl"))
             .unwrap_or(false);
         vec![Check::new(
-            "acme-ctl",
+            CheckCode::new("acme-ctl"),
             "/dev/acme-ctl",
             if there { Status::Ok } else { Status::Problem },
         )]

@@ -2,6 +2,8 @@
 //! library, SELinux and the image's group file. The real texts behind each sign are test
 //! cases in crates/cli/tests/explain_real.rs, with their sources.
 
+use crate::check::codes;
+
 use super::{
     Family, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_KEEP_GROUPS,
     PRIORITY_PRECISE,
@@ -26,7 +28,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS,
         diagnosis: "podman or its OCI runtime rejected '--group-add keep-groups' (runc ignores or refuses it; podman before 3.2 does not know it).",
         remedy: KEEP_GROUPS_HINT,
-        checks: &["oci-runtime"],
+        checks: &[codes::OCI_RUNTIME],
     },
     Family {
         code: "selinux-denied",
@@ -34,7 +36,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "SELinux denied the container access to a device node (the container_t domain may not use device nodes unless container_use_devices is on).",
         remedy: "Hint: allow containers to use devices: 'sudo setsebool -P container_use_devices=true',\nor run this one container with '--security-opt=label=disable'.",
-        checks: &["selinux"],
+        checks: &[codes::SELINUX],
     },
     Family {
         code: "group-not-in-image",
@@ -42,7 +44,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS,
         diagnosis: "a '--group-add' group name is not in the image's /etc/group.",
         remedy: "Hint: name groups by number ('--group-add <gid of /dev/dri/renderD128>'), or use\n'--group-add keep-groups' with crun, which needs no group names in the image.",
-        checks: &["render-groups"],
+        checks: &[codes::RENDER_GROUPS],
     },
     Family {
         code: "render-node-denied",
@@ -53,7 +55,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS + 1,
         diagnosis: "the container's process may not open a DRM node: the invoking user is not in the group that owns it, or that group did not reach the container (no '--group-add keep-groups', or a runtime other than crun).",
         remedy: "Hint: add yourself to the node's group ('sudo usermod -aG $(stat -c %G /dev/dri/renderD128) $USER',\nthen log in again) and run podman with '--group-add keep-groups' under crun.",
-        checks: &["render-groups", "oci-runtime"],
+        checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
         code: "render-node-missing",
@@ -66,7 +68,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "a DRM node the container is given (/dev/dri or one of its renderD nodes) does not exist on this machine: no GPU driver created it (no GPU, its driver not loaded, a VM or Docker Desktop without the GPU), or the node has another number here.",
         remedy: "Hint: list the host's nodes ('ls -l /dev/dri') and pass those that exist, as 'gpuctl args' prints them for\nthis host ('podman run $(gpuctl args) ...'); with none, load the GPU's kernel driver first.",
-        checks: &["tier", "render-groups"],
+        checks: &[codes::TIER, codes::RENDER_GROUPS],
     },
     Family {
         code: "cdi-stale-spec",
@@ -86,7 +88,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_CDI_SPECIFIC - 3,
         diagnosis: "a device node or file the CDI spec hands to the container does not exist on the host: the spec is stale (driver upgrade, GPU change, or a spec from another machine) and must be regenerated.",
         remedy: STALE_CDI_HINT,
-        checks: &["cdi-stale"],
+        checks: &[codes::CDI_STALE],
     },
     Family {
         code: "cdi-spec-rejected",
@@ -94,7 +96,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_CDI_SPECIFIC - 2,
         diagnosis: "podman's CDI library rejected a spec file: it uses fields or a cdiVersion newer than this podman reads, or it is not valid.",
         remedy: "Hint: upgrade podman, or regenerate the spec in a version this podman reads;\n'gpuctl doctor' compares each spec's cdiVersion with the installed podman.",
-        checks: &["cdi-version"],
+        checks: &[codes::CDI_VERSION],
     },
     Family {
         code: "cdi-unresolvable",
@@ -102,7 +104,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_CDI_SPECIFIC,
         diagnosis: "no CDI spec podman could load declares the requested device: the spec is missing, unreadable, invalid, or newer than this podman's CDI library (podman drops such specs without saying why).",
         remedy: CDI_HINT,
-        checks: &["cdi-version", "cdi-readable"],
+        checks: &[codes::CDI_VERSION, codes::CDI_READABLE],
     },
     Family {
         code: "cdi-no-vendor",
@@ -110,7 +112,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_CDI_SPECIFIC,
         diagnosis: "podman's --gpus found no nvidia.com or amd.com CDI spec to map the request to.",
         remedy: CDI_HINT,
-        checks: &["cdi-readable"],
+        checks: &[codes::CDI_READABLE],
     },
     Family {
         code: "cdi-mention",
@@ -118,7 +120,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_CDI,
         diagnosis: CDI_DIAGNOSIS,
         remedy: CDI_HINT,
-        checks: &["cdi-version", "cdi-readable", "cdi-stale"],
+        checks: &[codes::CDI_VERSION, codes::CDI_READABLE, codes::CDI_STALE],
     },
 ];
 
@@ -129,7 +131,7 @@ pub(crate) const KIND_MENTION: Family = Family {
     priority: PRIORITY_CDI,
     diagnosis: CDI_DIAGNOSIS,
     remedy: CDI_HINT,
-    checks: &["cdi-version", "cdi-readable", "cdi-stale"],
+    checks: &[codes::CDI_VERSION, codes::CDI_READABLE, codes::CDI_STALE],
 };
 
 /// podman before CDI (or a compose tool passing the name as a path) took a CDI name for a
@@ -140,7 +142,7 @@ pub(crate) const NAME_AS_PATH: Family = Family {
     priority: PRIORITY_CDI_SPECIFIC,
     diagnosis: "",
     remedy: CDI_HINT,
-    checks: &["podman-version"],
+    checks: &[codes::PODMAN],
 };
 
 /// Words that name a GPU component in any vendor's stack: a failure that matches no family but

@@ -43,3 +43,19 @@ fn the_lowest_priority_wins() {
     );
     assert_eq!(classify("Error: image not known", &reg), None);
 }
+
+/// Core's families, and the answers explain builds without a sign (a CDI kind named, a CDI name
+/// taken for a path), name only checks core's doctor runs; vendors' are held to theirs in
+/// crates/cli/tests/check_links.rs.
+#[test]
+fn core_families_name_only_core_checks() {
+    use crate::check::codes;
+    use catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
+    let specials = [KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY];
+    for f in CORE_FAMILIES.iter().chain(&specials) {
+        for c in f.checks {
+            assert!(codes::CORE.contains(c), "{} names {c}", f.code);
+        }
+    }
+    assert_eq!(NAME_AS_PATH.checks, [codes::PODMAN]);
+}

@@ -1,5 +1,6 @@
 //! docker: `docker run` arguments. Docker has no `keep-groups`, so the groups that own the
-//! granted nodes (read through the host root) take its place as numeric `--group-add` values;
+//! granted nodes (read through the host root; on the CDI tier the groups the spec gives the
+//! nodes it creates) take its place as numeric `--group-add` values;
 //! CDI names are kept as `--device` values, which Docker Engine 25+ reads when its CDI
 //! feature is on (opt-in from 25, the default from 28.2). gpuctl cannot see docker's version or
 //! daemon.json, and a raw-tier fallback would grant different nodes than the CDI spec names,
@@ -9,6 +10,8 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+use gpuctl_cdi::edits::NodeEdit;
+
 use super::Note;
 use crate::host::Host;
 use crate::plan::Tier;
@@ -17,7 +20,10 @@ use crate::plan::{Need, Plan};
 /// The arguments, and what differs from podman.
 pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
     let mut notes = Vec::new();
-    let groups = node_groups(plan, host, &mut notes);
+    let NodeGroups {
+        groups,
+        cdi_unknown,
+    } = node_groups(plan, host, &mut notes);
     let mut args: Vec<String> = Vec::new();
     let mut groups_placed = false;
     for item in plan.items() {
@@ -43,11 +49,8 @@ pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
     if !groups.is_empty() {
         notes.insert(0, Note::DockerGroups(groups));
     }
-    for v in plan.vendors() {
-        let needs_groups = v.items().iter().any(|i| i.need == Need::KeepGroups);
-        if v.tier() == Tier::Cdi && needs_groups {
-            notes.push(Note::DockerCdiGroups(v.vendor().to_string()));
-        }
+    for vendor in cdi_unknown {
+        notes.push(Note::DockerCdiGroups(vendor.to_string()));
     }
     if plan.vendors().iter().any(|v| v.tier() == Tier::Cdi) {
         notes.push(Note::DockerCdi);
@@ -87,26 +90,78 @@ pub fn group_verdict(mode: u32, gid: u32) -> GroupVerdict {
     }
 }
 
-/// The group of every device node of a vendor that keeps the user's groups on a raw tier that
-/// gives access the user would not have otherwise, in plan order; the nodes that need no group,
-/// cannot be opened through one, or belong to group 0 are notes instead. The plan's nodes are
-/// vetted (a link among them leads to the vendor's own node), so following links is safe.
-fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, u32)> {
-    let mut out = Vec::new();
-    let (mut root, mut closed) = (Vec::new(), Vec::new());
-    let mut seen: Vec<&str> = Vec::new();
+/// What the docker groups come to: the groups to add, and the CDI-tier vendors some of whose
+/// nodes' groups gpuctl could not learn (their sentence says to add the group by hand).
+struct NodeGroups {
+    groups: Vec<(String, u32)>,
+    cdi_unknown: Vec<&'static str>,
+}
+
+/// The sorting of nodes by verdict, shared by both tiers.
+#[derive(Default)]
+struct Sorted {
+    groups: Vec<(String, u32)>,
+    root: Vec<String>,
+    closed: Vec<(String, u32)>,
+}
+
+impl Sorted {
+    fn take(&mut self, path: &str, verdict: GroupVerdict, mode: u32) {
+        match verdict {
+            GroupVerdict::Open => {}
+            GroupVerdict::Add(gid) => self.groups.push((path.to_string(), gid)),
+            GroupVerdict::RootGroup => self.root.push(path.to_string()),
+            GroupVerdict::NoGroupOpens => self.closed.push((path.to_string(), mode)),
+        }
+    }
+}
+
+/// The group of every device node of a vendor that keeps the user's groups and that gives
+/// access the user would not have otherwise, in plan order; the nodes that need no group,
+/// cannot be opened through one, or belong to group 0 are notes instead. On a raw tier the
+/// nodes are read through the host root; the plan's nodes are vetted (a link among them leads
+/// to the vendor's own node), so following links is safe. On the CDI tier the nodes are those
+/// the granted devices' spec creates, with the spec's `gid` and `fileMode` where it gives them
+/// and the host node's otherwise (docs/output-safety.md, "docker's groups").
+fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> NodeGroups {
+    let mut sorted = Sorted::default();
+    let mut cdi_unknown = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     for v in plan.vendors() {
-        if v.tier() == Tier::Cdi || !v.items().iter().any(|i| i.need == Need::KeepGroups) {
+        if !v.items().iter().any(|i| i.need == Need::KeepGroups) {
             continue;
         }
         for item in v.items() {
+            if v.tier() == Tier::Cdi {
+                let Some(edits) = &item.cdi_edits else {
+                    if matches!(item.need, Need::CdiDevice(_)) && !cdi_unknown.contains(&v.vendor())
+                    {
+                        cdi_unknown.push(v.vendor());
+                    }
+                    continue;
+                };
+                for node in &edits.device_nodes {
+                    if seen.contains(&node.path) {
+                        continue;
+                    }
+                    seen.push(node.path.clone());
+                    match cdi_node_verdict(node, host) {
+                        Some((verdict, mode)) => sorted.take(&node.path, verdict, mode),
+                        None if !cdi_unknown.contains(&v.vendor()) => {
+                            cdi_unknown.push(v.vendor());
+                        }
+                        None => {}
+                    }
+                }
+                continue;
+            }
             let Need::DeviceNode(path) = &item.need else {
                 continue;
             };
-            if seen.contains(&path.as_str()) {
+            if seen.contains(path) {
                 continue;
             }
-            seen.push(path);
+            seen.push(path.clone());
             let (mode, gid) = match host.metadata(Path::new(path)) {
                 Ok(Some(m)) => (m.mode() & 0o7777, m.gid()),
                 Ok(None) => {
@@ -120,21 +175,45 @@ fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> Vec<(String, 
                     continue;
                 }
             };
-            match group_verdict(mode, gid) {
-                GroupVerdict::Open => {}
-                GroupVerdict::Add(gid) => out.push((path.clone(), gid)),
-                GroupVerdict::RootGroup => root.push(path.clone()),
-                GroupVerdict::NoGroupOpens => closed.push((path.clone(), mode)),
-            }
+            sorted.take(path, group_verdict(mode, gid), mode);
         }
     }
-    if !root.is_empty() {
-        notes.push(Note::DockerRootGroup(root));
+    if !sorted.root.is_empty() {
+        notes.push(Note::DockerRootGroup(sorted.root));
     }
-    if !closed.is_empty() {
-        notes.push(Note::DockerNoGroupOpens(closed));
+    if !sorted.closed.is_empty() {
+        notes.push(Note::DockerNoGroupOpens(sorted.closed));
     }
-    out
+    NodeGroups {
+        groups: sorted.groups,
+        cdi_unknown,
+    }
+}
+
+/// The verdict on one node a CDI spec creates, with the permission bits it was given: the
+/// spec's `fileMode` and `gid` where it gives them, the host node's (read under the host root)
+/// where it does not. `None` when a fact the verdict needs is in neither (the node is not on
+/// the host, or cannot be read).
+fn cdi_node_verdict(node: &NodeEdit, host: &Host) -> Option<(GroupVerdict, u32)> {
+    let on_host = || match host.metadata(Path::new(node.host_path())) {
+        Ok(Some(m)) => Some((m.mode() & 0o7777, m.gid())),
+        _ => None,
+    };
+    // Go's os.FileMode keeps the permission bits in its low nine bits, as unix does.
+    let mode = match node.file_mode {
+        Some(m) => m & 0o777,
+        None => on_host()?.0,
+    };
+    // The group matters only where it opens the node beyond everyone's access.
+    match group_verdict(mode, 1) {
+        GroupVerdict::Add(_) => {}
+        other => return Some((other, mode)),
+    }
+    let gid = match node.gid {
+        Some(g) => g,
+        None => on_host()?.1,
+    };
+    Some((group_verdict(mode, gid), mode))
 }
 
 fn unique_gids(groups: &[(String, u32)]) -> Vec<(&str, u32)> {

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
-use crate::check::{Check, DoctorContext};
+use crate::check::{Check, CheckCode, DoctorContext};
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::finding::Finding;
@@ -76,6 +76,8 @@ pub struct RenderNodeVendor {
     /// The vendor's own `gpuctl doctor` checks (its driver, its nodes), the same capability
     /// [`GpuBackend::host_checks`] gives any backend; `None`: core's checks only.
     pub host_checks: Option<HostChecks>,
+    /// The code of every check `host_checks` can return ([`GpuBackend::check_codes`]).
+    pub check_codes: &'static [CheckCode],
 }
 
 /// A render-node vendor's `gpuctl doctor` checks, read through the probe's host
@@ -113,6 +115,7 @@ impl RenderNodeVendor {
             gpu_words: &[],
             explain_details: None,
             host_checks: None,
+            check_codes: &[],
         }
     }
 
@@ -316,6 +319,10 @@ impl GpuBackend for RenderNodeVendor {
         self.host_checks.map(|f| f(probe, ctx)).unwrap_or_default()
     }
 
+    fn check_codes(&self) -> &'static [CheckCode] {
+        self.check_codes
+    }
+
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
         self.cdi_generator
             .map(|g| format!("'{g} --output={spec_path}'"))
@@ -365,7 +372,8 @@ pub fn cdi_devices(
     };
     for n in names {
         let device = (n != "all").then_some(n.as_str());
-        plan.add(Need::CdiDevice(format!("{kind}={n}")), device);
+        let edits = cdi.device_edits(kind, &n).unwrap_or_default();
+        plan.add_cdi(format!("{kind}={n}"), device, edits);
     }
     Ok(())
 }
