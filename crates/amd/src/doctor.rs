@@ -8,7 +8,7 @@ use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbo
 use gpuctl_core::check::kernel::{self, KernelRelease};
 use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::host::Host;
-use gpuctl_core::pci::{self, PciDevice};
+use gpuctl_core::pci::PciDevice;
 
 use crate::requirement::AMD_VENDOR_ID;
 use crate::{KFD, device_requirement};
@@ -28,7 +28,7 @@ pub const AMDGPU: &str = "amdgpu";
 /// Every AMD check that applies to this host.
 pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
-    let (gpus, _) = pci::gpus_of_vendor(host, AMD_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of_vendor(AMD_VENDOR_ID);
     let kernel = kernel::kernel_release(host);
     let findings: Vec<DriverFinding> = gpus
         .iter()

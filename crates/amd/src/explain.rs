@@ -3,7 +3,6 @@
 //! and the ROCm releases that list each (docs/requirement.md#amd-table).
 
 use gpuctl_core::Probe;
-use gpuctl_core::pci::gpus_of_vendor;
 
 use crate::requirement::{AMD_VENDOR_ID, lookup};
 use crate::table::tables;
@@ -23,7 +22,7 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
             listing(&target)
         ));
     }
-    let (gpus, _) = gpus_of_vendor(probe.host(), AMD_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of_vendor(AMD_VENDOR_ID);
     // One line per model: an 8-GPU node says it once.
     let mut models: Vec<(u16, Option<u8>, usize)> = Vec::new();
     for gpu in &gpus {

@@ -2,11 +2,9 @@
 
 use std::io::Write;
 
-use gpuctl_cdi::version::{min_podman, parse_version};
+use gpuctl_core::Registry;
 use gpuctl_core::backend::Probe;
-use gpuctl_core::detect::HostReport;
-use gpuctl_core::text::escape_controls;
-use gpuctl_core::{Device, Registry};
+use gpuctl_core::output::ReportFormat;
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -33,87 +31,19 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome
     let registry = Registry::discovered();
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
     let report = registry.detect(&probe);
-    let text = match a.format {
+    let format = match a.format {
+        DetectFormat::Text => ReportFormat::Text,
         DetectFormat::Json => {
-            // Scripts read the JSON; the person running them still sees the warnings.
+            // Scripts read the JSON; the person running them still sees the warnings (text
+            // prints them as part of the report).
             ctx.ui.warn_all(&report.warnings);
-            let mut s = serde_json::to_string_pretty(&report).map_err(|e| CliError::Encode {
-                what: "report",
-                reason: e.to_string(),
-            })?;
-            s.push('\n');
-            s
+            ReportFormat::Json
         }
-        DetectFormat::Text => render_text(&report),
     };
+    let text = report.render(format).map_err(|e| CliError::Encode {
+        what: "report",
+        reason: e.to_string(),
+    })?;
     write_out(out, &text)?;
     Ok(Outcome::Served)
-}
-
-/// The report for people: per vendor, usable or not, the tier and why, the devices; then the
-/// CDI spec files and the warnings (part of the report here, so not repeated on stderr). Every
-/// line passes through [`line`], so a host-supplied name cannot forge a line of its own.
-pub fn render_text(report: &HostReport) -> String {
-    let mut s = String::new();
-    for v in &report.vendors {
-        let head = match v.tier {
-            Some(t) => format!("usable ({})", t.as_str()),
-            None => "not usable".to_string(),
-        };
-        line(&mut s, format!("{}: {head}", v.vendor));
-        line(&mut s, format!("  why: {}", v.reason));
-        if !v.cdi_devices.is_empty() {
-            line(
-                &mut s,
-                format!("  CDI devices: {}", v.cdi_devices.join(", ")),
-            );
-        }
-        for d in &v.devices {
-            line(&mut s, format!("  {}", device_line(&v.vendor, d)));
-        }
-    }
-    if !report.cdi_specs.is_empty() {
-        line(&mut s, "CDI specs:".to_string());
-        for spec in &report.cdi_specs {
-            match (&spec.kind, &spec.error) {
-                (Some(kind), None) => {
-                    let version = spec.cdi_version.as_deref().unwrap_or("?");
-                    let podman = parse_version(version).map(min_podman).unwrap_or("?");
-                    line(
-                        &mut s,
-                        format!(
-                            "  {}: {kind}, cdiVersion {version} (podman {podman} or newer), {} device(s)",
-                            spec.path,
-                            spec.devices.len()
-                        ),
-                    );
-                }
-                (_, Some(err)) => {
-                    line(&mut s, format!("  {}: skipped — {err}", spec.path));
-                }
-                (None, None) => {}
-            }
-        }
-    }
-    if !report.warnings.is_empty() {
-        line(&mut s, "warnings:".to_string());
-        for w in &report.warnings {
-            line(&mut s, format!("  - {w}"));
-        }
-    }
-    s
-}
-
-/// Appends one line with its control characters escaped (what the host supplied is in it).
-fn line(s: &mut String, text: String) {
-    s.push_str(&escape_controls(&text));
-    s.push('\n');
-}
-
-/// One device: its selector, its address, then what the vendor chose to show, in its order.
-fn device_line(vendor: &str, d: &Device) -> String {
-    let mut parts = vec![format!("{vendor}:{}", d.index)];
-    parts.extend(d.pci_address.clone());
-    parts.extend(d.shown_facts().map(str::to_string));
-    parts.join("  ")
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use gpuctl_core::backend::Probe;
 use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, SystemPodman};
+use gpuctl_core::output::ReportFormat;
 use gpuctl_core::{Registry, image, selector};
 
 use crate::write_out;
@@ -90,18 +91,14 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
         Some(Err(skipped)) => report.checks.push(skipped),
         None => {}
     }
-    let text = match a.format {
-        DoctorFormat::Text => report.render(),
-        DoctorFormat::Json => {
-            let problems = report
-                .checks
-                .iter()
-                .filter(|c| c.status == doctor::Status::Problem)
-                .count();
-            let v = serde_json::json!({"checks": report.checks, "problems": problems});
-            format!("{v}\n")
-        }
+    let format = match a.format {
+        DoctorFormat::Text => ReportFormat::Text,
+        DoctorFormat::Json => ReportFormat::Json,
     };
+    let text = report.render(format).map_err(|e| CliError::Encode {
+        what: "doctor report",
+        reason: e.to_string(),
+    })?;
     write_out(out, &text)?;
     Ok(if report.has_problem() {
         Outcome::NotSatisfied

@@ -92,7 +92,7 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcom
     match explain::explain(&stderr, registry, Some(&probe)) {
         Some(e) => {
             // doctor judges specs against podman's ceiling itself, so its probe keeps them all.
-            let doctor_probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
+            let doctor_probe = probe.with_specs(&ctx.cdi_dirs, None);
             let e = e.with_host(&doctor::file_only(
                 registry,
                 &doctor_probe,

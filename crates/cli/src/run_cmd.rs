@@ -117,7 +117,7 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
     if outcome.code != 0
         && let Some(e) = explain::explain(&outcome.stderr_tail, registry, Some(&probe))
     {
-        let doctor_probe = Probe::new(&ctx.host, &ctx.cdi_dirs, None);
+        let doctor_probe = probe.with_specs(&ctx.cdi_dirs, None);
         let e = e.with_host(&doctor::file_only(
             registry,
             &doctor_probe,

@@ -6,6 +6,8 @@
 //! orders them; within CDI, podman's precise messages (unresolvable device, stale host node)
 //! before the bare word `CDI`. A CDI name taken for a path is recognised by its shape.
 
+use serde::Serialize;
+
 use crate::backend::Registry;
 use crate::check::{Check, CheckCode, Status, codes};
 use crate::doctor::DoctorReport;
@@ -21,8 +23,9 @@ use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
 use gpuctl_cdi::version::{min_podman, parse_version};
 
-/// What `explain` found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What `explain` found: the typed report `gpuctl explain` and a failed `gpuctl run` print,
+/// both through [`Explanation::render`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
     /// The failure family's code (`cdi-stale-spec`); [`families::UNRECOGNISED`] for a failure
     /// that names a GPU component but matches no family.
@@ -49,7 +52,7 @@ pub struct Explanation {
 }
 
 /// One quoted line of the failure text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Quoted {
     /// Its number, from 1.
     pub number: usize,

@@ -30,6 +30,7 @@ pub mod host;
 pub mod image;
 pub mod input;
 pub mod launch;
+pub mod output;
 pub mod pattern;
 pub mod pci;
 pub mod plan;

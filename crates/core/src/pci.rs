@@ -98,59 +98,132 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
 }
 
 /// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
-/// warning for each entry that could not be read.
+/// warning for each entry that could not be read. It walks the bus; a caller with a
+/// [`crate::Probe`] asks [`crate::Probe::pci`] instead, which walks it once per run.
 pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
-    let mut out = Vec::new();
-    let mut warnings = Vec::new();
-    let entries = match host.list_dir(Path::new(PCI_DEVICES)) {
-        Ok(e) => e,
-        Err(e) if e.is_absent() => return (out, warnings),
-        Err(e) => {
-            warnings.push(Finding::PciUnlistable { error: e });
-            return (out, warnings);
-        }
-    };
-    for entry in entries {
-        let Some(name) = entry.name_str().filter(|n| is_pci_address(n)) else {
-            warnings.push(Finding::PciAddressInvalid {
-                path: PCI_DEVICES.to_string(),
-                name: escape_controls(&entry.name.to_string_lossy()).into_owned(),
-            });
-            continue;
+    PciScan::read(host).gpus_of_vendor(vendor_id)
+}
+
+/// The GPU-class functions of every vendor on the PCI bus, read in one walk, and what could
+/// not be read. Each function costs two reads (`vendor`, `class`); a GPU two more (`device`,
+/// `revision`), so a host of ten thousand NICs is walked once, not once per vendor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PciScan {
+    gpus: Vec<PciDevice>,
+    /// Each warning with the vendor it concerns; `None` concerns every vendor (the bus could
+    /// not be listed, a name is not an address, a function's vendor could not be read).
+    warnings: Vec<(Option<u16>, Finding)>,
+}
+
+impl PciScan {
+    /// Walks `/sys/bus/pci/devices` under the host root; no such directory is no device.
+    pub fn read(host: &Host) -> PciScan {
+        let mut scan = PciScan {
+            gpus: Vec::new(),
+            warnings: Vec::new(),
         };
-        let dir = PathBuf::from(PCI_DEVICES).join(name);
-        let probe = || -> Result<Option<PciDevice>, HostError> {
-            if read_attr(host, &dir, "vendor")? != Some(u32::from(vendor_id)) {
-                return Ok(None);
+        let entries = match host.list_dir(Path::new(PCI_DEVICES)) {
+            Ok(e) => e,
+            Err(e) if e.is_absent() => return scan,
+            Err(e) => {
+                scan.warnings
+                    .push((None, Finding::PciUnlistable { error: e }));
+                return scan;
             }
-            let class = read_attr(host, &dir, "class")?;
-            let device = read_attr(host, &dir, "device")?;
-            // A revision that cannot be read only costs a name, never the device.
-            let revision = read_attr(host, &dir, "revision")
-                .ok()
-                .flatten()
-                .and_then(|r| u8::try_from(r).ok());
-            Ok(match (class, device) {
-                (Some(class), Some(device)) if device <= 0xffff => Some(PciDevice {
-                    address: name.to_string(),
-                    vendor_id,
-                    device_id: device as u16,
-                    class,
-                    revision,
-                }),
-                _ => None,
-            })
         };
-        match probe() {
-            Ok(Some(dev)) if dev.is_gpu_class() => out.push(dev),
-            Ok(_) => {}
-            Err(e) => warnings.push(Finding::PciDeviceUnreadable {
+        for entry in entries {
+            let Some(name) = entry.name_str().filter(|n| is_pci_address(n)) else {
+                scan.warnings.push((
+                    None,
+                    Finding::PciAddressInvalid {
+                        path: PCI_DEVICES.to_string(),
+                        name: escape_controls(&entry.name.to_string_lossy()).into_owned(),
+                    },
+                ));
+                continue;
+            };
+            let dir = PathBuf::from(PCI_DEVICES).join(name);
+            let unreadable = |error| Finding::PciDeviceUnreadable {
                 address: name.to_string(),
-                error: e,
-            }),
+                error,
+            };
+            let vendor_id = match read_attr(host, &dir, "vendor") {
+                Ok(Some(v)) => match u16::try_from(v) {
+                    Ok(v) => v,
+                    Err(_) => continue,
+                },
+                Ok(None) => continue,
+                Err(e) => {
+                    scan.warnings.push((None, unreadable(e)));
+                    continue;
+                }
+            };
+            match gpu_function(host, &dir, name, vendor_id) {
+                Ok(Some(dev)) => scan.gpus.push(dev),
+                Ok(None) => {}
+                Err(e) => scan.warnings.push((Some(vendor_id), unreadable(e))),
+            }
         }
+        scan
     }
-    (out, warnings)
+
+    /// Every vendor's GPUs, by bus address.
+    pub fn gpus(&self) -> &[PciDevice] {
+        &self.gpus
+    }
+
+    /// One vendor's GPUs, by bus address, with the warnings that concern it.
+    pub fn gpus_of_vendor(&self, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
+        let gpus = self
+            .gpus
+            .iter()
+            .filter(|d| d.vendor_id == vendor_id)
+            .cloned()
+            .collect();
+        let warnings = self
+            .warnings
+            .iter()
+            .filter(|(v, _)| v.is_none_or(|v| v == vendor_id))
+            .map(|(_, w)| w.clone())
+            .collect();
+        (gpus, warnings)
+    }
+}
+
+/// The function at `dir` when its class is a GPU's; its id must be readable then.
+fn gpu_function(
+    host: &Host,
+    dir: &Path,
+    name: &str,
+    vendor_id: u16,
+) -> Result<Option<PciDevice>, HostError> {
+    let Some(class) = read_attr(host, dir, "class")? else {
+        return Ok(None);
+    };
+    let dev = PciDevice {
+        address: name.to_string(),
+        vendor_id,
+        device_id: 0,
+        class,
+        revision: None,
+    };
+    if !dev.is_gpu_class() {
+        return Ok(None);
+    }
+    let Some(device_id) = read_attr(host, dir, "device")?.and_then(|d| u16::try_from(d).ok())
+    else {
+        return Ok(None);
+    };
+    // A revision that cannot be read only costs a name, never the device.
+    let revision = read_attr(host, dir, "revision")
+        .ok()
+        .flatten()
+        .and_then(|r| u8::try_from(r).ok());
+    Ok(Some(PciDevice {
+        device_id,
+        revision,
+        ..dev
+    }))
 }
 
 /// Names of `device_ids` of `vendor_id` from the first pci.ids file found under the host root.

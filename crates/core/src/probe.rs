@@ -8,6 +8,7 @@ use crate::drm::{self, DrmScan};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::host::Host;
+use crate::pci::PciScan;
 use crate::plan::Tier;
 use gpuctl_cdi::CdiRegistry;
 use gpuctl_cdi::podman::PodmanCeiling;
@@ -18,6 +19,7 @@ pub struct Probe {
     host: Host,
     cdi: CdiRegistry,
     drm: OnceLock<Result<DrmScan, GpuError>>,
+    pci: OnceLock<PciScan>,
     tiers: Mutex<Vec<(&'static str, Option<Tier>)>>,
 }
 
@@ -35,6 +37,7 @@ impl Probe {
             host: host.clone(),
             cdi,
             drm: OnceLock::new(),
+            pci: OnceLock::new(),
             tiers: Mutex::new(Vec::new()),
         }
     }
@@ -70,6 +73,28 @@ impl Probe {
             cache.push((vendor, tier));
         }
         Ok(tier)
+    }
+
+    /// The GPU-class PCI functions of every vendor, read once on first use: every vendor, the
+    /// checks and explain's details share one walk of the bus
+    /// ([`PciScan::gpus_of_vendor`] for one vendor's).
+    pub fn pci(&self) -> &PciScan {
+        self.pci.get_or_init(|| PciScan::read(&self.host))
+    }
+
+    /// The same host and what was read from it, with CDI specs read again from `cdi_dirs`
+    /// (doctor judges specs against podman itself, so explain's check of the host keeps them
+    /// all): the PCI bus and the DRM nodes are not walked a second time.
+    pub fn with_specs(&self, cdi_dirs: &[PathBuf], podman: Option<&PodmanCeiling>) -> Probe {
+        let cdi = CdiRegistry::scan_for(&self.host, cdi_dirs, podman);
+        Probe {
+            host: self.host.clone(),
+            cdi,
+            drm: self.drm.clone(),
+            pci: self.pci.clone(),
+            // A tier depends on the specs, so it is decided again.
+            tiers: Mutex::new(Vec::new()),
+        }
     }
 
     /// The DRM render nodes under `/sys/class/drm`, read once on first use.

@@ -69,7 +69,7 @@ pub fn force_probe(value: &str, id: u16) -> ForceProbe {
 /// Every Intel check that applies to this host.
 pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
-    let (gpus, _) = pci::gpus_of_vendor(host, INTEL_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of_vendor(INTEL_VENDOR_ID);
     let ids: Vec<u16> = gpus.iter().map(|g| g.device_id).collect();
     let names = pci::device_names(host, INTEL_VENDOR_ID, &ids);
     let kernel = kernel::kernel_release(host);

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use gpuctl_core::Probe;
-use gpuctl_core::pci::gpus_of_vendor;
 
 use crate::requirement::{INTEL_VENDOR_ID, lookup};
 
@@ -23,7 +22,7 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
         .ok()
         .map(|k| k.trim().to_string());
     let mut ids: Vec<u16> = device_in(text).into_iter().collect();
-    let (gpus, _) = gpus_of_vendor(host, INTEL_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of_vendor(INTEL_VENDOR_ID);
     for g in &gpus {
         if !ids.contains(&g.device_id) {
             ids.push(g.device_id);

@@ -106,7 +106,7 @@ impl Nvidia {
     /// The GPUs in index order (PCI bus-address order), each with its minor: the one
     /// numbering `detect` and `args nvidia:N` share.
     fn numbering(probe: &Probe) -> Result<Numbering, GpuError> {
-        numbering::read(probe.host(), PCI_VENDOR)
+        numbering::read(probe, PCI_VENDOR)
     }
 }
 

@@ -9,7 +9,7 @@ use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
-use crate::requirement::{host_gpus, host_report, parse_driver_spec};
+use crate::requirement::{NVIDIA_VENDOR_ID, host_report, parse_driver_spec};
 use crate::table::builtin_table;
 
 /// The driver in use against what the GPUs need.
@@ -121,8 +121,7 @@ pub fn loaded_driver(host: &gpuctl_core::Host) -> Option<LoadedDriver> {
 /// Every NVIDIA check that applies to this host.
 pub fn checks(probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
-    let (gpus, _) = host_gpus(host);
-    if gpus.is_empty() {
+    if probe.pci().gpus_of_vendor(NVIDIA_VENDOR_ID).0.is_empty() {
         return vec![
             Check::new(DRIVER, "NVIDIA", Status::Skipped)
                 .fact("no NVIDIA GPU under /sys/bus/pci/devices"),

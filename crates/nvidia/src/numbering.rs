@@ -13,8 +13,8 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use gpuctl_core::host::{Host, Problem};
-use gpuctl_core::pci::{self, PCI_DEVICES, PciDevice};
-use gpuctl_core::{Finding, GpuError};
+use gpuctl_core::pci::{PCI_DEVICES, PciDevice};
+use gpuctl_core::{Finding, GpuError, Probe};
 
 use crate::nodes::{self, PROC_GPUS, host_error, unserved};
 
@@ -92,9 +92,11 @@ pub fn is_pci_address(s: &str) -> bool {
 }
 
 /// Reads sysfs and procfs and numbers the GPUs. Only a procfs directory that exists but cannot
-/// be listed is an error; everything else is recorded for the caller to judge.
-pub fn read(host: &Host, pci_vendor: u16) -> Result<Numbering, GpuError> {
-    let (pci, pci_warnings) = pci::gpus_of_vendor(host, pci_vendor);
+/// be listed is an error; everything else is recorded for the caller to judge. The PCI bus is
+/// the probe's, walked once per run.
+pub fn read(probe: &Probe, pci_vendor: u16) -> Result<Numbering, GpuError> {
+    let host = probe.host();
+    let (pci, pci_warnings) = probe.pci().gpus_of_vendor(pci_vendor);
     let proc: Vec<ProcEntry> = match host.list_dir(Path::new(PROC_GPUS)) {
         Ok(entries) => entries
             .into_iter()

@@ -46,18 +46,21 @@ impl Status {
 }
 
 /// One check's outcome.
+///
+/// The fields are in alphabetical order because that is the order of their keys in
+/// `gpuctl doctor --format json`, which scripts have read since its first release.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// The check's code (`cdi-version`), the one failure families name.
     pub code: CheckCode,
-    /// What it looked at, in a few words (`/etc/cdi/nvidia.yaml`, `podman 4.9.3`).
-    pub subject: String,
-    /// The outcome.
-    pub status: Status,
     /// What it saw, one sentence each.
     pub facts: Vec<String>,
     /// What to do, when something is to be done.
     pub remedy: Option<String>,
+    /// The outcome.
+    pub status: Status,
+    /// What it looked at, in a few words (`/etc/cdi/nvidia.yaml`, `podman 4.9.3`).
+    pub subject: String,
 }
 
 impl Check {

@@ -1,6 +1,6 @@
 //! `gpuctl detect`'s typed report: every registered vendor, usable or not, with the reason, its
 //! devices and their facts, plus every CDI spec file found and every warning. The registry
-//! fills it in ([`crate::backend::Registry::detect`]).
+//! fills it in ([`crate::backend::Registry::detect`]); [`HostReport::render`] prints it.
 
 use serde::Serialize;
 
@@ -8,6 +8,7 @@ use crate::finding::Finding;
 use gpuctl_cdi::SpecReport;
 
 mod device;
+mod print;
 pub use device::{Device, Fact, FactValue, VendorReport};
 
 /// What the host offers.

@@ -5,8 +5,7 @@
 
 mod cdi_checks;
 mod host_checks;
-
-use serde::Serialize;
+mod report;
 
 use crate::backend::Registry;
 use crate::backend::{GpuBackend, Probe};
@@ -19,57 +18,8 @@ pub use crate::check::{
 };
 pub use containers_conf::ConfEnv;
 pub use podman::{PodmanCli, PodmanFacts, SystemPodman};
+pub use report::DoctorReport;
 pub use user::Identity;
-
-/// Everything doctor found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DoctorReport {
-    /// The checks, in the order they ran.
-    pub checks: Vec<Check>,
-}
-
-impl DoctorReport {
-    /// True when a check found a problem.
-    pub fn has_problem(&self) -> bool {
-        self.checks.iter().any(|c| c.status == Status::Problem)
-    }
-
-    /// The text `gpuctl doctor` prints: one block per check.
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        for c in &self.checks {
-            out.push_str(&format!(
-                "{:<8} {:<18} {}\n",
-                c.status.as_str(),
-                c.code,
-                c.subject
-            ));
-            for f in &c.facts {
-                out.push_str(&format!("         - {f}\n"));
-            }
-            match c.remedy.as_deref() {
-                // A remedy that carries its own `Hint: ` (a driver finding's, as a family's)
-                // is printed as written, one indented line per line.
-                Some(r) if r.starts_with("Hint: ") => {
-                    for line in r.lines() {
-                        out.push_str(&format!("         {line}\n"));
-                    }
-                }
-                Some(r) => out.push_str(&format!("         fix: {r}\n")),
-                None => {}
-            }
-        }
-        let count = |s| self.checks.iter().filter(|c| c.status == s).count();
-        out.push_str(&format!(
-            "{} problem(s), {} warning(s), {} ok, {} skipped\n",
-            count(Status::Problem),
-            count(Status::Warning),
-            count(Status::Ok),
-            count(Status::Skipped)
-        ));
-        out
-    }
-}
 
 /// The code of every check doctor can run with these vendors registered: core's, then each
 /// vendor's, in registry order. A failure family may name only these.

@@ -75,14 +75,14 @@ fn the_report_exits_on_problems_only_and_counts_them() {
     };
     assert!(!r.has_problem());
     assert!(
-        r.render()
+        r.text()
             .ends_with("0 problem(s), 1 warning(s), 1 ok, 0 skipped\n")
     );
     let r = DoctorReport {
         checks: vec![Check::new(codes::TIER, "amd", Status::Problem).remedy("do it")],
     };
     assert!(r.has_problem());
-    assert!(r.render().contains("fix: do it"));
+    assert!(r.text().contains("fix: do it"));
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn a_remedy_with_its_own_hint_is_printed_as_written_one_line_each() {
             .remedy("Hint: load it\nand reboot."),
         ],
     };
-    let text = r.render();
+    let text = r.text();
     assert!(
         text.contains("\n         Hint: load it\n         and reboot.\n"),
         "{text}"
@@ -155,4 +155,98 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     assert_eq!(acme.len(), 1);
     assert_eq!(acme[0].status, Status::Problem);
     assert!(PLAIN.host_checks(&probe, &ctx).is_empty());
+}
+
+/// Issue 15, item 5: doctor plans the selection once, and a plan that fails is a finding of its
+/// own, for `all` as for named GPUs, never dropped on the way to the checks that share it.
+#[rstest]
+#[case::all(Selection::All)]
+#[case::named(Selection::Grants(vec![("acme".to_string(), None)]))]
+fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
+    use crate::backend::{GpuBackend, MockGpuBackend, Probe, Registry, Tier, VendorReport};
+    use crate::check::podman::PodmanFacts;
+    use crate::error::GpuError;
+    use crate::host::Host;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let plans = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = plans.clone();
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const("acme");
+    m.expect_order().return_const(100u32);
+    m.expect_missing_summary().return_const("no acme node");
+    m.expect_cdi_kind().return_const("acme.example/npu");
+    m.expect_pci_vendor_id().return_const(0x1e5au16);
+    m.expect_tier().returning(|_| Ok(Some(Tier::Raw)));
+    m.expect_detect().returning(|p| {
+        Ok(VendorReport::new(
+            p,
+            "acme",
+            "acme.example/npu",
+            Some(Tier::Raw),
+            crate::reason::Reason::Vendor("raw nodes".to_string()),
+            Vec::new(),
+        ))
+    });
+    m.expect_plan().returning(move |_, _, _| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        Err(GpuError::Unserved {
+            vendor: "acme".to_string(),
+            message: "acme's firmware is too old for its driver".to_string(),
+        })
+    });
+    m.expect_host_checks().returning(|_, _| Vec::new());
+    m.expect_families().return_const(&[][..]);
+    m.expect_check_codes().return_const(&[][..]);
+    m.expect_cdi_regenerate().returning(|_, _| None);
+    let backend: &'static dyn GpuBackend = Box::leak(Box::new(m));
+    let reg = Registry::from_backends([backend]);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let probe = Probe::new(&host, &[], None);
+    let ctx = DoctorContext {
+        identity: None,
+        podman: PodmanFacts::default(),
+        conf_env: ConfEnv::default(),
+        another_host: true,
+    };
+    let report = run(&reg, &probe, &selection, &ctx);
+    assert_eq!(plans.load(Ordering::SeqCst), 1);
+    let sel: Vec<&Check> = report
+        .checks
+        .iter()
+        .filter(|c| c.code == codes::SELECTION)
+        .collect();
+    assert_eq!(sel.len(), 1, "{report:?}");
+    assert_eq!(sel[0].status, Status::Problem);
+    assert_eq!(
+        sel[0].facts,
+        ["'gpuctl args' refuses it: acme's firmware is too old for its driver"]
+    );
+    assert!(report.has_problem());
+}
+
+/// doctor's JSON, from its one printer: the keys scripts read, in the order doctor has always
+/// printed them, and `problems` counted from the checks as they are when printed.
+#[test]
+fn doctor_json_is_the_report_with_its_problem_count() {
+    use crate::output::ReportFormat;
+    let mut r = DoctorReport {
+        checks: vec![Check::new(codes::SELINUX, "SELinux", Status::Ok).fact("off")],
+    };
+    r.checks.push(
+        Check::new(CheckCode::new("amd-kfd"), "/dev/kfd", Status::Problem).remedy("load amdgpu"),
+    );
+    let json = r
+        .render(ReportFormat::Json)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        json,
+        concat!(
+            r#"{"checks":[{"code":"selinux","facts":["off"],"remedy":null,"status":"ok","subject":"SELinux"},"#,
+            r#"{"code":"amd-kfd","facts":[],"remedy":"load amdgpu","status":"problem","subject":"/dev/kfd"}],"problems":1}"#,
+            "\n"
+        )
+    );
+    assert_eq!(r.render(ReportFormat::Text).ok(), Some(r.text()));
 }

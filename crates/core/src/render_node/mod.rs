@@ -189,9 +189,7 @@ impl RenderNodeVendor {
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
-            None => crate::pci::gpus_of_vendor(probe.host(), self.pci_vendor_id)
-                .0
-                .len(),
+            None => probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len(),
             Some(_) => 0,
         };
         let none = if on_bus > 0 {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::backend::{Device, Probe};
 use crate::detect::Fact;
-use crate::pci::{self, PciDevice};
+use crate::pci::PciDevice;
 use crate::requirement::Requirement;
 
 /// How a render-node vendor gives driver requirements.
@@ -30,7 +30,7 @@ pub(crate) fn with_requirements(
     let Some(hook) = hook else {
         return devices;
     };
-    let (pci, _) = pci::gpus_of_vendor(probe.host(), pci_vendor_id);
+    let (pci, _) = probe.pci().gpus_of_vendor(pci_vendor_id);
     let by_address: HashMap<&str, &PciDevice> =
         pci.iter().map(|d| (d.address.as_str(), d)).collect();
     devices
