@@ -3,15 +3,17 @@
 //! and the ROCm releases that list each (docs/requirement.md#amd-table).
 
 use gpuctl_core::Probe;
+use gpuctl_core::families::FamilyCode;
 
+use crate::families;
 use crate::requirement::{AMD_VENDOR_ID, lookup};
 use crate::table::tables;
 
 /// The families whose cause is the GPU's target.
-const TARGET_FAMILIES: &[&str] = &["amd-hip-no-code-object", "amd-hsa-memory-fault"];
+const TARGET_FAMILIES: &[FamilyCode] = &[families::HIP_NO_CODE_OBJECT, families::HSA_MEMORY_FAULT];
 
 /// Facts for `gpuctl explain` (see [`gpuctl_core::GpuBackend::explain_details`]).
-pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
+pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     if !TARGET_FAMILIES.contains(&code) {
         return Vec::new();
     }

@@ -2,16 +2,21 @@
 //! texts are in crates/cli/tests/explain_real.rs and explain_corpus/, with their sources.
 
 use gpuctl_core::check::codes;
-use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
+use gpuctl_core::families::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 use crate::doctor;
+
+/// No code object for the GPU's target: explain adds the host GPUs' targets.
+pub const HIP_NO_CODE_OBJECT: FamilyCode = FamilyCode::new("amd-hip-no-code-object");
+/// A memory aperture violation: explain adds the same.
+pub const HSA_MEMORY_FAULT: FamilyCode = FamilyCode::new("amd-hsa-memory-fault");
 
 /// ROCm's failures by what the kernel answered: `/dev/kfd` refused with EACCES is a group
 /// problem, EINVAL and ENOMEM are not (KFD itself refused), and the HSA runtime's
 /// out-of-resources is what ROCm says when it reached `/dev/kfd` but not every render node.
 pub const FAMILIES: &[Family] = &[
     Family {
-        code: "amd-kfd-permission-denied",
+        code: FamilyCode::new("amd-kfd-permission-denied"),
         signs: &[&["/dev/kfd", "Permission denied"]],
         priority: PRIORITY_GROUPS,
         diagnosis: "the container may not open /dev/kfd: its user lacks the group that owns /dev/kfd on the host (render or video), or that group did not reach the container.",
@@ -19,7 +24,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
-        code: "amd-kfd-invalid-argument",
+        code: FamilyCode::new("amd-kfd-invalid-argument"),
         signs: &[&["/dev/kfd read-write: Invalid argument"]],
         priority: PRIORITY_PRECISE,
         diagnosis: "/dev/kfd was opened but the kernel's KFD refused the ROCm runtime (EINVAL): not a group problem — the host's amdgpu driver and the image's ROCm release do not fit together, or the container (an unprivileged LXC, a VM) does not see the GPU's render nodes.",
@@ -27,7 +32,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS],
     },
     Family {
-        code: "amd-kfd-out-of-memory",
+        code: FamilyCode::new("amd-kfd-out-of-memory"),
         signs: &[&["/dev/kfd read-write: Cannot allocate memory"]],
         priority: PRIORITY_PRECISE,
         diagnosis: "KFD refused to open (ENOMEM): not a group problem — the host's amdgpu driver does not support compute on this GPU ('not supported in kfd' in dmesg), or memory ran out.",
@@ -35,7 +40,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[],
     },
     Family {
-        code: "amd-kfd-missing",
+        code: FamilyCode::new("amd-kfd-missing"),
         signs: &[
             &["/dev/kfd read-write: No such file or directory"],
             &["\"/dev/kfd\": no such file or directory"],
@@ -47,7 +52,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER, doctor::KFD_CHECK],
     },
     Family {
-        code: "amd-hsa-out-of-resources",
+        code: FamilyCode::new("amd-hsa-out-of-resources"),
         signs: &[&["HSA_STATUS_ERROR_OUT_OF_RESOURCES"]],
         priority: PRIORITY_GROUPS + 2,
         diagnosis: "the ROCm runtime reached /dev/kfd but could not open every GPU's render node: in a rootless container this happens when only some render nodes are passed, or the user lacks the group that owns them.",
@@ -55,7 +60,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
-        code: "amd-no-hip-device",
+        code: FamilyCode::new("amd-no-hip-device"),
         signs: &[&["No HIP GPUs are available"], &["hipErrorNoDevice"]],
         priority: PRIORITY_GROUPS + 4,
         diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process, it may not open them, or the GPU is not one this ROCm release supports.",
@@ -63,7 +68,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::TIER, codes::RENDER_GROUPS],
     },
     Family {
-        code: "amd-hsa-init",
+        code: FamilyCode::new("amd-hsa-init"),
         signs: &[&["hsa_init failed"], &["hsa_init fails"]],
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
@@ -71,7 +76,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS, doctor::KFD_CHECK],
     },
     Family {
-        code: "amd-hip-no-code-object",
+        code: HIP_NO_CODE_OBJECT,
         signs: &[
             &["hipErrorNoBinaryForGpu"],
             &["HSA_STATUS_ERROR_INVALID_ISA"],
@@ -83,7 +88,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER],
     },
     Family {
-        code: "amd-hsa-memory-fault",
+        code: HSA_MEMORY_FAULT,
         signs: &[&["HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"]],
         priority: PRIORITY_PRECISE,
         diagnosis: "a GPU kernel touched memory outside its range (an HSA memory aperture violation): most often code built for another target run through HSA_OVERRIDE_GFX_VERSION, otherwise a bug of the program or the ROCm release; not a container set-up problem.",

@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_core::host::HostError;
 use gpuctl_core::render::UnsafeArgument;
+use gpuctl_core::requirement::answer::RequirementInputError;
 use gpuctl_core::{GpuError, SelectorError};
-use gpuctl_nvidia::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError};
-use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
 
 /// Exit code: the request was served.
 pub const EXIT_OK: u8 = 0;
@@ -64,14 +63,8 @@ pub enum CliError {
     Unserved(GpuError),
     /// An argument the shell would split or expand, so plain output refuses the whole list.
     UnsafePlain(UnsafeArgument),
-    /// A device id argument of `requirement`.
-    DeviceId(DeviceIdError),
-    /// `requirement --driver`.
-    DriverSpec(DriverSpecError),
     /// Another input problem of `requirement`.
-    Requirement(RequirementInput),
-    /// `requirement --table`.
-    SiteTable(SiteError),
+    Requirement(RequirementInputError),
     /// `explain`'s input could not be read: the file, or standard input when `None`.
     ExplainInput {
         /// The file named on the command line.
@@ -128,9 +121,6 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::PodmanVersion(_)
             | CliError::Selector(_)
             | CliError::GpusFlag(_)
-            | CliError::DeviceId(_)
-            | CliError::DriverSpec(_)
-            | CliError::SiteTable(_)
             | CliError::Requirement(_)
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
@@ -172,16 +162,6 @@ impl std::fmt::Display for CliError {
                 write!(f, "cannot start {program} ({reason})")
             }
             CliError::UnsafePlain(e) => write!(f, "{e}"),
-            CliError::DeviceId(e @ DeviceIdError::Malformed { .. }) => write!(f, "{e}"),
-            CliError::DeviceId(e @ DeviceIdError::TooMany { .. }) => {
-                write!(f, "{e}; pass one id per GPU")
-            }
-            CliError::DriverSpec(e) => write!(
-                f,
-                "--driver {e}; write open:580 (exactly 580), open:580+ (580 or newer), open \
-                 (branch unknown) or 580 (module unknown)"
-            ),
-            CliError::SiteTable(e) => write!(f, "site table {e}; {}", site_remedy(e)),
             CliError::Requirement(e) => write!(f, "{e}"),
             CliError::ExplainInput {
                 file: Some(path),
@@ -227,146 +207,5 @@ impl std::fmt::Display for CliError {
                 "no gpuctl report was read from the {paths} path(s) given; pass files written by 'gpuctl report' or directories holding them"
             ),
         }
-    }
-}
-
-/// What `requirement` cannot take among its device ids and `--driver` specs (exit 2).
-#[derive(Debug)]
-pub enum RequirementInput {
-    /// `VVVV:DDDD` with a part that is not four hex digits.
-    BadPciId {
-        /// The argument as given.
-        token: String,
-    },
-    /// `VVVV:DDDD` whose vendor id no registered backend has.
-    UnknownVendorId {
-        /// The argument as given.
-        token: String,
-        /// Its vendor id.
-        vendor_id: u16,
-        /// The known vendor ids, as `1002 (amd)`.
-        known: Vec<String>,
-    },
-    /// A `--driver` spec of a known component whose version does not parse.
-    BadStackSpec {
-        /// The spec as given.
-        spec: String,
-        /// What is wrong with the version.
-        reason: String,
-    },
-    /// A second NVIDIA `--driver` spec.
-    SecondNvidiaSpec {
-        /// The spec as given.
-        spec: String,
-    },
-    /// A `--driver` spec that is neither a stack spec nor an NVIDIA one.
-    BadDriverSpec {
-        /// Why it is no NVIDIA spec.
-        error: DriverSpecError,
-        /// The stack forms that would be understood.
-        known: String,
-    },
-    /// A stack spec none of whose vendors has a GPU in the request.
-    SpecWithoutGpu {
-        /// The spec as given.
-        spec: String,
-        /// The vendors whose requirements use its component.
-        vendors: Vec<String>,
-    },
-    /// An NVIDIA spec with only other vendors' ids in the request.
-    NvidiaSpecWithoutGpu {
-        /// The spec as given.
-        spec: String,
-    },
-    /// `--image-env` cannot be read, or a requirement in it does not parse.
-    BadImageEnv {
-        /// The file (`-`: standard input).
-        file: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-    /// `--cuda` is not a CUDA version Table 3 lists.
-    BadCuda {
-        /// The text as given.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
-impl std::fmt::Display for RequirementInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RequirementInput::BadPciId { token } => write!(
-                f,
-                "'{}' is not a PCI device id; give VVVV:DDDD, four hex digits each (e.g. \
-                 1002:74a1), or an NVIDIA id as DDDD",
-                token.escape_debug()
-            ),
-            RequirementInput::UnknownVendorId {
-                token,
-                vendor_id,
-                known,
-            } => write!(
-                f,
-                "'{}': no vendor gpuctl knows has PCI vendor id {vendor_id:04x}; known: {}",
-                token.escape_debug(),
-                known.join(", ")
-            ),
-            RequirementInput::BadStackSpec { spec, reason } => write!(
-                f,
-                "--driver '{}' is not a driver spec: {reason}",
-                spec.escape_debug()
-            ),
-            RequirementInput::BadImageEnv { file, reason } => write!(
-                f,
-                "--image-env {}: {reason}; give the image's KEY=VALUE environment lines",
-                file.display()
-            ),
-            RequirementInput::BadCuda { text, reason } => {
-                write!(f, "--cuda '{}': {reason}", text.escape_debug())
-            }
-            RequirementInput::SecondNvidiaSpec { spec } => write!(
-                f,
-                "--driver '{}' is a second NVIDIA driver spec; give one NVIDIA driver \
-                 source at a time",
-                spec.escape_debug()
-            ),
-            RequirementInput::BadDriverSpec { error, known } => write!(
-                f,
-                "--driver {error}; write {known} for the other vendors' stacks, or open:580 \
-                 (exactly 580), open:580+ (580 or newer), open (branch unknown), 580 \
-                 (module unknown) or a full release such as open:570.124.06"
-            ),
-            RequirementInput::SpecWithoutGpu { spec, vendors } => write!(
-                f,
-                "--driver '{}' is for {} GPUs, and none is in the request; name such a GPU \
-                 (VVVV:DDDD) or drop the spec",
-                spec.escape_debug(),
-                vendors.join(" or ")
-            ),
-            RequirementInput::NvidiaSpecWithoutGpu { spec } => write!(
-                f,
-                "--driver '{}' is for NVIDIA GPUs, and none is in the request; name one (e.g. 2901) \
-                 or drop the spec",
-                spec.escape_debug()
-            ),
-        }
-    }
-}
-
-fn site_remedy(e: &SiteError) -> String {
-    match e {
-        SiteError::Unreadable { .. } => "pass --table a readable file".to_string(),
-        SiteError::UnknownFormat { .. } => "name it .json, .yaml or .yml".to_string(),
-        SiteError::TooLarge { .. } | SiteError::TooManyRows { .. } => {
-            format!("a site table holds at most {MAX_ROWS} rows in at most {MAX_FILE_BYTES} bytes")
-        }
-        SiteError::NotText { .. } | SiteError::Syntax { .. } => {
-            "write a list of rows with first and last (hex device ids), kernel_module, \
-             min_branch, max_branch, generation, compute"
-                .to_string()
-        }
-        SiteError::BadRow { .. } => "fix or remove that row".to_string(),
     }
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 use gpuctl_core::doctor::SystemPodman;
 use gpuctl_core::image::{self, ImageEnv, InspectError};
 
-use crate::{CliError, RequirementInput};
+use gpuctl_core::requirement::answer::RequirementInputError;
+
+use crate::CliError;
 
 /// `--image-env FILE|-`: the image's environment lines, called `the image` in sentences.
 pub(crate) fn read_file(path: &Path) -> Result<ImageEnv, CliError> {
@@ -17,8 +19,8 @@ pub(crate) fn read_file(path: &Path) -> Result<ImageEnv, CliError> {
         std::fs::read_to_string(path)
     };
     text.map(|t| ImageEnv::parse("the image", &t)).map_err(|e| {
-        CliError::Requirement(RequirementInput::BadImageEnv {
-            file: path.to_path_buf(),
+        CliError::Requirement(RequirementInputError::ImageEnv {
+            file: path.display().to_string(),
             reason: format!("cannot be read: {e}"),
         })
     })

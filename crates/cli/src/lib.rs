@@ -26,12 +26,9 @@ mod fleet_cmd;
 mod image_input;
 mod report_cmd;
 mod requirement;
-mod requirement_vendors;
 mod run_cmd;
 
-pub use error::{
-    CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, RequirementInput, exit_code,
-};
+pub use error::{CliError, EXIT_INVALID, EXIT_OK, EXIT_UNSERVED, Outcome, exit_code};
 
 /// Which `podman run` arguments give a container this host's GPUs, which driver stack can drive
 /// them, and what is wrong when a GPU container fails.

@@ -127,3 +127,14 @@ fn explain_names_checks_doctor_has() {
         }
     }
 }
+
+/// A family code names one family across core and every vendor: explain prints it, and a
+/// vendor's details are chosen by it.
+#[test]
+fn family_codes_are_unique_across_vendors() {
+    let registry = Registry::discovered();
+    let cat = families::catalogue(registry);
+    let codes: BTreeSet<families::FamilyCode> = cat.iter().map(|f| f.code).collect();
+    assert_eq!(codes.len(), cat.len());
+    assert!(!codes.contains(&families::UNRECOGNISED));
+}

@@ -5,13 +5,12 @@
 use std::path::PathBuf;
 
 use gpuctl_cdi::podman::PodmanVersionError;
-use gpuctl_cli::{CliError, Outcome, RequirementInput, exit_code};
+use gpuctl_cli::{CliError, Outcome, exit_code};
 use gpuctl_core::GpuError;
 use gpuctl_core::host::{HostError, Problem};
 use gpuctl_core::render::{Unsafe, UnsafeArgument};
+use gpuctl_core::requirement::answer::RequirementInputError;
 use gpuctl_core::selector::SelectorError;
-use gpuctl_nvidia::model::site::SiteError;
-use gpuctl_nvidia::requirement::{DeviceIdError, DriverSpecError};
 use rstest::rstest;
 
 #[rstest]
@@ -61,27 +60,38 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     "the argument \"/dev/nvidia0 --privileged\" holds white space, a control character or a shell wildcard, so 'podman run $(gpuctl args ...)' would split or expand it into other arguments — nothing is printed; check the host's /dev, /sys and CDI specs for that name, or use '--format json'"
 )]
 #[case::device_id(
-    CliError::DeviceId(DeviceIdError::TooMany { limit: 65536 }),
+    CliError::Requirement(RequirementInputError::TooManyIds { limit: 65536 }),
     2,
     "more than 65536 device ids were given, one per possible PCI device id; pass one id per GPU"
 )]
 #[case::driver_spec(
-    CliError::DriverSpec(DriverSpecError { spec: "closed".into(), reason: "unknown kernel module 'closed'".into() }),
+    CliError::Requirement(RequirementInputError::BadDriverSpec {
+        reason: "'closed' is not a driver spec: the kernel module must be open or proprietary, not 'closed'".into(),
+        known: "rocm:VERSION".into(),
+        forms: ", or open:580 (exactly 580)".into(),
+    }),
     2,
-    "--driver 'closed' is not a driver spec: unknown kernel module 'closed'; write open:580 (exactly 580), open:580+ (580 or newer), open (branch unknown) or 580 (module unknown)"
+    "--driver 'closed' is not a driver spec: the kernel module must be open or proprietary, not 'closed'; write rocm:VERSION for the other vendors' stacks, or open:580 (exactly 580)"
 )]
 #[case::bad_pci_id(
-    CliError::Requirement(RequirementInput::BadPciId { token: "1002:zz".into() }),
+    CliError::Requirement(RequirementInputError::BadPciId { token: "1002:zz".into() }),
     2,
     "'1002:zz' is not a PCI device id; give VVVV:DDDD, four hex digits each (e.g. 1002:74a1), or an NVIDIA id as DDDD"
 )]
 #[case::nvidia_spec_without_gpu(
-    CliError::Requirement(RequirementInput::NvidiaSpecWithoutGpu { spec: "open:580".into() }),
+    CliError::Requirement(RequirementInputError::SpecWithoutGpu {
+        spec: "open:580".into(),
+        vendors: vec!["NVIDIA".into()],
+        whole_stack: true,
+        example: "2901".into(),
+    }),
     2,
     "--driver 'open:580' is for NVIDIA GPUs, and none is in the request; name one (e.g. 2901) or drop the spec"
 )]
 #[case::site_table(
-    CliError::SiteTable(SiteError::UnknownFormat { path: "/etc/site.txt".into() }),
+    CliError::Requirement(RequirementInputError::Table(
+        "site table /etc/site.txt is neither .json nor .yaml/.yml, so its format is not known; name it .json, .yaml or .yml".into()
+    )),
     2,
     "site table /etc/site.txt is neither .json nor .yaml/.yml, so its format is not known; name it .json, .yaml or .yml"
 )]

@@ -12,12 +12,12 @@ use crate::backend::Registry;
 use crate::check::{Check, CheckCode, Status, codes};
 use crate::doctor::DoctorReport;
 use crate::families;
-use crate::families::Family;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
 pub use crate::families::{
     CDI_HINT, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
     PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
 };
+use crate::families::{Family, FamilyCode};
 use crate::probe::Probe;
 use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
@@ -29,7 +29,7 @@ use gpuctl_cdi::version::{min_podman, parse_version};
 pub struct Explanation {
     /// The failure family's code (`cdi-stale-spec`); [`families::UNRECOGNISED`] for a failure
     /// that names a GPU component but matches no family.
-    pub family: &'static str,
+    pub family: FamilyCode,
     /// The `gpuctl doctor` checks that find the cause on the host.
     pub checks: &'static [CheckCode],
     /// The vendor whose family it is; `None` for core's.

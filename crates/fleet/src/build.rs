@@ -10,11 +10,8 @@ use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
 use gpuctl_core::doctor::{
     self, CheckCode, ConfEnv, DoctorContext, Identity, PodmanFacts, Status, codes,
 };
-use gpuctl_core::pci;
-use gpuctl_core::requirement::report::{self as neutral, GpuInput};
+use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
-use gpuctl_nvidia::requirement::{NVIDIA_VENDOR_ID, host_report};
-use gpuctl_nvidia::table::builtin_table;
 
 use crate::convert;
 use crate::drivers;
@@ -37,14 +34,18 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     let info = host_info(host);
     let kernel = info.kernel.as_deref();
 
-    let nvidia = host_report(host, &builtin_table(), None);
-    let (others, other_warnings) = neutral_gpus(host, registry);
-    for w in nvidia.warnings.iter().chain(&other_warnings) {
+    // What `gpuctl requirement` answers on this host with no flag: no request to refuse.
+    let request = Request {
+        ids: &[],
+        specs: &[],
+        vendor: Default::default(),
+    };
+    let needs = answer(host, registry, request).unwrap_or_default();
+    for w in &needs.warnings {
         if !warnings.contains(w) {
             warnings.push(w.clone());
         }
     }
-    let rest = neutral::report(&others, &[]);
 
     let mut vendors = Vec::new();
     for (backend, v) in registry.backends().iter().zip(&detected.vendors) {
@@ -53,15 +54,12 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
             .iter()
             .map(|d| device(host, *backend, d))
             .collect();
-        let requirement = if backend.pci_vendor_id() == NVIDIA_VENDOR_ID {
-            convert::nvidia(&nvidia)
-        } else {
-            rest.vendors
-                .iter()
-                .find(|s| s.vendor == v.vendor)
-                .map(convert::neutral)
-                .unwrap_or_default()
-        };
+        let requirement = needs
+            .vendors
+            .iter()
+            .find(|s| s.vendor == v.vendor)
+            .map(convert::requirement)
+            .unwrap_or_default();
         let driver = match v.vendor.as_str() {
             "nvidia" => drivers::nvidia(host, kernel, &requirement),
             "amd" => drivers::amd(host, kernel, &requirement),
@@ -132,28 +130,6 @@ fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
         platform: text_fact(d, "platform"),
         bound_driver,
     }
-}
-
-/// The host's GPUs of every vendor but NVIDIA whose backend has a requirement table, as
-/// `gpuctl requirement` finds them.
-fn neutral_gpus(host: &Host, registry: &Registry) -> (Vec<GpuInput>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut warnings = Vec::new();
-    for b in registry.backends() {
-        if b.pci_vendor_id() == NVIDIA_VENDOR_ID {
-            continue;
-        }
-        let (devices, w) = pci::gpus_of_vendor(host, b.pci_vendor_id());
-        warnings.extend(w.iter().map(ToString::to_string));
-        out.extend(devices.iter().filter_map(|d| {
-            b.driver_requirement(d).map(|requirement| GpuInput {
-                vendor: b.vendor(),
-                pci_address: Some(d.address.clone()),
-                requirement,
-            })
-        }));
-    }
-    (out, warnings)
 }
 
 /// Doctor's checks for every vendor, as root (the report describes the node for the engines

@@ -5,15 +5,17 @@
 use std::path::Path;
 
 use gpuctl_core::Probe;
+use gpuctl_core::families::FamilyCode;
 
+use crate::families;
 use crate::requirement::{INTEL_VENDOR_ID, lookup};
 
 /// The kernel release, as the kernel reports it.
 const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 
 /// Facts for `gpuctl explain` (see [`gpuctl_core::GpuBackend::explain_details`]).
-pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
-    if code != "intel-force-probe" && code != "intel-level-zero-no-device" {
+pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
+    if code != families::FORCE_PROBE && code != families::LEVEL_ZERO_NO_DEVICE {
         return Vec::new();
     }
     let host = probe.host();

@@ -1,14 +1,19 @@
 //! Intel's failure families: what Level Zero, the VA-API media driver and the kernel's i915/xe
 //! print, by cause. The real texts are in crates/cli/tests/explain_corpus/, with their sources.
 
-use gpuctl_core::families::{Family, PRIORITY_GROUPS, PRIORITY_PRECISE};
+use gpuctl_core::families::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 use crate::doctor;
+
+/// The kernel's `force_probe` message: explain adds the binding this host's kernel gives.
+pub const FORCE_PROBE: FamilyCode = FamilyCode::new("intel-force-probe");
+/// Level Zero found no device: explain adds the same binding.
+pub const LEVEL_ZERO_NO_DEVICE: FamilyCode = FamilyCode::new("intel-level-zero-no-device");
 
 /// Intel's families, in catalogue order.
 pub const FAMILIES: &[Family] = &[
     Family {
-        code: "intel-force-probe",
+        code: FORCE_PROBE,
         signs: &[
             &["To force driver probe anyway, use i915.force_probe="],
             // xe's wording: "... not officially supported by xe driver in this kernel version.
@@ -21,7 +26,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER],
     },
     Family {
-        code: "intel-level-zero-no-device",
+        code: LEVEL_ZERO_NO_DEVICE,
         signs: &[
             &["ZE_RESULT_ERROR_UNINITIALIZED"],
             // 0x78000001 is ZE_RESULT_ERROR_UNINITIALIZED (level-zero's ze_api.h).
@@ -34,7 +39,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER, doctor::NODES],
     },
     Family {
-        code: "intel-vaapi-init",
+        code: FamilyCode::new("intel-vaapi-init"),
         signs: &[&["vaInitialize failed"], &["libva error:", "init failed"]],
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open.",

@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
-use gpuctl_core::families::Family;
+use gpuctl_core::families::{Family, FamilyCode};
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
-use gpuctl_core::requirement::Requirement;
+use gpuctl_core::requirement::{Requirement, RequirementModel};
 use gpuctl_core::{
     Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,
     VendorReport,
@@ -299,7 +299,7 @@ impl GpuBackend for Nvidia {
         ]
     }
 
-    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
         crate::explain::details(code, text, probe)
     }
 
@@ -321,5 +321,9 @@ impl GpuBackend for Nvidia {
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
+    }
+
+    fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {
+        Some(&crate::requirement_model::NVIDIA_REQUIREMENTS)
     }
 }

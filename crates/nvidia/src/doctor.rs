@@ -9,8 +9,8 @@ use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};
-use crate::requirement::{NVIDIA_VENDOR_ID, host_report, parse_driver_spec};
-use crate::table::builtin_table;
+use crate::requirement::{NVIDIA_VENDOR_ID, parse_driver_spec};
+use crate::requirement_model::host_stack;
 
 /// The driver in use against what the GPUs need.
 pub const DRIVER: CheckCode = CheckCode::new("nvidia-driver");
@@ -154,7 +154,10 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
     let Ok(spec) = parse_driver_spec(&spec_text) else {
         return c.fact(format!("cannot judge driver {spec_text}"));
     };
-    let report = host_report(probe.host(), &builtin_table(), Some(&spec));
+    let (devices, _) = probe.pci().gpus_of_vendor(NVIDIA_VENDOR_ID);
+    let Some(report) = host_stack(probe.host(), &devices, &spec) else {
+        return c.fact(format!("cannot judge driver {spec_text}"));
+    };
     if let Some(comb) = &report.combined {
         c = c.fact(format!("the GPUs need: {}", comb.describe));
     }

@@ -7,6 +7,9 @@ use std::path::Path;
 use gpuctl_core::Probe;
 
 use crate::doctor::{PROC_VERSION, parse_proc_version};
+use crate::families::NVML_VERSION_MISMATCH;
+use crate::families_driver as D;
+use gpuctl_core::families::FamilyCode;
 
 /// Where distributions put the driver's libraries.
 const LIB_DIRS: &[&str] = &[
@@ -20,7 +23,7 @@ const LIB_DIRS: &[&str] = &[
 const NOUVEAU: &str = "/sys/module/nouveau";
 
 /// Facts for `gpuctl explain` (see [`gpuctl_core::GpuBackend::explain_details`]).
-pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
+pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     let host = probe.host();
     let loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
@@ -39,7 +42,7 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
         })
     };
     match code {
-        "nvidia-nvml-version-mismatch" => {
+        c if c == NVML_VERSION_MISMATCH => {
             let mut out = vec![module()];
             let (Some(printed), Some(l)) = (after(text, "NVML library version: "), &loaded) else {
                 return out;
@@ -53,7 +56,7 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
             }
             out
         }
-        "nvidia-hook-driver-files" => {
+        c if c == D::HOOK_DRIVER_FILES.code => {
             let mut out = vec![module()];
             if let Some(v) = after(text, ".so.")
                 && let Some(l) = &loaded
@@ -66,7 +69,10 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
             }
             out
         }
-        "nvidia-nouveau" | "nvidia-driver-unreachable" | "nvidia-hook-no-cuda-device" => {
+        c if [D::NOUVEAU, D::DRIVER_UNREACHABLE, D::HOOK_NO_CUDA_DEVICE]
+            .iter()
+            .any(|f| f.code == c) =>
+        {
             let nouveau = host.exists(Path::new(NOUVEAU)).unwrap_or(false);
             vec![
                 module(),
@@ -77,7 +83,10 @@ pub fn details(code: &str, text: &str, probe: &Probe) -> Vec<String> {
                 },
             ]
         }
-        "nvidia-hook-no-driver" | "nvidia-toolbox-cdi-generate" | "nvidia-node-missing" => {
+        c if [D::HOOK_NO_DRIVER, D::TOOLBOX_CDI_GENERATE, D::NODE_MISSING]
+            .iter()
+            .any(|f| f.code == c) =>
+        {
             vec![module()]
         }
         _ => Vec::new(),

@@ -5,13 +5,16 @@ use crate::doctor;
 use crate::families_driver as D;
 use gpuctl_core::check::codes;
 use gpuctl_core::families::{
-    Family, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
-    PRIORITY_PRECISE,
+    Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
+    PRIORITY_NOTHING_INJECTED, PRIORITY_PRECISE,
 };
 
 const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GPU.  On rootless\npodman the toolkit must be configured with 'no-cgroups = true' under\n[nvidia-container-cli] in /etc/nvidia-container-runtime/config.toml\n(host admin action), and the toolkit must match the installed driver.";
 
 const CDI_HOOK_HINT: &str = "Hint: the CDI spec's hooks run the toolkit's programs: install or update the\nNVIDIA Container Toolkit (1.17.1 or newer) so the spec's hook path exists, then\nregenerate the spec: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.";
+
+/// NVML's version mismatch: explain adds which release the loaded module and the libraries are.
+pub const NVML_VERSION_MISMATCH: FamilyCode = FamilyCode::new("nvidia-nvml-version-mismatch");
 
 /// The NVIDIA families, in catalogue order: the driver and hook causes first
 /// ([`crate::families_driver`]), then the rest.
@@ -31,7 +34,7 @@ pub const FAMILIES: &[Family] = &[
     D::CUDA_NO_DEVICE,
     D::USER_LIBS_MISSING,
     Family {
-        code: "nvidia-cuda-requirement",
+        code: FamilyCode::new("nvidia-cuda-requirement"),
         signs: &[
             &["requirement error: unsatisfied condition: cuda"],
             // The CUDA runtime in the container says the same after the start.
@@ -43,7 +46,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER],
     },
     Family {
-        code: "nvidia-nvml-version-mismatch",
+        code: NVML_VERSION_MISMATCH,
         signs: &[
             &["Driver/library version mismatch"],
             &["driver/library version mismatch"],
@@ -54,7 +57,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DRIVER, codes::CDI_STALE],
     },
     Family {
-        code: "nvidia-oci-runtime",
+        code: FamilyCode::new("nvidia-oci-runtime"),
         signs: &[&["OCI runtime \"nvidia\" not found"], &["find runc path"]],
         priority: PRIORITY_KEEP_GROUPS + 1,
         diagnosis: "podman is configured to use docker's 'nvidia' OCI runtime (nvidia-container-runtime), which podman does not need and which cannot find its runc.",
@@ -62,7 +65,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::OCI_RUNTIME],
     },
     Family {
-        code: "nvidia-docker-no-gpu-driver",
+        code: FamilyCode::new("nvidia-docker-no-gpu-driver"),
         signs: &[&["could not select device driver", "capabilities: [[gpu]]"]],
         priority: PRIORITY_PRECISE,
         diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it).",
@@ -70,7 +73,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::TIER],
     },
     Family {
-        code: "nvidia-hook-no-cgroups",
+        code: FamilyCode::new("nvidia-hook-no-cgroups"),
         signs: &[
             &["cgroup subsystem devices not found"],
             &["devices.allow: permission denied"],
@@ -85,7 +88,7 @@ pub const FAMILIES: &[Family] = &[
         // Podman Desktop's GPU guide, "Troubleshooting: Version mismatch"
         // (https://podman-desktop.io/docs/podman/gpu): nvidia-smi in the container prints this
         // when the CDI spec was generated for another driver than the one installed.
-        code: "nvidia-nvml-na",
+        code: FamilyCode::new("nvidia-nvml-na"),
         signs: &[&["Failed to initialize NVML: N/A"]],
         priority: PRIORITY_KEEP_GROUPS - 1,
         diagnosis: "NVML in the container cannot reach the driver ('N/A'): the CDI spec does not match the installed NVIDIA driver (it was generated for another version, or, under WSL, without the driver store's libdxcore.so).",
@@ -93,7 +96,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::CDI_STALE, doctor::SPEC_DRIVER, doctor::DRIVER],
     },
     Family {
-        code: "nvidia-nvml-unknown-error",
+        code: FamilyCode::new("nvidia-nvml-unknown-error"),
         signs: &[&["Failed to initialize NVML: Unknown Error"]],
         priority: PRIORITY_PRECISE + 1,
         diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes.",
@@ -101,7 +104,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::DEV_CHAR],
     },
     Family {
-        code: "nvidia-nvml-insufficient-permissions",
+        code: FamilyCode::new("nvidia-nvml-insufficient-permissions"),
         signs: &[
             &["NVML: Insufficient Permissions"],
             &["nvml error: insufficient permissions"],
@@ -112,7 +115,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::SELINUX, doctor::NO_CGROUPS],
     },
     Family {
-        code: "nvidia-hook-cdi-mode",
+        code: FamilyCode::new("nvidia-hook-cdi-mode"),
         signs: &[&["invoking the NVIDIA Container Runtime Hook directly"]],
         priority: PRIORITY_HOOK - 2,
         diagnosis: "the NVIDIA toolkit is set to CDI mode, so its legacy hook refuses to run; the GPUs must come from the CDI spec instead.",
@@ -120,7 +123,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::CDI_READABLE],
     },
     Family {
-        code: "nvidia-cdi-hook",
+        code: FamilyCode::new("nvidia-cdi-hook"),
         signs: &[
             &["nvidia-cdi-hook"],
             &["nvidia-ctk` (exit code"],
@@ -134,7 +137,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::CDI_STALE],
     },
     Family {
-        code: "nvidia-legacy-hook",
+        code: FamilyCode::new("nvidia-legacy-hook"),
         signs: &[
             &["nvidia-container-runtime-hook"],
             &["error executing hook", "nvidia-container-toolkit"],
@@ -148,7 +151,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[doctor::NO_CGROUPS, doctor::DRIVER],
     },
     Family {
-        code: "nvidia-stale-spec",
+        code: FamilyCode::new("nvidia-stale-spec"),
         signs: &[
             &["error stat'ing file", "nvidia", "No such file or directory"],
             &["cannot stat `", "nvidia", "No such file or directory"],
@@ -166,7 +169,7 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::CDI_STALE, doctor::DRIVER],
     },
     Family {
-        code: "nvidia-nothing-injected",
+        code: FamilyCode::new("nvidia-nothing-injected"),
         signs: &[
             &["nvidia-smi", "executable file not found"],
             &["`nvidia-smi` not found"],

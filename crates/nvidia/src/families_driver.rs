@@ -7,12 +7,13 @@
 use crate::doctor;
 use gpuctl_core::check::codes;
 use gpuctl_core::families::{
-    Family, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED, PRIORITY_PRECISE,
+    Family, FamilyCode, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
+    PRIORITY_PRECISE,
 };
 
 /// `load library failed: libnvidia-ml.so.1`: the hook found no driver on the host.
 pub const HOOK_NO_DRIVER: Family = Family {
-    code: "nvidia-hook-no-driver",
+    code: FamilyCode::new("nvidia-hook-no-driver"),
     signs: &[
         &["load library failed: libnvidia-ml.so"],
         &["load library failed: libcuda.so"],
@@ -25,7 +26,7 @@ pub const HOOK_NO_DRIVER: Family = Family {
 
 /// `detection error: open failed: …so.<version>`: files of another driver release.
 pub const HOOK_DRIVER_FILES: Family = Family {
-    code: "nvidia-hook-driver-files",
+    code: FamilyCode::new("nvidia-hook-driver-files"),
     signs: &[&["detection error: open failed:"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "nvidia-container-cli found driver libraries of another release than the one installed (the linker cache still lists files of an old or half-removed driver, e.g. libnvidia-tls.so.<old version>): the upgrade left stale files or links behind.",
@@ -35,7 +36,7 @@ pub const HOOK_DRIVER_FILES: Family = Family {
 
 /// The persistence daemon's socket cannot be mounted: the host's /run is bind-mounted.
 pub const HOOK_PERSISTENCED: Family = Family {
-    code: "nvidia-hook-persistenced",
+    code: FamilyCode::new("nvidia-hook-persistenced"),
     signs: &[&[
         "nvidia-container-cli: mount error",
         "nvidia-persistenced/socket",
@@ -48,7 +49,7 @@ pub const HOOK_PERSISTENCED: Family = Family {
 
 /// Toolbx could not apply the CDI spec it generated (the persistence daemon's socket).
 pub const TOOLBOX_CDI_MOUNT: Family = Family {
-    code: "nvidia-toolbox-cdi-mount",
+    code: FamilyCode::new("nvidia-toolbox-cdi-mount"),
     signs: &[&["failed to apply mount from Container Device Interface for NVIDIA"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "Toolbx applies an NVIDIA CDI spec it generates itself and could not bind a path the spec names into the box (nvidia-persistenced's socket under /run has no mount point there, containers/toolbox#1572): a Toolbx bug, not the host's set-up.",
@@ -58,7 +59,7 @@ pub const TOOLBOX_CDI_MOUNT: Family = Family {
 
 /// Toolbx could not generate its NVIDIA CDI spec: the driver's user-space libraries are missing.
 pub const TOOLBOX_CDI_GENERATE: Family = Family {
-    code: "nvidia-toolbox-cdi-generate",
+    code: FamilyCode::new("nvidia-toolbox-cdi-generate"),
     signs: &[
         &["Container Device Interface containerEdits for NVIDIA"],
         &["Generating Container Device Interface for NVIDIA: failed"],
@@ -71,7 +72,7 @@ pub const TOOLBOX_CDI_GENERATE: Family = Family {
 
 /// `unsatisfied condition: driver >= …` or `brand = …`: the image's driver or brand clause.
 pub const DRIVER_REQUIREMENT: Family = Family {
-    code: "nvidia-driver-requirement",
+    code: FamilyCode::new("nvidia-driver-requirement"),
     signs: &[
         &["unsatisfied condition: driver"],
         &["unsatisfied condition: brand"],
@@ -84,7 +85,7 @@ pub const DRIVER_REQUIREMENT: Family = Family {
 
 /// `device error: … unknown device`: the visible-devices value names no GPU of this host.
 pub const HOOK_UNKNOWN_DEVICE: Family = Family {
-    code: "nvidia-hook-unknown-device",
+    code: FamilyCode::new("nvidia-hook-unknown-device"),
     signs: &[&["device error:", "unknown device"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "NVIDIA_VISIBLE_DEVICES (or '--gpus device=...') names a GPU the driver does not have: an index past the last GPU, another machine's UUID, or a value the hook reads as a device name ('false', a path).",
@@ -94,7 +95,7 @@ pub const HOOK_UNKNOWN_DEVICE: Family = Family {
 
 /// `cuda error: no cuda-capable device is detected` from the hook: the driver sees no GPU.
 pub const HOOK_NO_CUDA_DEVICE: Family = Family {
-    code: "nvidia-hook-no-cuda-device",
+    code: FamilyCode::new("nvidia-hook-no-cuda-device"),
     signs: &[&["cuda error: no cuda-capable device is detected"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "the driver is installed but CUDA finds no GPU it can use on the host: the GPU is bound to another driver (nouveau, vfio-pci), powered off (a laptop's switchable GPU), or hidden by CUDA_VISIBLE_DEVICES.",
@@ -104,7 +105,7 @@ pub const HOOK_NO_CUDA_DEVICE: Family = Family {
 
 /// The legacy hook under a rootless runtime: no capabilities, no device nodes.
 pub const HOOK_ROOTLESS: Family = Family {
-    code: "nvidia-hook-rootless",
+    code: FamilyCode::new("nvidia-hook-rootless"),
     signs: &[&["capability change failed: operation not permitted"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "nvidia-container-cli ran as the legacy hook of a rootless runtime (rootless runc or podman), which may neither change capabilities nor create device nodes: that hook needs root.",
@@ -114,7 +115,7 @@ pub const HOOK_ROOTLESS: Family = Family {
 
 /// A `/dev/nvidia*` node the container is given does not exist on the host.
 pub const NODE_MISSING: Family = Family {
-    code: "nvidia-node-missing",
+    code: FamilyCode::new("nvidia-node-missing"),
     signs: &[
         &["stat /dev/nvidia", "no such file or directory"],
         &["custom device \"/dev/nvidia", "no such file or directory"],
@@ -127,7 +128,7 @@ pub const NODE_MISSING: Family = Family {
 
 /// nvidia-smi found no kernel driver to talk to.
 pub const DRIVER_UNREACHABLE: Family = Family {
-    code: "nvidia-driver-unreachable",
+    code: FamilyCode::new("nvidia-driver-unreachable"),
     signs: &[&["couldn't communicate with the NVIDIA driver"]],
     priority: PRIORITY_HOOK + 2,
     diagnosis: "nvidia-smi found its libraries but no kernel driver: on the host the nvidia module is not loaded (nouveau holds the GPU, Secure Boot refused the module, a kernel update without a rebuilt module); in a container, the device nodes were not passed.",
@@ -137,7 +138,7 @@ pub const DRIVER_UNREACHABLE: Family = Family {
 
 /// The kernel's nouveau driver holds the GPU.
 pub const NOUVEAU: Family = Family {
-    code: "nvidia-nouveau",
+    code: FamilyCode::new("nvidia-nouveau"),
     signs: &[&["obtained ownership of the NVIDIA device"]],
     priority: PRIORITY_PRECISE,
     diagnosis: "nouveau, the kernel's own driver for NVIDIA GPUs, holds the GPU, so NVIDIA's driver cannot bind it and no CUDA container can use it.",
@@ -147,7 +148,7 @@ pub const NOUVEAU: Family = Family {
 
 /// CUDA in the container found no GPU.
 pub const CUDA_NO_DEVICE: Family = Family {
-    code: "nvidia-cuda-no-device",
+    code: FamilyCode::new("nvidia-cuda-no-device"),
     signs: &[
         &["no CUDA-capable device is detected"],
         &["CUDA_ERROR_NO_DEVICE"],
@@ -160,7 +161,7 @@ pub const CUDA_NO_DEVICE: Family = Family {
 
 /// The driver's user-space libraries are not in the container.
 pub const USER_LIBS_MISSING: Family = Family {
-    code: "nvidia-user-libs-missing",
+    code: FamilyCode::new("nvidia-user-libs-missing"),
     signs: &[
         &["libcuda.so.1: cannot open shared object file"],
         &["couldn't find libnvidia-ml.so library"],

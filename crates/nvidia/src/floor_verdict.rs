@@ -3,17 +3,18 @@
 //! they are; a `--driver` that names a release or a branch is also checked against each GPU's
 //! first listing, and `--cuda` adds the toolkit's minimum driver.
 
-use serde::Serialize;
+use gpuctl_core::FactValue;
+use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, VendorStack};
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_check::{Listing, open_listing, proprietary_listing};
 use crate::floors;
 use crate::model::KernelModule;
 use crate::release::DriverRelease;
-use crate::requirement::{DriverSpec, GpuView, Report};
+use crate::requirement::DriverSpec;
 
 /// The CUDA toolkit asked about and what it needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CudaView {
     /// The version as asked (`12.8`).
     pub version: String,
@@ -25,12 +26,35 @@ pub struct CudaView {
     pub notes: Vec<String>,
 }
 
-/// Adds the floors' verdict and the CUDA toolkit's to `report`. `cuda` must be a version
-/// Table 3 lists ([`cuda::toolkit_floor`]); the CLI refuses others.
-pub fn apply(report: &mut Report, spec: Option<&DriverSpec>, cuda: Option<CudaVersion>) {
+/// A number among Rex's facts of a requirement (`max_branch`).
+fn fact_u32(r: &RequirementView, key: &str) -> Option<u32> {
+    match r.facts.0.iter().find(|(k, _)| *k == key) {
+        Some((_, FactValue::Number(n))) => u32::try_from(*n).ok(),
+        _ => None,
+    }
+}
+
+/// The kernel module Rex's facts name; `either` when they name none.
+fn kernel_module(r: &RequirementView) -> KernelModule {
+    match r.facts.0.iter().find(|(k, _)| *k == "kernel_module") {
+        Some((_, FactValue::Text(t))) if t == "open" => KernelModule::Open,
+        Some((_, FactValue::Text(t))) if t == "proprietary" => KernelModule::Proprietary,
+        _ => KernelModule::Either,
+    }
+}
+
+/// Adds the floors' verdict and the CUDA toolkit's to NVIDIA's entry, and returns the toolkit's
+/// section. `cuda` must be a version Table 3 lists ([`cuda::toolkit_floor`]); the model
+/// refuses others.
+pub fn apply(
+    report: &mut VendorStack,
+    spec: Option<&DriverSpec>,
+    cuda: Option<CudaVersion>,
+) -> Option<CudaView> {
     let toolkit = cuda.and_then(|v| cuda::toolkit_floor(v).map(|row| (v, row)));
+    let mut view = None;
     if let Some((v, row)) = toolkit {
-        report.cuda = Some(CudaView {
+        view = Some(CudaView {
             version: v.to_string(),
             toolkit: row.label.clone(),
             min_driver: row.driver.to_string(),
@@ -38,7 +62,7 @@ pub fn apply(report: &mut Report, spec: Option<&DriverSpec>, cuda: Option<CudaVe
         });
         let mut added = Vec::new();
         for gpu in report.gpus.iter().filter(|g| g.counted) {
-            if let Some(max) = gpu.requirement.max_branch
+            if let Some(max) = fact_u32(&gpu.requirement, "max_branch")
                 && max < row.driver.branch()
             {
                 added.push(format!(
@@ -52,19 +76,20 @@ pub fn apply(report: &mut Report, spec: Option<&DriverSpec>, cuda: Option<CudaVe
             report.conflicts.extend(added);
         }
     }
+    gpu_verdicts(report, spec, toolkit.map(|(v, row)| (v, &row.driver)));
     let Some(verdict) = report.driver.as_mut() else {
-        return;
+        return view;
     };
     if !report.conflicts.is_empty() {
         verdict.satisfied = false;
         verdict.why_not = Some(report.conflicts.join("; "));
-        return;
+        return view;
     }
     if !verdict.satisfied {
-        return;
+        return view;
     }
     let Some(rel) = spec.and_then(DriverSpec::release) else {
-        return;
+        return view;
     };
     let module = spec.and_then(DriverSpec::kernel_module);
     let why = toolkit
@@ -79,6 +104,45 @@ pub fn apply(report: &mut Report, spec: Option<&DriverSpec>, cuda: Option<CudaVe
     if let Some(why) = why {
         verdict.satisfied = false;
         verdict.why_not = Some(why);
+    }
+    view
+}
+
+/// Each GPU's own verdict, made as fine as the vendor's: the toolkit's floor and ceiling, and
+/// the release against the GPU's first listing.
+fn gpu_verdicts(
+    report: &mut VendorStack,
+    spec: Option<&DriverSpec>,
+    toolkit: Option<(CudaVersion, &DriverRelease)>,
+) {
+    let rel = spec.and_then(DriverSpec::release);
+    let module = spec.and_then(DriverSpec::kernel_module);
+    for gpu in &mut report.gpus {
+        if !gpu.driver.as_ref().is_some_and(|d| d.satisfied) {
+            continue;
+        }
+        let ceiling = toolkit.and_then(|(v, min)| {
+            let max = fact_u32(&gpu.requirement, "max_branch")?;
+            (max < min.branch()).then(|| {
+                format!(
+                    "supported only up to branch {max}, but CUDA {v} needs driver {min} or newer"
+                )
+            })
+        });
+        let why = ceiling.or_else(|| {
+            let rel = rel?;
+            toolkit
+                .and_then(|(v, min)| cuda_why_not(rel, v, min))
+                .or_else(|| {
+                    let who = format!("{}: ", gpu.requirement.who);
+                    gpu_why_not(gpu, rel, module)
+                        .map(|w| w.strip_prefix(&who).map_or(w.clone(), str::to_string))
+                })
+        });
+        if let (Some(why), Some(d)) = (why, gpu.driver.as_mut()) {
+            d.satisfied = false;
+            d.why_not = Some(why);
+        }
     }
 }
 
@@ -130,6 +194,7 @@ fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>)
         .device_id
         .as_deref()
         .and_then(|d| u16::from_str_radix(d, 16).ok())?;
+    let gpu_module = kernel_module(&gpu.requirement);
     if floors::open_floor(id).is_none()
         && matches!(
             floors::proprietary_bound(id),
@@ -143,7 +208,7 @@ fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>)
         KernelModule::Open => ("open", open_listing(id, rel)),
         _ => ("proprietary", proprietary_listing(id, rel)),
     };
-    let modules: Vec<KernelModule> = match (module, gpu.requirement.kernel_module) {
+    let modules: Vec<KernelModule> = match (module, gpu_module) {
         (Some(m), _) => vec![m],
         (None, KernelModule::Either) => vec![KernelModule::Open, KernelModule::Proprietary],
         (None, m) => vec![m],
@@ -177,7 +242,7 @@ fn words(l: &Listing) -> String {
 }
 
 /// An image's requirements (`--image-env`) and what they say of the `--driver` release.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageView {
     /// The CUDA line the image asks for (`cuda>=X.Y` of its first alternative, or
     /// `CUDA_VERSION`), when it asks for one.
@@ -214,14 +279,15 @@ pub fn image_cuda(env: &crate::image_env::ImageEnv) -> Option<CudaVersion> {
         .map(CudaVersion::minor_line)
 }
 
-/// Adds an image's requirements to `report`: the view, and, when the `--driver` spec names a
-/// full release, the toolkit's verdict on it (a failure or a dependence on the GPU's brand or
-/// architecture makes the driver not satisfy). Errors name the variable that does not read.
+/// Adds an image's requirements to NVIDIA's entry and returns its section: when the
+/// `--driver` spec names a full release, the toolkit's verdict on it (a failure or a
+/// dependence on the GPU's brand or architecture makes the driver not satisfy). Errors name
+/// the variable that does not read.
 pub fn apply_image(
-    report: &mut Report,
+    report: &mut VendorStack,
     env: &crate::image_env::ImageEnv,
     spec: Option<&DriverSpec>,
-) -> Result<(), String> {
+) -> Result<ImageView, String> {
     use crate::image_env::{Fit, check};
     let mut view = ImageView {
         cuda: image_cuda(env).map(|v| v.to_string()),
@@ -245,6 +311,14 @@ pub fn apply_image(
         };
         view.verdict = Some(verdict.to_string());
         view.why = why.clone();
+        if let Some(why) = &why {
+            for d in report.gpus.iter_mut().filter_map(|g| g.driver.as_mut()) {
+                if d.satisfied {
+                    d.satisfied = false;
+                    d.why_not = Some(format!("the image: {why}"));
+                }
+            }
+        }
         if let (Some(why), Some(d)) = (why, report.driver.as_mut())
             && d.satisfied
         {
@@ -252,6 +326,54 @@ pub fn apply_image(
             d.why_not = Some(format!("the image: {why}"));
         }
     }
-    report.image = Some(view);
-    Ok(())
+    Ok(view)
+}
+
+/// The `cuda` and `image` sections of NVIDIA's entry, in that order in JSON, and their lines
+/// (the image's first) before the combined line.
+pub fn sections(report: &mut VendorStack, cuda: Option<&CudaView>, image: Option<&ImageView>) {
+    if let Some(c) = cuda {
+        let section = Section::default()
+            .field("version", c.version.as_str())
+            .field("toolkit", c.toolkit.as_str())
+            .field("min_driver", c.min_driver.as_str())
+            .field("notes", c.notes.clone());
+        report.sections.0.push(("cuda", section));
+    }
+    if let Some(i) = image {
+        let section = Section::default()
+            .field("cuda", i.cuda.clone())
+            .field("disabled", i.disabled)
+            .field("requires", i.requires.clone())
+            .field("verdict", i.verdict.clone())
+            .field("why", i.why.clone());
+        report.sections.0.push(("image", section));
+        let asks = match (&i.cuda, i.disabled) {
+            (_, true) => "no check (NVIDIA_DISABLE_REQUIRE)".to_string(),
+            (Some(c), false) => format!("CUDA {c} or newer"),
+            (None, false) => "no CUDA line".to_string(),
+        };
+        report.lines.push(format!(
+            "image: {asks}, {} NVIDIA_REQUIRE_* variable(s)",
+            i.requires.len()
+        ));
+        match (&i.verdict, &i.why) {
+            (Some(v), Some(why)) => report
+                .lines
+                .push(format!("  image on the --driver release: {v} — {why}")),
+            (Some(v), None) => report
+                .lines
+                .push(format!("  image on the --driver release: {v}")),
+            _ => {}
+        }
+    }
+    if let Some(c) = cuda {
+        report.lines.push(format!(
+            "CUDA {}: driver {} or newer ({}, CUDA release notes Table 3)",
+            c.version, c.min_driver, c.toolkit
+        ));
+        report
+            .lines
+            .extend(c.notes.iter().map(|n| format!("  note: {n}")));
+    }
 }

@@ -17,6 +17,7 @@ pub mod nodes;
 pub mod numbering;
 pub mod release;
 pub mod requirement;
+pub mod requirement_model;
 pub mod table;
 
 pub use backend::Nvidia;

@@ -1,35 +1,20 @@
-//! What `gpuctl requirement` computes: device-id and `--driver` parsing, the host's NVIDIA GPUs
-//! from sysfs, each GPU's requirement, the combined one, and the driver verdict, as one
-//! serializable [`Report`] in the DESIGN.md JSON shape.
-//!
-//! Decisions the reference leaves open, made here:
-//! - A GPU whose *built-in* row says it is not compute (Kepler or older) is reported with a
-//!   warning and left out of the combined requirement, for explicit ids as for host GPUs. Site
-//!   rows never change that: detection ignores them, as the reference's `Detect` does.
-//! - `combined` is `null` when no GPU counts (none found, or only Kepler-or-older ones) and when
-//!   the GPUs conflict; a `--driver` check with no GPU that counts is satisfied.
-//! - Names come from a `pci.ids` under the host root for host GPUs only; an explicit id has no
-//!   name, so its answer does not depend on the machine it is asked on.
+//! NVIDIA's forms in `gpuctl requirement`: device ids (`2704`, `0x2704`, `10de:2704`) and
+//! `--driver` specs (`open:580`, `580+`, `open:570.124.06`) as core's stack specs. The
+//! requirement model itself, which core's answer asks, is [`crate::requirement_model`].
 
 use std::fmt;
 
 use crate::model::{
-    BranchKnowledge, CombineError, DriverSource, GenerationTable, KernelModule, Requirement,
-    parse_branch,
+    BranchKnowledge, DRIVER_BRANCH, DriverSource, KERNEL_MODULE, KernelModule, parse_branch,
 };
 use crate::release::DriverRelease;
-use gpuctl_core::Host;
-use gpuctl_core::pci;
-use serde::Serialize;
-
-use crate::table::builtin_requirement;
+use gpuctl_core::requirement::{self as neutral, Known, Setting, StackSpec};
 
 /// NVIDIA's PCI vendor id.
 pub const NVIDIA_VENDOR_ID: u16 = 0x10de;
 
-/// The most device ids one call takes: one per possible PCI device id. More cannot be a list
-/// of real GPUs, and the cap bounds the memory one call can ask for.
-pub const MAX_DEVICE_IDS: usize = 65_536;
+/// The most device ids one call takes (core's limit, kept here for the parser's own callers).
+pub const MAX_DEVICE_IDS: usize = neutral::answer::MAX_DEVICE_IDS;
 
 /// A device-id argument that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,246 +205,25 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
     })
 }
 
-/// One NVIDIA GPU to report on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gpu {
-    /// The PCI device id.
-    pub device_id: u16,
-    /// The name from pci.ids, when known.
-    pub name: Option<String>,
-    /// The bus address, for a GPU found on the host.
-    pub pci_address: Option<String>,
-}
-
-/// The host's NVIDIA GPUs (display or processing-accelerator class, so NVSwitches and audio
-/// functions are left out) in bus-address order, named from the host's pci.ids when it has one,
-/// and a warning for each PCI entry that could not be read.
-pub fn host_gpus(host: &Host) -> (Vec<Gpu>, Vec<String>) {
-    let (devices, warnings) = pci::gpus_of_vendor(host, NVIDIA_VENDOR_ID);
-    let ids: Vec<u16> = devices.iter().map(|d| d.device_id).collect();
-    let names = pci::device_names(host, NVIDIA_VENDOR_ID, &ids);
-    let gpus = devices
-        .into_iter()
-        .inspect(|d| tracing::debug!("NVIDIA GPU 10de:{:04x} at {}", d.device_id, d.address))
-        .map(|d| Gpu {
-            device_id: d.device_id,
-            name: names.get(&d.device_id).cloned(),
-            pci_address: Some(d.address),
-        })
-        .collect();
-    // The requirement report's warnings stay sentences: its JSON contract has strings.
-    (gpus, warnings.iter().map(ToString::to_string).collect())
-}
-
-/// A requirement in the JSON shape DESIGN.md fixes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RequirementView {
-    /// The vendor's name in sentences (`NVIDIA`), as every vendor's entry has it.
-    pub vendor: &'static str,
-    /// Four lowercase hex digits, or `null`.
-    pub device_id: Option<String>,
-    /// The GPU's name, or `null`.
-    pub name: Option<String>,
-    /// The label every vendor's entry has: the generation.
-    pub label: Option<String>,
-    /// The generation label, or `null`.
-    pub generation: Option<String>,
-    /// `open`, `proprietary` or `either`.
-    pub kernel_module: KernelModule,
-    /// The oldest supported branch, or `null`.
-    pub min_branch: Option<u32>,
-    /// The newest supported branch, or `null`.
-    pub max_branch: Option<u32>,
-    /// The compute flag, or `null` when the table has no opinion.
-    pub compute: Option<bool>,
-    /// The same requirement as core's constraints (the kernel-module choice, the branch
-    /// range), the data every vendor's entry carries.
-    pub constraints: Vec<gpuctl_core::requirement::Constraint>,
-    /// Notes for people (none from Rex's table).
-    pub notes: Vec<String>,
-    /// [`Requirement::describe`].
-    pub describe: String,
-    /// [`Requirement::who`].
-    pub who: String,
-}
-
-impl From<&Requirement> for RequirementView {
-    fn from(r: &Requirement) -> Self {
-        let neutral = r.to_neutral();
-        RequirementView {
-            vendor: "NVIDIA",
-            device_id: r.device_id().map(str::to_string),
-            name: r.name().map(str::to_string),
-            label: r.generation().map(str::to_string),
-            generation: r.generation().map(str::to_string),
-            kernel_module: r.kernel_module(),
-            min_branch: r.min_branch(),
-            max_branch: r.max_branch(),
-            compute: r.compute(),
-            constraints: neutral.constraints().to_vec(),
-            notes: Vec::new(),
-            describe: neutral.describe(),
-            who: neutral.who(),
+impl DriverSpec {
+    /// The spec as core's stack spec: the kernel module (when named) and what is known of the
+    /// branch, for NVIDIA's GPUs only; one such spec per request.
+    pub fn to_stack_spec(&self) -> StackSpec {
+        let mut settings = Vec::new();
+        if let Some(m) = self.source.kernel_module() {
+            settings.push((KERNEL_MODULE, Setting::Choice(m.as_str().to_string())));
         }
-    }
-}
-
-/// One GPU's entry: its requirement plus where it is and whether it counts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GpuView {
-    /// The requirement.
-    #[serde(flatten)]
-    pub requirement: RequirementView,
-    /// The bus address of a host GPU; `null` for an id given on the command line.
-    pub pci_address: Option<String>,
-    /// False for a GPU left out of the combined requirement (Kepler or older).
-    pub counted: bool,
-    /// The first driver releases that list it, per kernel module, in words
-    /// ([`crate::floor_check::floor_lines`]); absent when no source gives one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub floors: Vec<String>,
-}
-
-/// The verdict on a `--driver` spec.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DriverVerdict {
-    /// The spec as given.
-    pub spec: String,
-    /// The same, as every vendor's verdict lists its specs.
-    pub specs: Vec<String>,
-    /// Whether the driver can drive every GPU that counts.
-    pub satisfied: bool,
-    /// Why not, when it cannot.
-    pub why_not: Option<String>,
-}
-
-/// Everything `gpuctl requirement` answers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Report {
-    /// Each GPU, in the order given (host GPUs: bus-address order).
-    pub gpus: Vec<GpuView>,
-    /// The one requirement for every GPU that counts; `null` when none counts or they conflict.
-    pub combined: Option<RequirementView>,
-    /// Why the GPUs need different drivers; empty when one driver can drive them all.
-    pub conflicts: Vec<String>,
-    /// The `--driver` verdict, when one was asked for.
-    pub driver: Option<DriverVerdict>,
-    /// Warnings (each also printed on stderr by the CLI, and in the answer's top-level
-    /// `warnings`).
-    #[serde(skip)]
-    pub warnings: Vec<String>,
-    /// The CUDA toolkit asked about (`--cuda`) and the driver it needs; absent when none was.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cuda: Option<crate::floor_verdict::CudaView>,
-    /// The image's requirements (`--image-env`); absent when none was given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub image: Option<crate::floor_verdict::ImageView>,
-}
-
-impl Report {
-    /// True when the answer is "no": the GPUs conflict, or the driver does not satisfy them.
-    pub fn unserved(&self) -> bool {
-        !self.conflicts.is_empty() || self.driver.as_ref().is_some_and(|d| !d.satisfied)
-    }
-}
-
-/// The report for the host's NVIDIA GPUs.
-pub fn host_report(host: &Host, table: &GenerationTable, driver: Option<&DriverSpec>) -> Report {
-    let (gpus, warnings) = host_gpus(host);
-    report(table, &gpus, driver, warnings)
-}
-
-/// The report for device ids given on the command line (no names, no addresses).
-pub fn ids_report(table: &GenerationTable, ids: &[u16], driver: Option<&DriverSpec>) -> Report {
-    let gpus: Vec<Gpu> = ids
-        .iter()
-        .map(|&device_id| Gpu {
-            device_id,
-            name: None,
-            pci_address: None,
-        })
-        .collect();
-    report(table, &gpus, driver, Vec::new())
-}
-
-/// The report for `gpus`, looked up in `table`; `warnings` come first in the report's list.
-pub fn report(
-    table: &GenerationTable,
-    gpus: &[Gpu],
-    driver: Option<&DriverSpec>,
-    mut warnings: Vec<String>,
-) -> Report {
-    let mut views = Vec::with_capacity(gpus.len());
-    let mut counted = Vec::with_capacity(gpus.len());
-    for gpu in gpus {
-        let mut req = table.lookup(gpu.device_id);
-        if let Some(name) = &gpu.name {
-            req = req.named(name.clone());
-        }
-        let builtin = builtin_requirement(gpu.device_id);
-        // A GPU named by its id always counts; only host-found ones are left out.
-        let counts = gpu.pci_address.is_none() || builtin.compute() != Some(false);
-        if !counts {
-            warnings.push(not_compute_warning(gpu, &builtin));
-        }
-        views.push(GpuView {
-            requirement: RequirementView::from(&req),
-            pci_address: gpu.pci_address.clone(),
-            counted: counts,
-            floors: crate::floor_check::floor_lines(gpu.device_id, req.kernel_module()),
-        });
-        if counts {
-            counted.push(req);
-        } else if let Some(why) = driver.and_then(|d| req.why_not(d.source()).map(|w| (d, w))) {
-            warnings.push(format!(
-                "driver {} will not drive {}: {}",
-                why.0.spec(),
-                req.who(),
-                why.1
-            ));
-        }
-    }
-    let (combined, conflicts) = match Requirement::intersect(&counted) {
-        Ok(r) => (Some(r), Vec::new()),
-        Err(CombineError::Empty) => (None, Vec::new()),
-        Err(CombineError::Conflict { conflicts }) => (None, conflicts),
-    };
-    let driver = driver.map(|spec| {
-        let why_not = if conflicts.is_empty() {
-            combined.as_ref().and_then(|r| r.why_not(spec.source()))
-        } else {
-            Some(conflicts.join("; "))
+        let known = match self.source.branch() {
+            BranchKnowledge::Exact(b) => Known::Exact(neutral::Version::major(b)),
+            BranchKnowledge::AtLeast(b) => Known::AtLeast(neutral::Version::major(b)),
+            BranchKnowledge::Unknown => Known::Unknown,
         };
-        DriverVerdict {
-            spec: spec.spec().to_string(),
-            specs: vec![spec.spec().to_string()],
-            satisfied: why_not.is_none(),
-            why_not,
+        settings.push((DRIVER_BRANCH, Setting::Version(known)));
+        StackSpec {
+            spec: self.spec.clone(),
+            settings,
+            vendors: vec!["nvidia"],
+            whole_stack: true,
         }
-    });
-    Report {
-        gpus: views,
-        combined: combined.as_ref().map(RequirementView::from),
-        conflicts,
-        driver,
-        warnings,
-        cuda: None,
-        image: None,
     }
-}
-
-/// Rex-GPU's Kepler warning (docs/requirement.md#compute), ending in what gpuctl does instead of
-/// skipping the install: the GPU is left out of the combination.
-fn not_compute_warning(gpu: &Gpu, builtin: &Requirement) -> String {
-    let shown = match &gpu.name {
-        Some(name) => format!("NVIDIA GPU {name} (10de:{:04x})", gpu.device_id),
-        None => format!("NVIDIA GPU (10de:{:04x})", gpu.device_id),
-    };
-    let generation = builtin.generation().unwrap_or("unsupported");
-    let needs = builtin.max_branch().map_or(String::new(), |max| {
-        format!(
-            ": it needs driver branch {max} or older, which current distributions no longer package"
-        )
-    });
-    format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
 }

@@ -82,7 +82,9 @@ pub const FIRMWARE: Component = Component {
 gpuctl_core::register_components!("acme", &[FIRMWARE, LINUX_KERNEL]);
 
 /// Acme's table, all of it: device 0x0002 ("NPU2") needs firmware 2.0 or newer; device 0x0001
-/// ("NPU1") has an out-of-tree driver that builds only up to Linux 4.19; others, any.
+/// ("NPU1") has an out-of-tree driver that builds only up to Linux 4.19; of others Acme knows
+/// nothing, which is `None` (gpuctl prints them as unknown), never a requirement with no
+/// constraint (which would read as "any driver").
 fn acme_requirement(device: &PciDevice) -> Option<Requirement> {
     if device.vendor_id != ACME.pci_vendor_id {
         return None;
@@ -97,6 +99,6 @@ fn acme_requirement(device: &PciDevice) -> Option<Requirement> {
             let firmware = Constraint::range(FIRMWARE, Some(Version::new(2, 0)), None).ok()?;
             Some(r.with_label("NPU2").with_constraint(firmware))
         }
-        _ => Some(r),
+        _ => None,
     }
 }

@@ -147,3 +147,36 @@ fn the_hosts_acme_gpus_are_enumerated() {
              Acme combined: Acme firmware 2.0 or newer, Linux kernel 4.19 or older\n",
         );
 }
+
+/// A device Acme's table says nothing of is unknown in Acme's words ("Acme NPU"), never "any
+/// driver", and no `--driver` can be said to satisfy it (docs/plugins.md).
+#[test]
+fn a_device_without_requirement_data_is_unknown_never_any_driver() {
+    gpuctl_acme(&["requirement", "1e5a:0003"])
+        .assert()
+        .code(0)
+        .stdout(
+            "Acme NPU (1e5a:0003): unknown: no requirement data\n\
+             Acme combined: unknown: no requirement data\n",
+        );
+    gpuctl_acme(&["requirement", "1e5a:0003", "1e5a:0002"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with(
+            "Acme combined: Acme firmware 2.0 or newer; Acme NPU (1e5a:0003): unknown: no \
+             requirement data\n",
+        ))
+        .stdout(predicate::str::contains("any driver").not());
+    gpuctl_acme(&["requirement", "--driver", "kernel:5.4", "1e5a:0003"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::ends_with(
+            "driver kernel:5.4: does not satisfy — Acme NPU (1e5a:0003): unknown: no requirement \
+             data\n",
+        ));
+    let v = json_of(&["requirement", "--format", "json", "1e5a:0003"], 0);
+    let gpu = &v["vendors"][0]["gpus"][0];
+    assert_eq!(gpu["who"], json!("Acme NPU (1e5a:0003)"));
+    assert_eq!(gpu["unknown"], json!("unknown: no requirement data"));
+    assert_eq!(gpu["constraints"], json!([]));
+}

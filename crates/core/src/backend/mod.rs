@@ -12,10 +12,10 @@ use crate::check::image_env::ImageEnv;
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::pattern::Family;
+use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};
-use crate::requirement::Requirement;
+use crate::requirement::{Requirement, RequirementModel};
 use crate::selector::{Pick, Selection};
 
 // The types a backend works with live in the modules that own them; these names stay here so
@@ -140,7 +140,7 @@ pub trait GpuBackend: Send + Sync {
     /// What this host says about a failure of one of the vendor's families (family `code`,
     /// matched in `text`): facts the family's static text cannot know, one sentence each, e.g.
     /// the GPU's LLVM target and the ROCm releases that list it. Empty when it has none.
-    fn explain_details(&self, _code: &str, _text: &str, _probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, _code: FamilyCode, _text: &str, _probe: &Probe) -> Vec<String> {
         Vec::new()
     }
 
@@ -176,6 +176,16 @@ pub trait GpuBackend: Send + Sync {
 
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
+        None
+    }
+
+    /// The vendor's own requirement model, when [`driver_requirement`] alone is not all it
+    /// has to say (ids and `--driver` forms of its own, a site table, GPUs left out of the
+    /// host's line, sections of its own, its own combination and wording: NVIDIA's generation
+    /// table).
+    ///
+    /// [`driver_requirement`]: GpuBackend::driver_requirement
+    fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {
         None
     }
 }

@@ -5,7 +5,7 @@
 use crate::check::codes;
 
 use super::{
-    Family, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_KEEP_GROUPS,
+    Family, FamilyCode, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS, PRIORITY_KEEP_GROUPS,
     PRIORITY_PRECISE,
 };
 
@@ -23,7 +23,7 @@ const CDI_DIAGNOSIS: &str = "podman could not set up a CDI device.";
 /// Core's families, in catalogue order.
 pub const CORE_FAMILIES: &[Family] = &[
     Family {
-        code: "keep-groups-unsupported",
+        code: FamilyCode::new("keep-groups-unsupported"),
         signs: &[&["keep-groups"], &["keep_original_groups"]],
         priority: PRIORITY_KEEP_GROUPS,
         diagnosis: "podman or its OCI runtime rejected '--group-add keep-groups' (runc ignores or refuses it; podman before 3.2 does not know it).",
@@ -31,7 +31,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::OCI_RUNTIME],
     },
     Family {
-        code: "selinux-denied",
+        code: FamilyCode::new("selinux-denied"),
         signs: &[&["avc:  denied"], &["SELinux is preventing"]],
         priority: PRIORITY_PRECISE,
         diagnosis: "SELinux denied the container access to a device node (the container_t domain may not use device nodes unless container_use_devices is on).",
@@ -39,7 +39,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::SELINUX],
     },
     Family {
-        code: "group-not-in-image",
+        code: FamilyCode::new("group-not-in-image"),
         signs: &[&["Unable to find group"], &["unable to find group"]],
         priority: PRIORITY_GROUPS,
         diagnosis: "a '--group-add' group name is not in the image's /etc/group.",
@@ -47,7 +47,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS],
     },
     Family {
-        code: "render-node-denied",
+        code: FamilyCode::new("render-node-denied"),
         signs: &[
             &["/dev/dri/renderD", "Permission denied"],
             &["/dev/dri/card", "Permission denied"],
@@ -58,7 +58,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {
-        code: "render-node-missing",
+        code: FamilyCode::new("render-node-missing"),
         signs: &[
             // docker: "error gathering device information while adding custom device
             // \"/dev/dri\": no such file or directory"; podman: "stat /dev/dri/renderD128: ...".
@@ -71,7 +71,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::TIER, codes::RENDER_GROUPS],
     },
     Family {
-        code: "cdi-stale-spec",
+        code: FamilyCode::new("cdi-stale-spec"),
         signs: &[
             &["failed to stat CDI host device"],
             // crun before 1.15 and after; a volume that is merely unreadable says "Permission
@@ -91,7 +91,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::CDI_STALE],
     },
     Family {
-        code: "cdi-spec-rejected",
+        code: FamilyCode::new("cdi-spec-rejected"),
         signs: &[&["failed to parse CDI Spec"], &["failed to load CDI Spec"]],
         priority: PRIORITY_CDI_SPECIFIC - 2,
         diagnosis: "podman's CDI library rejected a spec file: it uses fields or a cdiVersion newer than this podman reads, or it is not valid.",
@@ -99,7 +99,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::CDI_VERSION],
     },
     Family {
-        code: "cdi-unresolvable",
+        code: FamilyCode::new("cdi-unresolvable"),
         signs: &[&["unresolvable CDI devices"]],
         priority: PRIORITY_CDI_SPECIFIC,
         diagnosis: "no CDI spec podman could load declares the requested device: the spec is missing, unreadable, invalid, or newer than this podman's CDI library (podman drops such specs without saying why).",
@@ -107,7 +107,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::CDI_VERSION, codes::CDI_READABLE],
     },
     Family {
-        code: "cdi-no-vendor",
+        code: FamilyCode::new("cdi-no-vendor"),
         signs: &[&["could not discover GPU vendor"]],
         priority: PRIORITY_CDI_SPECIFIC,
         diagnosis: "podman's --gpus found no nvidia.com or amd.com CDI spec to map the request to.",
@@ -115,7 +115,7 @@ pub const CORE_FAMILIES: &[Family] = &[
         checks: &[codes::CDI_READABLE],
     },
     Family {
-        code: "cdi-mention",
+        code: FamilyCode::new("cdi-mention"),
         signs: &[&["cdi.k8s.io"], &["CDI"]],
         priority: PRIORITY_CDI,
         diagnosis: CDI_DIAGNOSIS,
@@ -126,7 +126,7 @@ pub const CORE_FAMILIES: &[Family] = &[
 
 /// A registered vendor's CDI kind (`nvidia.com/gpu`) counts as a mention of CDI.
 pub(crate) const KIND_MENTION: Family = Family {
-    code: "cdi-mention",
+    code: FamilyCode::new("cdi-mention"),
     signs: &[],
     priority: PRIORITY_CDI,
     diagnosis: CDI_DIAGNOSIS,
@@ -137,7 +137,7 @@ pub(crate) const KIND_MENTION: Family = Family {
 /// podman before CDI (or a compose tool passing the name as a path) took a CDI name for a
 /// host path.
 pub(crate) const NAME_AS_PATH: Family = Family {
-    code: "cdi-name-as-path",
+    code: FamilyCode::new("cdi-name-as-path"),
     signs: &[],
     priority: PRIORITY_CDI_SPECIFIC,
     diagnosis: "",

@@ -19,7 +19,7 @@ use aho_corasick::AhoCorasick;
 use crate::backend::Registry;
 
 /// The code of the answer for a failure that names a GPU component but matches no family.
-pub const UNRECOGNISED: &str = "gpu-unrecognised";
+pub const UNRECOGNISED: FamilyCode = FamilyCode::new("gpu-unrecognised");
 
 /// Container-side group and permission problems of the engine's own making (keep-groups).
 pub const PRIORITY_KEEP_GROUPS: u8 = 10;
@@ -38,7 +38,7 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 
 // The family type is part of the plug-in interface, so it lives in `pattern`, which imports
 // nothing; this name stays here.
-pub use crate::pattern::Family;
+pub use crate::pattern::{Family, FamilyCode};
 
 /// The words that name a GPU component: core's and every registered vendor's
 /// ([`crate::GpuBackend::gpu_words`]).

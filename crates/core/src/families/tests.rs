@@ -38,7 +38,7 @@ fn the_lowest_priority_wins() {
     let reg = Registry::from_backends(std::iter::empty());
     let text = "Error: unable to find group keep-groups";
     assert_eq!(
-        classify(text, &reg).map(|f| f.code),
+        classify(text, &reg).map(|f| f.code.as_str()),
         Some("keep-groups-unsupported")
     );
     assert_eq!(classify("Error: image not known", &reg), None);

@@ -18,6 +18,7 @@ use crate::check::{Check, CheckCode, DoctorContext};
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::pattern::FamilyCode;
 use crate::pci::PciDevice;
 use crate::plan::{Need, VendorPlan};
 use crate::reason::Reason;
@@ -32,7 +33,7 @@ pub use requirement::RequirementHook;
 ///
 /// A vendor's facts about one of its failure families on this host: family code, failure text,
 /// probe ([`GpuBackend::explain_details`]).
-pub type ExplainDetails = fn(&str, &str, &Probe) -> Vec<String>;
+pub type ExplainDetails = fn(FamilyCode, &str, &Probe) -> Vec<String>;
 
 /// Write a vendor as a literal that ends in `..RenderNodeVendor::DEFAULT`, so that a field
 /// added later takes its default instead of breaking the literal.
@@ -307,7 +308,7 @@ impl GpuBackend for RenderNodeVendor {
         self.gpu_words
     }
 
-    fn explain_details(&self, code: &str, text: &str, probe: &Probe) -> Vec<String> {
+    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
         self.explain_details
             .map(|f| f(code, text, probe))
             .unwrap_or_default()

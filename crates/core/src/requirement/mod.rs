@@ -19,14 +19,20 @@
 //! over a component's nouns and is the NVIDIA model's word for word when given NVIDIA's nouns
 //! (`open kernel module, driver branch 570 or newer`).
 
+pub mod answer;
 mod combine;
 mod constraint;
+mod input_error;
 mod model;
 pub mod report;
 mod spec;
 mod stack;
+pub mod text;
+mod vendor;
 mod version;
 
+#[cfg(test)]
+mod answer_tests;
 #[cfg(test)]
 mod spec_tests;
 #[cfg(test)]
@@ -39,6 +45,9 @@ pub use spec::{
     Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
 };
 pub use stack::{Known, Stack};
+pub use vendor::{
+    GpuRequirement, ImageEnvInput, RequirementModel, RequirementSource, VendorRequest, Wording,
+};
 pub use version::{MAX_PARTS, Version, VersionError};
 
 /// The Linux kernel, shared by every vendor whose driver is in the kernel: the one component

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use super::Constraint;
+use crate::FactValue;
 
 /// What one GPU (or, combined, several) needs of its driver stack.
 ///
@@ -17,8 +18,10 @@ pub struct Requirement {
     pub(super) label: Option<String>,
     pub(super) constraints: Vec<Constraint>,
     pub(super) notes: Vec<String>,
+    pub(super) facts: Vec<(&'static str, FactValue)>,
     pub(super) members: Vec<Requirement>,
     pub(super) unknown: Option<String>,
+    pub(super) noun: Option<&'static str>,
 }
 
 impl Requirement {
@@ -76,9 +79,31 @@ impl Requirement {
         self
     }
 
+    /// The same, with what one device is called in `who` (`NPU`); `GPU` by default.
+    #[must_use]
+    pub fn with_noun(mut self, noun: &'static str) -> Requirement {
+        self.noun = Some(noun);
+        self
+    }
+
     /// Why the device is unknown, when no source lists it.
     pub fn unknown(&self) -> Option<&str> {
         self.unknown.as_deref()
+    }
+
+    /// The same, with a fact of the vendor's own beside the constraints (NVIDIA's
+    /// `generation`, `compute`), kept in order and shown in JSON under `key`. Facts never
+    /// decide anything; a combination has only the facts its vendor gives it.
+    #[must_use]
+    pub fn with_fact(mut self, key: &'static str, value: impl Into<FactValue>) -> Requirement {
+        self.facts.retain(|(k, _)| *k != key);
+        self.facts.push((key, value.into()));
+        self
+    }
+
+    /// The vendor's facts, in order.
+    pub fn facts(&self) -> &[(&'static str, FactValue)] {
+        &self.facts
     }
 
     /// The same, combining `members` (what [`Requirement::intersect`] makes; a vendor model
@@ -149,17 +174,30 @@ impl Requirement {
     /// The constraints in words, joined with `, `: `open kernel module, driver branch 570 or
     /// newer`; `any driver` when there is none.
     pub fn describe(&self) -> String {
-        if self.constraints.is_empty() {
-            if let Some(reason) = &self.unknown {
-                return reason.clone();
-            }
-            return "any driver".to_string();
+        if let Some(reason) = &self.unknown
+            && self.constraints.is_empty()
+        {
+            return reason.clone();
         }
-        self.constraints
-            .iter()
-            .map(Constraint::describe)
-            .collect::<Vec<_>>()
-            .join(", ")
+        // A combination with a member nothing is known of is not "any driver", nor only what
+        // the known members need: each unknown member is named after the constraints.
+        let unknown = self.members.iter().filter_map(|m| {
+            m.unknown
+                .as_deref()
+                .map(|reason| format!("{}: {reason}", m.who()))
+        });
+        let parts: Vec<String> = self.constraints.iter().map(Constraint::describe).collect();
+        let mut out = parts.join(", ");
+        for line in unknown {
+            if !out.is_empty() {
+                out.push_str("; ");
+            }
+            out.push_str(&line);
+        }
+        if out.is_empty() {
+            out.push_str("any driver");
+        }
+        out
     }
 
     /// Whom it is for: `Tesla V100 (Maxwell/Pascal/Volta, 10de:1db4)`, `AMD GPU (gfx942,
@@ -185,7 +223,8 @@ impl Requirement {
             Some(name) => out.push_str(name),
             None => {
                 out.push_str(&self.vendor);
-                out.push_str(" GPU");
+                out.push(' ');
+                out.push_str(self.noun.unwrap_or("GPU"));
             }
         }
         let mut items = Vec::with_capacity(2);

@@ -1,11 +1,15 @@
-//! The answer for GPUs of any vendors: each GPU's requirement, one combined requirement per
-//! vendor stack, the conflicts within and across stacks, and whether the specs given describe a
-//! stack that drives each GPU. Serializable as the `vendors` part of `gpuctl requirement`'s
-//! JSON.
+//! The answer of `gpuctl requirement` as data, one shape for every vendor: each GPU's
+//! requirement, one combined requirement per vendor, the conflicts within and across vendors,
+//! and the verdict on the `--driver` specs that concern each vendor
+//! (docs/requirement.md#json).
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
+use super::answer::RequirementInputError;
+use super::vendor::{RequirementModel, RequirementSource, Wording};
 use super::{CombineError, Constraint, Requirement, Stack, StackSpec};
+use crate::FactValue;
 
 /// One GPU to report on.
 #[derive(Debug, Clone)]
@@ -16,6 +20,63 @@ pub struct GpuInput {
     pub pci_address: Option<String>,
     /// Its requirement.
     pub requirement: Requirement,
+    /// For a GPU its vendor leaves out of the combined requirement, the warning that says so.
+    pub left_out: Option<String>,
+    /// The vendor's first-listing lines ([`GpuRequirement::floors`]).
+    ///
+    /// [`GpuRequirement::floors`]: super::GpuRequirement::floors
+    pub floors: Vec<String>,
+}
+
+/// The vendor's facts, shown beside the requirement's own keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts(pub Vec<(&'static str, FactValue)>);
+
+/// One section of a vendor's entry: its fields, `(key, value)`, in the order JSON shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Section(pub Vec<(&'static str, serde_json::Value)>);
+
+impl Section {
+    /// The same with one more field.
+    #[must_use]
+    pub fn field(mut self, key: &'static str, value: impl Into<serde_json::Value>) -> Section {
+        self.0.push((key, value.into()));
+        self
+    }
+}
+
+impl Serialize for Section {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// A vendor's sections of its entry: `(key, section)`, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Sections(pub Vec<(&'static str, Section)>);
+
+impl Serialize for Sections {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Facts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 /// A requirement as data.
@@ -27,8 +88,12 @@ pub struct RequirementView {
     pub device_id: Option<String>,
     /// The GPU's name, or `null`.
     pub name: Option<String>,
-    /// The label (an LLVM target, a platform), or `null`.
+    /// The label (a generation, an LLVM target, a platform), or `null`.
     pub label: Option<String>,
+    /// The vendor's own facts (NVIDIA: `generation`, `kernel_module`, `min_branch`,
+    /// `max_branch`, `compute`).
+    #[serde(flatten)]
+    pub facts: Facts,
     /// Each constraint as data.
     pub constraints: Vec<Constraint>,
     /// Notes for people.
@@ -50,6 +115,7 @@ impl From<&Requirement> for RequirementView {
             device_id: r.device_id().map(|d| format!("{d:04x}")),
             name: r.name().map(str::to_string),
             label: r.label().map(str::to_string),
+            facts: Facts(r.facts().to_vec()),
             constraints: r.constraints().to_vec(),
             notes: r.notes().to_vec(),
             unknown: r.unknown().map(str::to_string),
@@ -59,7 +125,7 @@ impl From<&Requirement> for RequirementView {
     }
 }
 
-/// Whether the specs' stack drives one GPU.
+/// Whether a driver stack drives one GPU, or a vendor's GPUs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GpuVerdict {
     /// True when it does.
@@ -76,23 +142,13 @@ pub struct GpuView {
     pub requirement: RequirementView,
     /// The bus address of a host GPU; `null` for an id given on the command line.
     pub pci_address: Option<String>,
+    /// False for a GPU left out of the combined requirement (NVIDIA's Kepler and older).
+    pub counted: bool,
+    /// The first driver releases that list it, in words; absent when the vendor gives none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<String>,
     /// The verdict of the specs that concern this vendor; `null` when none does.
     pub driver: Option<GpuVerdict>,
-}
-
-/// One vendor's stack.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct VendorStack {
-    /// The vendor's selector name.
-    pub vendor: String,
-    /// Its GPUs, in the order given.
-    pub gpus: Vec<GpuView>,
-    /// The one requirement for all of them; `null` when they conflict.
-    pub combined: Option<RequirementView>,
-    /// Why they need different stacks.
-    pub conflicts: Vec<String>,
-    /// The verdict of the specs that concern this vendor; `null` when none does.
-    pub driver: Option<DriverVerdict>,
 }
 
 /// The verdict on the `--driver` specs that concern one vendor.
@@ -102,19 +158,49 @@ pub struct DriverVerdict {
     pub spec: String,
     /// The specs as given.
     pub specs: Vec<String>,
-    /// Whether they drive every GPU of the vendor.
+    /// Whether they drive every GPU of the vendor that counts.
     pub satisfied: bool,
-    /// Each GPU they do not drive, as `who: reason`, said once for GPUs that fail alike.
+    /// Why not, when they do not.
     pub why_not: Option<String>,
 }
 
-/// Every vendor's stack and what conflicts across them.
+/// One vendor's part of the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VendorStack {
+    /// The vendor's selector name.
+    pub vendor: String,
+    /// Its GPUs, in the order given (host GPUs: bus-address order).
+    pub gpus: Vec<GpuView>,
+    /// The one requirement for the GPUs that count; `null` when none counts or they conflict.
+    pub combined: Option<RequirementView>,
+    /// Why they need different stacks.
+    pub conflicts: Vec<String>,
+    /// The verdict of the specs that concern this vendor; `null` when none does.
+    pub driver: Option<DriverVerdict>,
+    /// The vendor's own sections, each under its key (NVIDIA's `cuda`, `image`), after the
+    /// verdict; absent when it gives none.
+    #[serde(flatten)]
+    pub sections: Sections,
+    /// The sections' text lines, printed after the GPUs and before the combined line.
+    #[serde(skip)]
+    pub lines: Vec<String>,
+    /// How the text says it.
+    #[serde(skip)]
+    pub wording: Wording,
+    /// The vendor's name in sentences (`AMD`).
+    #[serde(skip)]
+    pub display: String,
+}
+
+/// Everything `gpuctl requirement` answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct Report {
-    /// One entry per vendor, in the order the vendors first appear.
+    /// One entry per vendor, in canonical vendor order.
     pub vendors: Vec<VendorStack>,
-    /// Conflicts between stacks (only shared components, such as the kernel, can conflict).
+    /// Conflicts between vendors (only shared components, such as the kernel, can conflict).
     pub host_conflicts: Vec<String>,
+    /// Warnings (each also printed on stderr).
+    pub warnings: Vec<String>,
 }
 
 impl Report {
@@ -137,91 +223,180 @@ impl Report {
 pub const NO_HOST_WIDE_CONSTRAINT: &str =
     "no host-wide constraint (each GPU's requirement above is its own)";
 
-/// The report for `gpus`, checking each against the specs that concern its vendor.
-pub fn report(gpus: &[GpuInput], specs: &[StackSpec]) -> Report {
-    let mut order: Vec<&'static str> = Vec::new();
-    for g in gpus {
-        if !order.contains(&g.vendor) {
-            order.push(g.vendor);
-        }
-    }
+/// One vendor's GPUs and how to combine them.
+pub struct VendorInput<'a> {
+    /// The vendor's selector name.
+    pub vendor: &'static str,
+    /// Its name in sentences.
+    pub display: String,
+    /// Its GPUs.
+    pub gpus: Vec<GpuInput>,
+    /// Its requirement model, when it has one of its own (how it combines and words).
+    pub model: Option<&'a dyn RequirementModel>,
+    /// Its source for this request, which finishes its entry.
+    pub source: Option<&'a dyn RequirementSource>,
+}
+
+/// The report for `vendors`, checking each against the specs that concern it and letting each
+/// vendor's source finish its entry; `warnings` come first in the report's list.
+pub fn report(
+    vendors: Vec<VendorInput<'_>>,
+    specs: &[StackSpec],
+    warnings: Vec<String>,
+) -> Result<Report, RequirementInputError> {
     let mut combined_all = Vec::new();
-    let vendors = order
-        .into_iter()
-        .map(|vendor| {
-            let mine: Vec<&GpuInput> = gpus.iter().filter(|g| g.vendor == vendor).collect();
+    let mut warnings = warnings;
+    let mut stacks = Vec::with_capacity(vendors.len());
+    for input in vendors {
+        let source = input.source;
+        let (mut stack, combined) = vendor_stack(input, specs, &mut warnings);
+        if let Some(c) = &combined {
+            combined_all.push(c.host_part());
+        }
+        if let Some(source) = source {
             let concern: Vec<&StackSpec> = specs
                 .iter()
-                .filter(|s| s.vendors.contains(&vendor))
+                .filter(|s| s.vendors.iter().any(|v| *v == stack.vendor))
                 .collect();
-            let stack = (!concern.is_empty())
-                .then(|| concern.iter().fold(Stack::new(), |st, s| s.apply(st)));
-            let views: Vec<GpuView> = mine
-                .iter()
-                .map(|g| GpuView {
-                    requirement: RequirementView::from(&g.requirement),
-                    pci_address: g.pci_address.clone(),
-                    driver: stack.as_ref().map(|st| {
-                        let why_not = g.requirement.why_not(st);
-                        GpuVerdict {
-                            satisfied: why_not.is_none(),
-                            why_not,
-                        }
-                    }),
-                })
-                .collect();
-            let reqs: Vec<&Requirement> = mine.iter().map(|g| &g.requirement).collect();
-            let (combined, conflicts) = match Requirement::intersect(reqs) {
-                Ok(r) => (Some(r.host_part()), Vec::new()),
-                Err(CombineError::Empty) => (None, Vec::new()),
-                Err(CombineError::Conflict { conflicts }) => (None, conflicts),
-            };
-            if let Some(c) = &combined {
-                combined_all.push(c.clone());
-            }
-            let driver = stack.as_ref().map(|_| {
-                let mut why: Vec<String> = Vec::new();
-                for v in &views {
-                    let Some(reason) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
-                        continue;
-                    };
-                    // Eight identical GPUs failing alike are said once.
-                    let line = format!("{}: {reason}", v.requirement.who);
-                    if !why.contains(&line) {
-                        why.push(line);
-                    }
+            source.finish(&mut stack, &concern)?;
+        }
+        stacks.push(stack);
+    }
+    Ok(Report {
+        vendors: stacks,
+        host_conflicts: Requirement::conflicts(&combined_all),
+        warnings,
+    })
+}
+
+fn vendor_stack(
+    input: VendorInput<'_>,
+    specs: &[StackSpec],
+    warnings: &mut Vec<String>,
+) -> (VendorStack, Option<Requirement>) {
+    let vendor = input.vendor;
+    let wording = input
+        .model
+        .map_or(Wording::DEFAULT, RequirementModel::wording);
+    let concern: Vec<&StackSpec> = specs
+        .iter()
+        .filter(|s| s.vendors.contains(&vendor))
+        .collect();
+    let stack =
+        (!concern.is_empty()).then(|| concern.iter().fold(Stack::new(), |st, s| s.apply(st)));
+    let spec_text = concern
+        .iter()
+        .map(|s| s.spec.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let views: Vec<GpuView> = input
+        .gpus
+        .iter()
+        .map(|g| GpuView {
+            requirement: RequirementView::from(&g.requirement),
+            pci_address: g.pci_address.clone(),
+            counted: g.left_out.is_none(),
+            floors: g.floors.clone(),
+            driver: stack.as_ref().map(|st| {
+                let why_not = g.requirement.why_not(st);
+                GpuVerdict {
+                    satisfied: why_not.is_none(),
+                    why_not,
                 }
-                let specs: Vec<String> = concern.iter().map(|s| s.spec.clone()).collect();
-                DriverVerdict {
-                    spec: specs.join(", "),
-                    specs,
-                    satisfied: why.is_empty(),
-                    why_not: (!why.is_empty()).then(|| why.join("; ")),
-                }
-            });
-            let combined = combined.as_ref().map(|c| {
-                let mut view = RequirementView::from(c);
-                // The combined requirement holds only host-wide constraints (the ROCm release,
-                // the kernel); a per-device choice such as Intel's i915 or xe is each GPU's own,
-                // so "any driver" here would read as if no GPU needed anything.
-                if view.constraints.is_empty()
-                    && views.iter().any(|g| !g.requirement.constraints.is_empty())
-                {
-                    view.describe = NO_HOST_WIDE_CONSTRAINT.to_string();
-                }
-                view
-            });
-            VendorStack {
-                vendor: vendor.to_string(),
-                gpus: views,
-                combined,
-                conflicts,
-                driver,
-            }
+            }),
         })
         .collect();
-    Report {
-        vendors,
-        host_conflicts: Requirement::conflicts(&combined_all),
+    for (g, v) in input.gpus.iter().zip(&views) {
+        let Some(left_out) = &g.left_out else {
+            continue;
+        };
+        warnings.push(left_out.clone());
+        if let Some(why) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) {
+            warnings.push(format!(
+                "driver {spec_text} will not drive {}: {why}",
+                g.requirement.who()
+            ));
+        }
     }
+    let counted: Vec<&Requirement> = input
+        .gpus
+        .iter()
+        .filter(|g| g.left_out.is_none())
+        .map(|g| &g.requirement)
+        .collect();
+    let (combined, conflicts) = if counted.is_empty() {
+        (None, Vec::new())
+    } else {
+        let combined = match input.model {
+            Some(m) => m.combine(&counted),
+            None => Requirement::intersect(counted.iter().copied()),
+        };
+        match combined {
+            Ok(r) => (Some(r.host_part()), Vec::new()),
+            Err(CombineError::Empty) => (None, Vec::new()),
+            Err(CombineError::Conflict { conflicts }) => (None, conflicts),
+        }
+    };
+    let driver = stack.as_ref().map(|st| {
+        // Rex's verdict is one reason: the conflicts, or what the combined requirement
+        // refuses. The others name each GPU the stack does not drive.
+        let why_not = if !wording.combined_verdict {
+            per_gpu_why_not(&input.gpus, &views)
+        } else if !conflicts.is_empty() {
+            Some(conflicts.join("; "))
+        } else {
+            combined.as_ref().and_then(|c| c.why_not(st))
+        };
+        DriverVerdict {
+            spec: spec_text.clone(),
+            specs: concern.iter().map(|s| s.spec.clone()).collect(),
+            satisfied: why_not.is_none(),
+            why_not,
+        }
+    });
+    let combined_view = combined.as_ref().map(|c| {
+        let mut view = RequirementView::from(c);
+        // The combined requirement holds only host-wide constraints (the ROCm release, the
+        // kernel); a per-device choice such as Intel's i915 or xe is each GPU's own, so
+        // "any driver" here would read as if no GPU needed anything.
+        if view.constraints.is_empty()
+            && views.iter().any(|g| !g.requirement.constraints.is_empty())
+        {
+            view.describe = NO_HOST_WIDE_CONSTRAINT.to_string();
+        }
+        view
+    });
+    (
+        VendorStack {
+            vendor: vendor.to_string(),
+            gpus: views,
+            combined: combined_view,
+            conflicts,
+            driver,
+            sections: Sections::default(),
+            lines: Vec::new(),
+            wording,
+            display: input.display,
+        },
+        combined,
+    )
+}
+
+/// Each counted GPU that the stack does not drive, as `who: reason`, said once for GPUs that
+/// fail alike; `None` when every one is driven.
+fn per_gpu_why_not(gpus: &[GpuInput], views: &[GpuView]) -> Option<String> {
+    let mut why: Vec<String> = Vec::new();
+    for (g, v) in gpus.iter().zip(views) {
+        let Some(reason) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
+            continue;
+        };
+        if g.left_out.is_some() {
+            continue;
+        }
+        let line = format!("{}: {reason}", g.requirement.who());
+        if !why.contains(&line) {
+            why.push(line);
+        }
+    }
+    (!why.is_empty()).then(|| why.join("; "))
 }

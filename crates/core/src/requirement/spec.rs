@@ -46,26 +46,32 @@ pub enum Setting {
     Version(Known),
 }
 
-/// One parsed spec: the text, the component it sets, and the vendors that use that component.
+/// One parsed spec: the text, what it sets (one component for `rocm:6.2`; a vendor's own
+/// forms may set several, as NVIDIA's `open:580` sets the kernel module and the branch), and
+/// the vendors that use those components.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StackSpec {
     /// The spec as given.
     pub spec: String,
-    /// The component it sets.
-    pub component: Component,
-    /// What it sets it to.
-    pub setting: Setting,
-    /// The vendors whose requirements use the component.
+    /// Each component it sets, with what it sets it to.
+    pub settings: Vec<(Component, Setting)>,
+    /// The vendors whose requirements use the components.
     pub vendors: Vec<&'static str>,
+    /// True for a vendor's own whole-stack form (NVIDIA's `open:580`), of which a request
+    /// takes one per vendor.
+    pub whole_stack: bool,
 }
 
 impl StackSpec {
-    /// `stack` with this spec's setting added.
-    pub fn apply(&self, stack: Stack) -> Stack {
-        match &self.setting {
-            Setting::Choice(v) => stack.with_choice(self.component.key, v),
-            Setting::Version(k) => stack.with_version(self.component.key, *k),
+    /// `stack` with this spec's settings added.
+    pub fn apply(&self, mut stack: Stack) -> Stack {
+        for (component, setting) in &self.settings {
+            stack = match setting {
+                Setting::Choice(v) => stack.with_choice(component.key, v),
+                Setting::Version(k) => stack.with_version(component.key, *k),
+            };
         }
+        stack
     }
 }
 
@@ -108,8 +114,8 @@ pub fn parse_spec(spec: &str, registered: &[&VendorComponents]) -> Result<StackS
         Ok(StackSpec {
             spec: spec.to_string(),
             vendors: vendors_of(&component),
-            component,
-            setting,
+            settings: vec![(component, setting)],
+            whole_stack: false,
         })
     };
     let names = |c: &Component, word: &str| {

@@ -2,7 +2,7 @@
 
 use rstest::rstest;
 
-use super::report::{GpuInput, report};
+use super::report::{GpuInput, VendorInput, report};
 use super::tests::{INTEL_DRIVER as DRIVER, ROCM};
 use super::*;
 
@@ -33,7 +33,7 @@ fn specs_name_a_registered_component(
 ) {
     let s = parse_spec(spec, &[&AMD, &INTEL]).unwrap();
     assert_eq!(
-        (s.component.key, &s.setting, s.vendors.as_slice()),
+        (s.settings[0].0.key, &s.settings[0].1, s.vendors.as_slice()),
         (key, &setting, vendors)
     );
 }
@@ -63,6 +63,18 @@ fn gpu(vendor: &'static str, req: Requirement) -> GpuInput {
         vendor,
         pci_address: None,
         requirement: req,
+        left_out: None,
+        floors: Vec::new(),
+    }
+}
+
+fn vendor(vendor: &'static str, gpus: Vec<GpuInput>) -> VendorInput<'static> {
+    VendorInput {
+        vendor,
+        display: vendor.to_string(),
+        gpus,
+        model: None,
+        source: None,
     }
 }
 
@@ -80,7 +92,15 @@ fn the_report_checks_each_vendor_against_its_own_specs() {
         parse_spec("xe", &[&AMD, &INTEL]).unwrap(),
         parse_spec("kernel:6.12", &[&AMD, &INTEL]).unwrap(),
     ];
-    let r = report(&[gpu("amd", mi300), gpu("intel", bmg)], &specs);
+    let r = report(
+        vec![
+            vendor("amd", vec![gpu("amd", mi300)]),
+            vendor("intel", vec![gpu("intel", bmg)]),
+        ],
+        &specs,
+        Vec::new(),
+    )
+    .unwrap();
     assert_eq!(r.vendors.len(), 2);
     let driver = |i: usize| r.vendors[i].driver.as_ref().unwrap();
     assert_eq!(driver(0).specs, ["rocm:5.7", "kernel:6.12"]);

@@ -33,24 +33,32 @@ pub struct ImageEnv {
 /// Reads `KEY=VALUE` lines; other lines (blank, no `=`) are ignored, a later value of a key
 /// replaces an earlier one, as an environment does.
 pub fn parse(text: &str) -> ImageEnv {
-    from_env(&gpuctl_core::image::ImageEnv::parse("the image", text))
+    from_vars(&gpuctl_core::requirement::ImageEnvInput::parse("", text).vars)
 }
 
-/// The NVIDIA variables of an image's environment, as core carries it.
-pub fn from_env(env: &gpuctl_core::image::ImageEnv) -> ImageEnv {
+/// The requirement variables among an environment's `(KEY, VALUE)` pairs, each key once.
+pub fn from_vars(vars: &[(String, String)]) -> ImageEnv {
+    let get = |k: &str| {
+        vars.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
     ImageEnv {
         // Go's strconv.ParseBool, which the toolkit uses for it.
-        disabled: env
-            .get("NVIDIA_DISABLE_REQUIRE")
-            .is_some_and(|v| matches!(v, "1" | "t" | "T" | "true" | "TRUE" | "True")),
-        cuda_version: env.get("CUDA_VERSION").map(str::to_string),
-        requires: env
-            .vars()
+        disabled: get("NVIDIA_DISABLE_REQUIRE")
+            .is_some_and(|v| matches!(v.as_str(), "1" | "t" | "T" | "true" | "TRUE" | "True")),
+        cuda_version: get("CUDA_VERSION"),
+        requires: vars
             .iter()
             .filter(|(k, _)| k.starts_with("NVIDIA_REQUIRE_"))
             .cloned()
             .collect(),
     }
+}
+
+/// The NVIDIA variables of an image's environment as doctor and run carry it.
+pub fn from_env(env: &gpuctl_core::image::ImageEnv) -> ImageEnv {
+    from_vars(env.vars())
 }
 
 impl ImageEnv {

@@ -1,0 +1,311 @@
+//! NVIDIA's part of `gpuctl requirement`, as core's [`RequirementModel`]: its id and `--driver`
+//! forms, the generation table (Rex's model) with the user's site rows in front, the Kepler
+//! rule, Rex's facts and wording, the per-GPU first listings, and the `cuda` and `image`
+//! sections with their verdicts ([`crate::floor_verdict`]). Core builds the answer, the same
+//! for every vendor.
+//!
+//! Decisions the reference leaves open, made here:
+//! - A GPU found on the host whose *built-in* row says it is not compute (Kepler or older) is
+//!   reported with a warning and left out of the combined requirement; one named by its id
+//!   counts. Site rows never change that: detection ignores them, as the reference's `Detect`
+//!   does.
+//! - `combined` is `null` when no GPU counts (none found, or only Kepler-or-older ones) and when
+//!   the GPUs conflict; a `--driver` check with no GPU that counts is satisfied.
+//! - Names come from a `pci.ids` under the host root for host GPUs only; an explicit id has no
+//!   name, so its answer does not depend on the machine it is asked on.
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use gpuctl_core::pci::{self, PciDevice};
+use gpuctl_core::requirement::answer::RequirementInputError;
+use gpuctl_core::requirement::report::{GpuInput, VendorInput, VendorStack, report};
+use gpuctl_core::requirement::{
+    self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
+    VendorRequest, Wording,
+};
+use gpuctl_core::{FactValue, Host};
+
+use crate::cuda::{self, CudaVersion};
+use crate::floor_verdict;
+use crate::image_env::{self, ImageEnv};
+use crate::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
+use crate::model::{GenerationRow, GenerationTable, Requirement};
+use crate::requirement::{NVIDIA_VENDOR_ID, parse_device_id, parse_driver_spec};
+use crate::table::builtin_table;
+
+/// NVIDIA's requirement model (docs/requirement.md#the-model), registered through the backend.
+pub struct NvidiaRequirements;
+
+/// The one instance the backend hands out.
+pub static NVIDIA_REQUIREMENTS: NvidiaRequirements = NvidiaRequirements;
+
+/// One request's model: the site rows (read and checked up front), the tables (built on the
+/// first NVIDIA GPU, so a request for other vendors' GPUs never builds them), the toolkit and
+/// the image asked about.
+struct Source {
+    site_rows: Option<Vec<GenerationRow>>,
+    builtin: OnceCell<GenerationTable>,
+    table: OnceCell<GenerationTable>,
+    toolkit: Option<CudaVersion>,
+    image: Option<(String, ImageEnv)>,
+}
+
+impl Source {
+    fn builtin(&self) -> &GenerationTable {
+        self.builtin.get_or_init(builtin_table)
+    }
+
+    fn table(&self) -> &GenerationTable {
+        self.table.get_or_init(|| match &self.site_rows {
+            Some(rows) => self.builtin().clone().with_prepended(rows.clone()),
+            None => self.builtin().clone(),
+        })
+    }
+}
+
+impl RequirementSource for Source {
+    fn requirements(&self, host: Option<&Host>, devices: &[PciDevice]) -> Vec<GpuRequirement> {
+        let names = host.map(|h| host_names(h, devices)).unwrap_or_default();
+        devices
+            .iter()
+            .map(|d| {
+                tracing::debug!("NVIDIA GPU 10de:{:04x} at {}", d.device_id, d.address);
+                let mut req = self.table().lookup(d.device_id);
+                let name = names.get(&d.device_id);
+                if let Some(name) = name {
+                    req = req.named(name.clone());
+                }
+                let builtin = self.builtin().lookup(d.device_id);
+                // A GPU named by its id always counts; only host-found ones are left out.
+                let left_out = (host.is_some() && builtin.compute() == Some(false))
+                    .then(|| not_compute_warning(d.device_id, name, &builtin));
+                GpuRequirement {
+                    floors: crate::floor_check::floor_lines(d.device_id, req.kernel_module()),
+                    requirement: with_rex_facts(&req),
+                    left_out,
+                }
+            })
+            .collect()
+    }
+
+    fn finish(
+        &self,
+        entry: &mut VendorStack,
+        specs: &[&StackSpec],
+    ) -> Result<(), RequirementInputError> {
+        let spec = specs
+            .iter()
+            .find(|s| s.whole_stack)
+            .and_then(|s| parse_driver_spec(&s.spec).ok());
+        let cuda = floor_verdict::apply(entry, spec.as_ref(), self.toolkit);
+        let image = match &self.image {
+            Some((file, env)) => Some(
+                floor_verdict::apply_image(entry, env, spec.as_ref()).map_err(|reason| {
+                    RequirementInputError::ImageEnv {
+                        file: file.clone(),
+                        reason,
+                    }
+                })?,
+            ),
+            None => None,
+        };
+        floor_verdict::sections(entry, cuda.as_ref(), image.as_ref());
+        Ok(())
+    }
+}
+
+impl RequirementModel for NvidiaRequirements {
+    fn source(
+        &self,
+        request: &VendorRequest<'_>,
+    ) -> Result<Box<dyn RequirementSource>, RequirementInputError> {
+        let image = request
+            .image_env
+            .map(|e| (e.source.clone(), image_env::from_vars(&e.vars)));
+        let toolkit = match request.toolkit {
+            Some(text) => Some(parse_toolkit(text)?),
+            // The image's CUDA line stands for --cuda when Table 3 lists it.
+            None => image
+                .as_ref()
+                .and_then(|(_, env)| floor_verdict::image_cuda(env))
+                .filter(|v| cuda::toolkit_floor(*v).is_some()),
+        };
+        let site_rows = match request.table {
+            Some(path) => Some(load_site_rows(path).map_err(|e| {
+                RequirementInputError::Table(format!("site table {e}; {}", site_remedy(&e)))
+            })?),
+            None => None,
+        };
+        Ok(Box::new(Source {
+            site_rows,
+            builtin: OnceCell::new(),
+            table: OnceCell::new(),
+            toolkit,
+            image,
+        }))
+    }
+
+    fn parse_bare_id(&self, token: &str) -> Option<Result<u16, String>> {
+        Some(parse_device_id(token).map_err(|e| e.to_string()))
+    }
+
+    fn parse_spec(&self, spec: &str) -> Option<Result<StackSpec, String>> {
+        Some(
+            parse_driver_spec(spec)
+                .map(|d| d.to_stack_spec())
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn combine(
+        &self,
+        reqs: &[&neutral::Requirement],
+    ) -> Result<neutral::Requirement, CombineError> {
+        let r = neutral::Requirement::intersect(reqs.iter().copied())?;
+        // One GPU comes back as it was; a combination has Rex's facts of the merge (no
+        // generation, no compute flag), read from the constraints Rex's merge made.
+        Ok(if reqs.len() > 1 { merged_facts(r) } else { r })
+    }
+
+    fn wording(&self) -> Wording {
+        let mut w = Wording::DEFAULT;
+        w.bare_combined = true;
+        w.none_found = Some("no NVIDIA GPU found");
+        w.combined_verdict = true;
+        w.spec_forms = "open:580 (exactly 580), open:580+ (580 or newer), open (branch unknown), \
+                        580 (module unknown) or a full release such as open:570.124.06";
+        w.example_id = "2901";
+        w
+    }
+}
+
+/// `--cuda`: a version Table 3 has a row for.
+fn parse_toolkit(text: &str) -> Result<CudaVersion, RequirementInputError> {
+    let bad = |reason: String| RequirementInputError::Toolkit {
+        text: text.to_string(),
+        reason,
+    };
+    let v = CudaVersion::parse(text).map_err(|e| bad(e.to_string()))?;
+    if cuda::toolkit_floor(v).is_none() {
+        return Err(bad(format!(
+            "NVIDIA's CUDA release notes (Table 3) list no CUDA {v}; give a released toolkit, e.g. 12.8 or 13.0"
+        )));
+    }
+    Ok(v)
+}
+
+/// Rex's requirement in core's terms, with Rex's facts as JSON has always shown them beside
+/// `describe`: `generation`, `kernel_module` (`either` when no module is required),
+/// `min_branch`, `max_branch`, `compute`.
+pub(crate) fn with_rex_facts(r: &Requirement) -> neutral::Requirement {
+    let opt = |v: Option<u32>| v.map_or(FactValue::Unknown, Into::into);
+    r.to_neutral()
+        .with_fact(
+            "generation",
+            r.generation().map_or(FactValue::Unknown, Into::into),
+        )
+        .with_fact("kernel_module", r.kernel_module().as_str())
+        .with_fact("min_branch", opt(r.min_branch()))
+        .with_fact("max_branch", opt(r.max_branch()))
+        .with_fact(
+            "compute",
+            r.compute().map_or(FactValue::Unknown, Into::into),
+        )
+}
+
+/// A combination's facts: Rex's merge has no generation and no compute flag, and the module
+/// and branch bounds its constraints say.
+fn merged_facts(r: neutral::Requirement) -> neutral::Requirement {
+    use crate::model::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule};
+    let module = match r.constraint(KERNEL_MODULE.key) {
+        Some(neutral::Constraint::Choice { allowed, .. }) if allowed.len() == 1 => {
+            allowed[0].value.to_string()
+        }
+        _ => KernelModule::Either.as_str().to_string(),
+    };
+    let (min, max) = match r.constraint(DRIVER_BRANCH.key) {
+        Some(neutral::Constraint::Range { min, max, .. }) => (
+            min.as_ref().and_then(|v| v.parts().first().copied()),
+            max.as_ref().and_then(|v| v.parts().first().copied()),
+        ),
+        _ => (None, None),
+    };
+    let opt = |v: Option<u32>| v.map_or(FactValue::Unknown, Into::into);
+    r.with_fact("generation", FactValue::Unknown)
+        .with_fact("kernel_module", module)
+        .with_fact("min_branch", opt(min))
+        .with_fact("max_branch", opt(max))
+        .with_fact("compute", FactValue::Unknown)
+}
+
+/// The host's NVIDIA GPUs' names from the host's pci.ids, by device id.
+fn host_names(host: &Host, devices: &[PciDevice]) -> HashMap<u16, String> {
+    let ids: Vec<u16> = devices.iter().map(|d| d.device_id).collect();
+    pci::device_names(host, NVIDIA_VENDOR_ID, &ids)
+}
+
+/// The remedy for a site table gpuctl cannot use.
+fn site_remedy(e: &SiteError) -> String {
+    match e {
+        SiteError::Unreadable { .. } => "pass --table a readable file".to_string(),
+        SiteError::UnknownFormat { .. } => "name it .json, .yaml or .yml".to_string(),
+        SiteError::TooLarge { .. } | SiteError::TooManyRows { .. } => {
+            format!("a site table holds at most {MAX_ROWS} rows in at most {MAX_FILE_BYTES} bytes")
+        }
+        SiteError::NotText { .. } | SiteError::Syntax { .. } => {
+            "write a list of rows with first and last (hex device ids), kernel_module, \
+             min_branch, max_branch, generation, compute"
+                .to_string()
+        }
+        SiteError::BadRow { .. } => "fix or remove that row".to_string(),
+    }
+}
+
+/// Rex-GPU's Kepler warning (docs/requirement.md#compute), ending in what gpuctl does instead of
+/// skipping the install: the GPU is left out of the combination.
+fn not_compute_warning(device_id: u16, name: Option<&String>, builtin: &Requirement) -> String {
+    let shown = match name {
+        Some(name) => format!("NVIDIA GPU {name} (10de:{device_id:04x})"),
+        None => format!("NVIDIA GPU (10de:{device_id:04x})"),
+    };
+    let generation = builtin.generation().unwrap_or("unsupported");
+    let needs = builtin.max_branch().map_or(String::new(), |max| {
+        format!(
+            ": it needs driver branch {max} or older, which current distributions no longer package"
+        )
+    });
+    format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
+}
+
+/// NVIDIA's part of the answer for the host's NVIDIA GPUs (`devices`, from the probe's one PCI
+/// scan) with the built-in table, checked
+/// against `spec` by Rex's rules alone (what doctor asks of the loaded driver); `None` when the
+/// answer cannot be built.
+pub fn host_stack(
+    host: &Host,
+    devices: &[PciDevice],
+    spec: &crate::requirement::DriverSpec,
+) -> Option<VendorStack> {
+    let source = NVIDIA_REQUIREMENTS.source(&VendorRequest::default()).ok()?;
+    let gpus = devices
+        .iter()
+        .zip(source.requirements(Some(host), devices))
+        .map(|(d, r)| GpuInput {
+            vendor: "nvidia",
+            pci_address: Some(d.address.clone()),
+            requirement: r.requirement,
+            left_out: r.left_out,
+            floors: r.floors,
+        })
+        .collect();
+    let input = VendorInput {
+        vendor: "nvidia",
+        display: "NVIDIA".to_string(),
+        gpus,
+        model: Some(&NVIDIA_REQUIREMENTS),
+        source: None,
+    };
+    let mut r = report(vec![input], &[spec.to_stack_spec()], Vec::new()).ok()?;
+    r.vendors.pop()
+}
