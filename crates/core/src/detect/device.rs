@@ -15,6 +15,10 @@ pub struct Device {
     pub index: usize,
     /// The PCI bus address, when known.
     pub pci_address: Option<String>,
+    /// On the CDI tier, the names of the CDI devices that are this device alone (`vendor:NAME`
+    /// selects it), in the CDI library's order; empty on other tiers, and where no declared
+    /// device's nodes are this device's.
+    pub cdi_names: Vec<String>,
     /// What the vendor knows about the device (`render_node`, `device_id`, `generation`, ...),
     /// in the order `detect` text shows them.
     pub facts: Vec<Fact>,
@@ -26,6 +30,7 @@ impl Device {
         Device {
             index,
             pci_address,
+            cdi_names: Vec::new(),
             facts: Vec::new(),
         }
     }
@@ -60,9 +65,10 @@ impl Serialize for Device {
         let mut facts: Vec<&Fact> = self.facts.iter().collect();
         facts.sort_by_key(|f| f.key);
         facts.dedup_by_key(|f| f.key);
-        let mut map = serializer.serialize_map(Some(facts.len() + 2))?;
+        let mut map = serializer.serialize_map(Some(facts.len() + 3))?;
         map.serialize_entry("index", &self.index)?;
         map.serialize_entry("pci_address", &self.pci_address)?;
+        map.serialize_entry("cdi_names", &self.cdi_names)?;
         for f in facts {
             map.serialize_entry(f.key, &f.value)?;
         }
@@ -197,12 +203,16 @@ impl VendorReport {
         reason: impl Into<Reason>,
         devices: Vec<Device>,
     ) -> Self {
-        let cdi_devices = probe
+        let cdi_devices: Vec<String> = probe
             .cdi()
             .device_names(kind)
             .into_iter()
             .map(str::to_string)
             .collect();
+        let mut devices = devices;
+        if tier == Some(Tier::Cdi) {
+            name_cdi_devices(probe, kind, &cdi_devices, &mut devices);
+        }
         VendorReport {
             vendor: vendor.to_string(),
             usable: tier.is_some(),
@@ -211,6 +221,40 @@ impl VendorReport {
             devices,
             cdi_devices,
             warnings: Vec::new(),
+        }
+    }
+}
+
+/// Gives each device the CDI names that select it alone: a declared device (never `all`) whose
+/// spec creates one of the device's nodes (a `/dev` path among its facts: the render node, the
+/// NVIDIA node) and no node of another listed device. The names come from the spec, so they are
+/// what `vendor:NAME` accepts, in the spec's case.
+fn name_cdi_devices(probe: &Probe, kind: &str, names: &[String], devices: &mut [Device]) {
+    let nodes_of = |d: &Device| -> Vec<String> {
+        d.facts
+            .iter()
+            .filter_map(|f| match &f.value {
+                FactValue::Text(t) if t.starts_with("/dev/") => Some(t.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let device_nodes: Vec<Vec<String>> = devices.iter().map(nodes_of).collect();
+    for name in names.iter().filter(|n| *n != "all") {
+        let Some(edits) = probe.cdi().device_edits(kind, name) else {
+            continue;
+        };
+        let creates = |nodes: &Vec<String>| {
+            edits
+                .device_nodes
+                .iter()
+                .any(|n| nodes.contains(&n.host_path().to_string()))
+        };
+        let matched: Vec<usize> = (0..devices.len())
+            .filter(|&i| creates(&device_nodes[i]))
+            .collect();
+        if let [only] = matched[..] {
+            devices[only].cdi_names.push(name.clone());
         }
     }
 }

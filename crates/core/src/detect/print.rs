@@ -4,6 +4,7 @@ use gpuctl_cdi::version::{min_podman, parse_version};
 
 use super::{Device, HostReport};
 use crate::output::ReportFormat;
+use crate::plan::Tier;
 use crate::text::escape_controls;
 
 impl HostReport {
@@ -38,8 +39,9 @@ impl HostReport {
                     format!("  CDI devices: {}", v.cdi_devices.join(", ")),
                 );
             }
+            let cdi = v.tier == Some(Tier::Cdi);
             for d in &v.devices {
-                line(&mut s, format!("  {}", device_line(&v.vendor, d)));
+                line(&mut s, format!("  {}", device_line(&v.vendor, cdi, d)));
             }
         }
         if !self.cdi_specs.is_empty() {
@@ -82,8 +84,21 @@ fn line(s: &mut String, text: String) {
 }
 
 /// One device: its selector, its address, then what the vendor chose to show, in its order.
-fn device_line(vendor: &str, d: &Device) -> String {
-    let mut parts = vec![format!("{vendor}:{}", d.index)];
+/// On the CDI tier the selector is the CDI name (`intel:0000-08-00-0-0x56a5`), each name that
+/// selects the device alone, since there `vendor:N` must be a declared name.
+fn device_line(vendor: &str, cdi: bool, d: &Device) -> String {
+    let label = if !cdi {
+        format!("{vendor}:{}", d.index)
+    } else if d.cdi_names.is_empty() {
+        "(no CDI device of its own)".to_string()
+    } else {
+        d.cdi_names
+            .iter()
+            .map(|n| format!("{vendor}:{n}"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let mut parts = vec![label];
     parts.extend(d.pci_address.clone());
     parts.extend(d.shown_facts().map(str::to_string));
     parts.join("  ")

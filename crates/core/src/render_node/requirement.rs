@@ -33,6 +33,9 @@ pub(crate) fn with_requirements(
     let (pci, _) = probe.pci().gpus_of_vendor(pci_vendor_id);
     let by_address: HashMap<&str, &PciDevice> =
         pci.iter().map(|d| (d.address.as_str(), d)).collect();
+    // Where the vendor's table names no GPU (Intel's), the host's pci.ids may.
+    let ids: Vec<u16> = pci.iter().map(|d| d.device_id).collect();
+    let pci_names = crate::pci::device_names(probe.host(), pci_vendor_id, &ids);
     devices
         .into_iter()
         .map(|d| {
@@ -48,7 +51,11 @@ pub(crate) fn with_requirements(
             let id = dev.device_id_hex();
             let mut facts =
                 vec![Fact::new("device_id", id.as_str()).shown_as(format!("device {id}"))];
-            if let Some(name) = req.name() {
+            if let Some(name) = req
+                .name()
+                .map(str::to_string)
+                .or_else(|| pci_names.get(&dev.device_id).cloned())
+            {
                 facts.push(Fact::shown("name", name));
             }
             let mut d = d;
