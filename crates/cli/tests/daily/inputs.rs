@@ -90,3 +90,40 @@ fn process_substitution_is_read_like_standard_input() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("cdi-unresolvable"), "{text}");
 }
+
+/// `gpuctl explain` at a terminal says it is reading the terminal and how to end the input,
+/// instead of waiting with no word. util-linux's `script` gives it a terminal; without it the
+/// test says it was skipped.
+#[test]
+fn explain_at_a_terminal_says_what_it_waits_for() {
+    let Ok(probe) = Command::new("script").arg("--version").output() else {
+        eprintln!("skipped: no 'script' (util-linux) to give gpuctl a terminal");
+        return;
+    };
+    if !probe.status.success() {
+        eprintln!("skipped: 'script --version' failed");
+        return;
+    }
+    let cmd = format!(
+        "timeout 10 {} --root {} explain",
+        env!("CARGO_BIN_EXE_gpuctl"),
+        host("empty").display()
+    );
+    // script's own stdin is empty: the terminal gets end-of-file, so gpuctl ends at once.
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "gpuctl: reading podman's error text from the terminal: paste it, then press Ctrl-D"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Nothing to explain: standard input was empty."),
+        "{text}"
+    );
+}
