@@ -321,6 +321,10 @@ impl GpuBackend for Nvidia {
         Some("sudo nvidia-ctk cdi generate")
     }
 
+    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image::ImageEnv) -> Vec<Check> {
+        crate::image_check::image_checks(probe, image)
+    }
+
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }
