@@ -315,7 +315,7 @@ impl GpuBackend for Nvidia {
         Some(crate::doctor::regenerate(probe, spec_path))
     }
 
-    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image::ImageEnv) -> Vec<Check> {
+    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image_env::ImageEnv) -> Vec<Check> {
         crate::image_check::image_checks(probe, image)
     }
 
