@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::requirement::VendorRequest;
 use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::requirement::report::{Report, VendorStack};
+use gpuctl_core::requirement::{ImageEnvInput, VendorRequest};
 use gpuctl_core::{Host, Registry};
 use rstest::rstest;
 
@@ -329,4 +329,57 @@ fn a_host_without_gpus_has_no_combined_requirement() {
     let bare = tempfile::tempdir().expect("tempdir");
     let host = Host::at(bare.path()).expect("host");
     assert!(nvidia(&ask(&host, &[], None, None)).gpus.is_empty());
+}
+
+/// `--cuda` and `--image-env` reach NVIDIA's model through the request's neutral fields; its
+/// answer carries them as the `cuda` and `image` sections (keys in the order JSON has always
+/// had), their lines before the combined line, and verdicts at release precision for the
+/// vendor and for each GPU.
+#[test]
+fn a_toolkit_and_an_image_come_through_the_model_as_sections() {
+    let bare = tempfile::tempdir().expect("tempdir");
+    let host = Host::at(bare.path()).expect("host");
+    let ids = ["2330".to_string()];
+    let specs = ["proprietary:560".to_string()];
+    let image = ImageEnvInput::parse("img.env", "CUDA_VERSION=12.4.1\nPATH=/usr/bin\n");
+    let request = Request {
+        ids: &ids,
+        specs: &specs,
+        vendor: VendorRequest {
+            toolkit: Some("12.8"),
+            image_env: Some(&image),
+            ..VendorRequest::default()
+        },
+    };
+    let r = answer(&host, &registry(), request).expect("valid request");
+    let v = nvidia(&r);
+    let why = "CUDA 12.8 needs driver 570.26 or newer (CUDA release notes, Table 3); branch 560 \
+               is older";
+    assert_eq!(
+        v.driver.as_ref().and_then(|d| d.why_not.as_deref()),
+        Some(why)
+    );
+    assert_eq!(
+        v.gpus[0].driver.as_ref().and_then(|d| d.why_not.as_deref()),
+        Some(why)
+    );
+    let json = serde_json::to_string(v).expect("serializes");
+    let cuda = json.find(
+        r#""cuda":{"version":"12.8","toolkit":"CUDA 12.8 GA","min_driver":"570.26","notes":["#,
+    );
+    let image = json.find(
+        r#""image":{"cuda":"12.4","disabled":false,"requires":[],"verdict":null,"why":null}"#,
+    );
+    assert!(cuda.is_some() && image.is_some() && cuda < image, "{json}");
+    let text = gpuctl_core::requirement::text::render(&r);
+    assert!(
+        text.contains(
+            "image: CUDA 12.4 or newer, 0 NVIDIA_REQUIRE_* variable(s)\n\
+             CUDA 12.8: driver 570.26 or newer (CUDA 12.8 GA, CUDA release notes Table 3)\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with(&format!(
+        "driver proprietary:560: does not satisfy — {why}\n"
+    )));
 }
