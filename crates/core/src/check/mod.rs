@@ -2,7 +2,7 @@
 //! invoking user, what podman said). It imports no backend, so the plug-in trait can hand these
 //! types to vendors while [`crate::doctor`] walks the backends, without an import circle.
 
-#[path = "code.rs"]
+mod code;
 pub mod codes;
 pub mod containers_conf;
 pub mod driver;
@@ -13,7 +13,7 @@ pub mod user;
 
 use serde::Serialize;
 
-pub use codes::CheckCode;
+pub use code::CheckCode;
 use containers_conf::ConfEnv;
 use podman::PodmanFacts;
 use user::Identity;
