@@ -5,7 +5,7 @@ use std::io::Write;
 use gpuctl_core::backend::Probe;
 use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, SystemPodman};
 use gpuctl_core::output::ReportFormat;
-use gpuctl_core::{Registry, selector};
+use gpuctl_core::{Registry, image, selector};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -28,9 +28,16 @@ pub struct DoctorArgs {
 
     /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
     /// image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' IMAGE` prints): adds
-    /// a check of its NVIDIA_REQUIRE_* variables against the loaded NVIDIA driver.
-    #[arg(long, value_name = "FILE|-")]
+    /// each vendor's check of what the image declares (NVIDIA_REQUIRE_*, a ROCm release)
+    /// against the host's loaded drivers.
+    #[arg(long, value_name = "FILE|-", conflicts_with = "image")]
     pub image_env: Option<std::path::PathBuf>,
+
+    /// An image in podman's local storage: its environment is read with `podman image inspect`
+    /// (nothing is pulled) and checked as with --image-env. Not asked when --root names
+    /// another host; an image podman cannot inspect is exit 2.
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
 
     /// The GPUs the container will get (as for `gpuctl args`); all when absent.
     #[arg(value_name = "SELECTOR")]
@@ -65,14 +72,24 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
         conf_env: conf_env(),
         another_host,
     };
+    // Read before the checks run, so that an image that cannot be read ends the command alone.
+    let image = match (&a.image_env, &a.image) {
+        (Some(path), _) => Some(Ok(crate::image_input::read_file(path)?)),
+        (None, Some(name)) if another_host => Some(Err(image::not_asked(name))),
+        (None, Some(name)) => Some(Ok(
+            crate::image_input::inspect(name).map_err(CliError::Image)?
+        )),
+        (None, None) => None,
+    };
     let mut report = doctor::run(registry, &probe, &selection, &dctx);
-    if let Some(path) = &a.image_env {
-        let env = crate::requirement::read_image_env(path)?;
-        report.checks.push(gpuctl_nvidia::image_check::image_check(
-            &ctx.host,
+    match image {
+        Some(Ok(env)) => report.checks.extend(image::checks(
+            &doctor::selected(registry, &selection),
+            &probe,
             &env,
-            "the image",
-        ));
+        )),
+        Some(Err(skipped)) => report.checks.push(skipped),
+        None => {}
     }
     let format = match a.format {
         DoctorFormat::Text => ReportFormat::Text,

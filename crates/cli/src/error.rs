@@ -95,6 +95,13 @@ pub enum CliError {
         /// How many paths were given.
         paths: usize,
     },
+    /// `doctor --image`: podman could not give the image's environment.
+    Image(gpuctl_core::image::InspectError),
+    /// `run` found an image the host's drivers cannot run (a vendor's image check).
+    ImageRefused {
+        /// The check's words, as one sentence.
+        sentence: String,
+    },
     /// The result could not be written to stdout.
     Write {
         /// The operating system's words.
@@ -117,7 +124,8 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::Requirement(_)
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
-            | CliError::FleetEmpty { .. } => EXIT_INVALID,
+            | CliError::FleetEmpty { .. }
+            | CliError::Image(_) => EXIT_INVALID,
             // A name where the host numbers its devices is a bad index, as on the reference
             // tool's raw tiers (docs/selector.md#device-names).
             CliError::Unserved(GpuError::DeviceNameOffCdi { .. }) => EXIT_INVALID,
@@ -128,6 +136,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::Encode { .. }
             | CliError::Output(_)
             | CliError::Nfd(_)
+            | CliError::ImageRefused { .. }
             | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
@@ -180,6 +189,18 @@ impl std::fmt::Display for CliError {
             CliError::FleetCuda { value, reason } => write!(
                 f,
                 "--cuda {value:?} is not a CUDA version ({reason}); pass one like 12.4"
+            ),
+            CliError::Image(e @ gpuctl_core::image::InspectError::NoPodman { .. }) => write!(
+                f,
+                "{e}; install podman, or pass the image's environment with --image-env FILE"
+            ),
+            CliError::Image(e) => write!(
+                f,
+                "{e}; pull it first (podman pull IMAGE), or pass its environment with --image-env FILE"
+            ),
+            CliError::ImageRefused { sentence } => write!(
+                f,
+                "refusing to start the container: {sentence}; --no-image-check starts it anyway"
             ),
             CliError::FleetEmpty { paths } => write!(
                 f,

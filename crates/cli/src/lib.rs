@@ -23,6 +23,7 @@ mod doctor_cmd;
 pub mod error;
 mod explain_cmd;
 mod fleet_cmd;
+mod image_input;
 mod report_cmd;
 mod requirement;
 mod run_cmd;

@@ -118,8 +118,3 @@ fn read_env(path: &Path) -> Result<ImageEnvInput, CliError> {
             })
         })
 }
-
-/// `--image-env` for doctor's image check, which is NVIDIA's alone today.
-pub(crate) fn read_image_env(path: &Path) -> Result<gpuctl_nvidia::image_env::ImageEnv, CliError> {
-    read_env(path).map(|e| gpuctl_nvidia::image_env::from_vars(&e.vars))
-}

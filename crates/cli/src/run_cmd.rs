@@ -3,8 +3,9 @@
 use std::io::Write;
 
 use gpuctl_core::backend::Probe;
+use gpuctl_core::doctor::SystemPodman;
 use gpuctl_core::launch::{self, Engine};
-use gpuctl_core::{Registry, doctor, explain, render, selector};
+use gpuctl_core::{GpuBackend, Registry, doctor, explain, image, render, selector};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -29,9 +30,16 @@ pub struct RunArgs {
     #[arg(long, value_enum, ignore_case = true, default_value = "podman")]
     pub engine: EngineArg,
 
-    /// Print the full command line, shell-quoted, instead of running it.
+    /// Print the full command line, shell-quoted, instead of running it (the image is not
+    /// inspected).
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Start the container without checking the image against the host's drivers first (by
+    /// default an image whose NVIDIA_REQUIRE_CUDA the loaded driver cannot meet is refused
+    /// with exit 1).
+    #[arg(long)]
+    pub no_image_check: bool,
 
     /// The engine's `run` arguments, as after `podman run`: options, the image, its command
     /// (`gpuctl run --gpus amd --rm IMAGE CMD`). From the first argument that is not a gpuctl
@@ -79,6 +87,19 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
     if a.dry_run {
         write_out(out, &format!("{}\n", launch::shell_quote(&argv)))?;
         return Ok(Outcome::Served);
+    }
+    if !a.no_image_check {
+        let vendors: Vec<&dyn GpuBackend> = plan
+            .vendors()
+            .iter()
+            .filter_map(|v| registry.get(v.vendor()))
+            .collect();
+        let cli = SystemPodman::engine(engine, std::env::var_os("PATH").as_deref());
+        let verdict = image::before_run(&vendors, &probe, &cli, &a.args);
+        ctx.ui.warn_all(&verdict.warnings);
+        if let Some(sentence) = verdict.refuse {
+            return Err(CliError::ImageRefused { sentence });
+        }
     }
     let mut stderr = std::io::stderr();
     let outcome = launch::launch(&argv, &mut stderr).map_err(|e| {

@@ -1,4 +1,5 @@
-//! `gpuctl run` with a stand-in engine on PATH (a shell script that prints what podman prints):
+//! `gpuctl run` with a stand-in engine on PATH (a shell script that prints what podman prints,
+//! and an empty environment for run's image check, crates/cli/tests/run_image.rs):
 //! the argument order, the exit code passed through, stderr streamed and explained, stdin and
 //! stdout left alone. The real-podman runs are in `cargo xtask integration --fake`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -10,6 +11,7 @@ use gpuctl_testkit::Tree;
 use predicates::prelude::*;
 
 const ENGINE: &str = r#"#!/bin/sh
+[ "$1" = image ] && exit 0
 case "$FAKE" in
 gpu) echo 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all' >&2; exit 125;;
 pull) echo 'Error: initializing source docker://nope:latest: reading manifest latest in docker.io/library/nope: requested access to the resource is denied' >&2; exit 125;;

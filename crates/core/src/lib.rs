@@ -27,6 +27,7 @@ pub mod explain;
 pub mod families;
 pub mod finding;
 pub mod host;
+pub mod image;
 pub mod input;
 pub mod launch;
 pub mod output;
@@ -38,6 +39,7 @@ pub mod reason;
 pub mod render;
 pub mod render_node;
 pub mod requirement;
+pub mod run_args;
 pub mod selector;
 pub mod text;
 

@@ -315,6 +315,10 @@ impl GpuBackend for Nvidia {
         Some(crate::doctor::regenerate(probe, spec_path))
     }
 
+    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image::ImageEnv) -> Vec<Check> {
+        crate::image_check::image_checks(probe, image)
+    }
+
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
     }

@@ -1,26 +1,45 @@
-//! doctor's image check: the loaded driver (`/proc/driver/nvidia/version`) against an image's
-//! NVIDIA requirements ([`crate::image_env`]). In CDI mode the container toolkit does not check
-//! them, so an image built for a newer CUDA starts and fails at its first CUDA call; this says
-//! so before, with the release it needs and both ways out.
+//! The image check ([`gpuctl_core::GpuBackend::image_checks`]): the loaded driver
+//! (`/proc/driver/nvidia/version`) against an image's NVIDIA requirements
+//! ([`crate::image_env`]). In CDI mode the container toolkit does not check them
+//! (NVIDIA/nvidia-container-toolkit#1470), so an image built for a newer CUDA starts and fails
+//! at its first CUDA call; this says so before, with the release it needs and both ways out
+//! (docs/image-check.md).
 
 use std::path::Path;
 
 use gpuctl_core::Host;
+use gpuctl_core::backend::Probe;
 use gpuctl_core::check::{Check, CheckCode, Status};
+use gpuctl_core::image::ImageEnv as Env;
 
 use crate::cuda;
 use crate::doctor::{PROC_VERSION, parse_proc_version};
 use crate::floor_verdict::image_cuda;
-use crate::image_env::{Fit, ImageEnv, check};
+use crate::image_env::{self, Fit, ImageEnv, check};
 use crate::release::DriverRelease;
 
 /// The check's code in doctor's report.
 pub const CODE: CheckCode = CheckCode::new("nvidia-image");
 
+/// The vendor's image checks: none when the image declares nothing the toolkit reads,
+/// otherwise one.
+pub fn image_checks(probe: &Probe, env: &Env) -> Vec<Check> {
+    let nvidia = image_env::from_env(env);
+    if nvidia.is_empty() {
+        return Vec::new();
+    }
+    vec![image_check(probe.host(), &nvidia, env.name())]
+}
+
 /// The image check for the host's loaded NVIDIA driver; `image` names the image in the words
 /// (`the image`, or its reference).
 pub fn image_check(host: &Host, env: &ImageEnv, image: &str) -> Check {
     let subject = format!("{image} on the loaded NVIDIA driver");
+    if env.disabled {
+        return Check::new(CODE, subject, Status::Skipped).fact(
+            "the image sets NVIDIA_DISABLE_REQUIRE: it asks that its requirements not be checked",
+        );
+    }
     let loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
         .ok()
@@ -47,11 +66,12 @@ pub fn image_check(host: &Host, env: &ImageEnv, image: &str) -> Check {
                 });
             let older = cuda::driver_cuda_line(&driver)
                 .map_or(String::new(), |c| format!(" for CUDA {c} or older"));
-            Check::new(CODE, subject, Status::Problem)
-                .fact(base)
-                .fact(why)
-                .remedy(format!(
-                    "{need}use an image built{older} (the container would start and fail at its first CUDA call)"
+            let c = Check::new(CODE, subject, Status::Problem).fact(base);
+            // A CUDA line the driver is too old for is said by the base fact and the remedy;
+            // another failed condition (`driver>=560`) is said by the toolkit's rule.
+            let c = if need.is_empty() { c.fact(why) } else { c };
+            c.remedy(format!(
+                    "{need}use an image built{older} (NVIDIA's legacy hook refuses such a container; under CDI it starts and fails at its first CUDA call)"
                 ))
         }
         Ok(Fit::Depends(why)) => Check::new(CODE, subject, Status::Warning)

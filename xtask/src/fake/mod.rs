@@ -25,6 +25,7 @@ mod nodes;
 mod preflight;
 mod run_checks;
 mod run_daily;
+mod run_image;
 mod scenarios;
 mod specs;
 mod tree;
@@ -62,18 +63,20 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
             || run_checks::NAMES.contains(&n)
             || run_daily::NAMES.contains(&n)
+            || run_image::NAMES.contains(&n)
             || draft.iter().any(|s| s.name == n)
     };
     let unknown: Vec<&String> = opts.scenarios.iter().filter(|n| !known(n)).collect();
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}",
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}, {}",
             names.join(", "),
             formats::COMPOSE,
             formats::DOCKER_GROUPS,
             run_checks::NAMES.join(", "),
-            run_daily::NAMES.join(", ")
+            run_daily::NAMES.join(", "),
+            run_image::NAMES.join(", ")
         ));
     }
     let picked = |name: &str| opts.scenarios.is_empty() || opts.scenarios.iter().any(|n| n == name);
@@ -135,7 +138,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         }
         run_checks::run_all(&ctx, &picked, &mut tally);
         run_daily::run_all(&ctx, &picked, &mut tally);
-        Ok(())
+        run_image::run_all(&ctx, &mut changes, machine.ceiling, &picked, &mut tally)
     });
     // Explicit, so that the result is printed; `Drop` would do it silently on a panic.
     let problems = changes.cleanup();

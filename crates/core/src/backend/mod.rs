@@ -8,6 +8,7 @@
 
 use std::sync::OnceLock;
 
+use crate::check::image_env::ImageEnv;
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
@@ -154,6 +155,15 @@ pub trait GpuBackend: Send + Sync {
     /// registered family to that.
     fn check_codes(&self) -> &'static [CheckCode] {
         &[]
+    }
+
+    /// The vendor's checks of an image's environment against this host, for `gpuctl doctor
+    /// --image` and before `gpuctl run` starts a container: an image declares the GPU user
+    /// space it carries (NVIDIA's `NVIDIA_REQUIRE_CUDA`, a ROCm release), and a driver too old
+    /// for it is a container that starts and fails. A [`crate::check::Status::Problem`] makes
+    /// `run` refuse the image. Empty when the image declares nothing the vendor reads.
+    fn image_checks(&self, _probe: &Probe, _image: &ImageEnv) -> Vec<Check> {
+        Vec::new()
     }
 
     /// How to rewrite the vendor's CDI spec at `spec_path` for the host as it is now, in one

@@ -23,6 +23,10 @@ pub const SELINUX: CheckCode = CheckCode::new("selinux");
 /// The groups that own the nodes a container gets, against the invoking user's.
 pub const RENDER_GROUPS: CheckCode = CheckCode::new("render-groups");
 
+/// An image no selected vendor reads anything from, or one another host holds
+/// (docs/image-check.md); the vendors' image checks have codes of their own.
+pub const IMAGE: CheckCode = CheckCode::new("image");
+
 /// Every check core's doctor runs (vendors add theirs).
 pub const CORE: &[CheckCode] = &[
     PODMAN,
@@ -35,4 +39,5 @@ pub const CORE: &[CheckCode] = &[
     OCI_RUNTIME,
     SELINUX,
     RENDER_GROUPS,
+    IMAGE,
 ];

@@ -7,6 +7,7 @@ pub mod codes;
 pub mod containers_conf;
 pub mod driver;
 pub mod evidence;
+pub mod image_env;
 pub mod kernel;
 pub mod podman;
 pub mod user;

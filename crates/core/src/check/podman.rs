@@ -1,5 +1,6 @@
-//! The one process doctor runs: podman, for `podman version` and `podman info` only, with a
-//! time limit. Everything else it knows comes from the host tree.
+//! The one process doctor runs: podman, for `podman version`, `podman info` and `podman image
+//! inspect` (an image's environment, [`crate::image`]) only, with a time limit. Everything
+//! else it knows comes from the host tree.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -9,16 +10,26 @@ use std::time::{Duration, Instant};
 
 use super::codes;
 use super::{Check, Status};
+use crate::launch::Engine;
 use gpuctl_cdi::podman::PodmanCeiling;
 
 /// How long one podman call may take (`podman info` on a cold store takes seconds).
 pub const PODMAN_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// What `podman image inspect --format` is given: one `KEY=VALUE` line per variable of the
+/// image's config, as `podman run` would set them ([`crate::image`]).
+pub const ENV_FORMAT: &str = "{{range .Config.Env}}{{println .}}{{end}}";
 
 /// The process boundary: runs podman with these arguments, returning stdout.
 #[cfg_attr(test, mockall::automock)]
 pub trait PodmanCli {
     /// `None` when there is no podman to run; `Some(Err)` when it failed or timed out.
     fn run(&self, args: &[&'static str]) -> Option<Result<String, String>>;
+
+    /// `podman image inspect --format` [`ENV_FORMAT`] `-- IMAGE`: the image's
+    /// `KEY=VALUE` lines, from local storage (nothing is pulled); `None` and `Some(Err)` as
+    /// for [`PodmanCli::run`].
+    fn image_env(&self, image: &str) -> Option<Result<String, String>>;
 }
 
 /// The podman found on `PATH`.
@@ -31,9 +42,15 @@ pub struct SystemPodman {
 impl SystemPodman {
     /// Looks podman up in `path_var` (the value of `PATH`).
     pub fn from_path_var(path_var: Option<&std::ffi::OsStr>) -> Self {
+        SystemPodman::engine(Engine::Podman, path_var)
+    }
+
+    /// Looks the engine up in `path_var`: docker answers `image inspect --format` as podman
+    /// does, so `gpuctl run --engine docker` reads the image's environment the same way.
+    pub fn engine(engine: Engine, path_var: Option<&std::ffi::OsStr>) -> Self {
         let path = path_var.and_then(|p| {
             std::env::split_paths(p)
-                .map(|d| d.join("podman"))
+                .map(|d| d.join(engine.program()))
                 .find(|c| is_executable(c))
         });
         SystemPodman {
@@ -53,6 +70,14 @@ impl PodmanCli for SystemPodman {
         let path = self.path.as_ref()?;
         Some(run_limited(path, args, self.timeout))
     }
+
+    fn image_env(&self, image: &str) -> Option<Result<String, String>> {
+        let path = self.path.as_ref()?;
+        let args = ["image", "inspect", "--format", ENV_FORMAT, "--", image];
+        // The format is noise in a sentence about a missing image.
+        let noise = format!(" --format {} --", ENV_FORMAT);
+        Some(run_limited(path, &args, self.timeout).map_err(|e| e.replace(&noise, "")))
+    }
 }
 
 /// How long the output may take to close once podman has exited: what it wrote is in the pipe
@@ -71,7 +96,7 @@ pub(crate) fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Resu
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot run '{shown}' ({e})"))?;
@@ -94,6 +119,17 @@ pub(crate) fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Resu
             let _ = out.take(4 * 1024 * 1024).read_to_end(&mut s);
         }
         let _ = tx.send(String::from_utf8_lossy(&s).into_owned());
+    });
+    // stderr only says why a call failed ("image not known"); read apart, so that it cannot
+    // fill its pipe, and only waited for then.
+    let stderr = child.stderr.take();
+    let (etx, erx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = Vec::new();
+        if let Some(err) = stderr {
+            let _ = err.take(64 * 1024).read_to_end(&mut s);
+        }
+        let _ = etx.send(String::from_utf8_lossy(&s).into_owned());
     });
     let status = loop {
         match child.try_wait() {
@@ -128,8 +164,21 @@ pub(crate) fn run_limited(path: &Path, args: &[&str], timeout: Duration) -> Resu
     if status.success() {
         Ok(out)
     } else {
-        Err(format!("'{shown}' failed ({status})"))
+        let said = erx
+            .recv_timeout(DRAIN_GRACE)
+            .ok()
+            .and_then(|e| last_line(&e))
+            .map_or(String::new(), |l| format!(": {l}"));
+        Err(format!("'{shown}' failed ({status}){said}"))
     }
+}
+
+/// The last line a failing podman wrote on stderr (`Error: nosuch: image not known`), with
+/// control characters dropped so that it stays one line of text.
+fn last_line(stderr: &str) -> Option<String> {
+    let line = stderr.lines().rev().find(|l| !l.trim().is_empty())?;
+    let clean: String = line.chars().filter(|c| !c.is_control()).take(300).collect();
+    Some(clean.trim().to_string())
 }
 
 /// What podman said about itself.

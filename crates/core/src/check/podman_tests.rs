@@ -158,3 +158,24 @@ fn another_host_is_not_asked_and_says_how_to_give_its_version() {
     let c = check(&PodmanFacts::given(Some("4.9.3")), true);
     assert_eq!(c.status, Status::Ok);
 }
+
+/// podman 4.3's words for an image not in local storage reach the failure's sentence (its
+/// last stderr line), control characters dropped.
+#[test]
+fn a_failing_podman_s_last_stderr_line_is_kept() {
+    let r = run_limited(
+        Path::new("/bin/sh"),
+        &[
+            "-c",
+            "echo 'Error: inspecting object: nosuch:1: image not known\x1b[2K' >&2; echo >&2; exit 125",
+        ],
+        Duration::from_secs(5),
+    );
+    let e = r.err().unwrap_or_default();
+    assert!(
+        e.ends_with(
+            "failed (exit status: 125): Error: inspecting object: nosuch:1: image not known[2K"
+        ),
+        "{e}"
+    );
+}

@@ -56,6 +56,19 @@ pub fn from_vars(vars: &[(String, String)]) -> ImageEnv {
     }
 }
 
+/// The NVIDIA variables of an image's environment as doctor and run carry it.
+pub fn from_env(env: &gpuctl_core::image::ImageEnv) -> ImageEnv {
+    from_vars(env.vars())
+}
+
+impl ImageEnv {
+    /// True when the image declares nothing the toolkit checks: no `NVIDIA_REQUIRE_*`, no
+    /// `CUDA_VERSION`, no `NVIDIA_DISABLE_REQUIRE`.
+    pub fn is_empty(&self) -> bool {
+        self.requires.is_empty() && self.cuda_version.is_none() && !self.disabled
+    }
+}
+
 /// What the image's requirements say of a host's driver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fit {
@@ -203,5 +216,7 @@ fn fail_words(name: &str, value: &str, driver: &DriverRelease) -> String {
     }
 }
 
+#[cfg(test)]
+mod real_strings;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,212 @@
+//! `gpuctl doctor --image-env FILE` and `--image IMAGE` (docs/image-check.md): each vendor's
+//! check of what an image declares against the fixture hosts' loaded drivers, and how an
+//! image is read through podman (a stand-in on PATH that logs its calls; no real podman runs).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn workspace(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// NVIDIA's CUDA 12.8.0 base image (tests/images/README.md names the source).
+fn cuda_12_8() -> PathBuf {
+    workspace("tests/images/cuda-12.8.0-base-ubuntu2404.env")
+}
+
+/// A CUDA 12.8 image whose only forward-compatibility branch is 470, as the fake-GPU
+/// integration scenario builds it.
+fn cuda_12_8_on_470_only(dir: &Path) -> PathBuf {
+    let p = dir.join("img.env");
+    std::fs::write(
+        &p,
+        "NVIDIA_REQUIRE_CUDA=cuda>=12.8 brand=tesla,driver>=470,driver<471\nCUDA_VERSION=12.8.0\n",
+    )
+    .unwrap();
+    p
+}
+
+/// `doctor --format json` on a fixture host with podman kept off PATH: exit code and the
+/// image checks.
+fn image_checks(host: &str, image_env: &Path) -> (i32, Vec<Value>) {
+    let empty = tempfile::tempdir().unwrap();
+    let out = cargo_bin_cmd!("gpuctl")
+        .env("PATH", empty.path())
+        .env_remove("GPUCTL_PODMAN_VERSION")
+        .arg("--root")
+        .arg(workspace(&format!("tests/hosts/{host}")))
+        .args(["doctor", "--format", "json", "--image-env"])
+        .arg(image_env)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let checks = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["code"].as_str().is_some_and(|c| c.ends_with("image")))
+        .cloned()
+        .collect();
+    (out.status.code().unwrap(), checks)
+}
+
+#[test]
+fn an_old_loaded_driver_is_a_problem_and_names_both_ways_out() {
+    let d = tempfile::tempdir().unwrap();
+    // nvidia-hook-only loads 535.183.01, which runs CUDA 12.2.
+    let (code, checks) = image_checks("nvidia-hook-only", &cuda_12_8_on_470_only(d.path()));
+    assert_eq!(code, 1);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    let c = &checks[0];
+    assert_eq!(c["code"], "nvidia-image");
+    assert_eq!(c["status"], "problem");
+    assert_eq!(c["subject"], "the image on the loaded NVIDIA driver");
+    assert_eq!(
+        c["facts"][0],
+        "loaded driver 535.183.01, which runs CUDA 12.2; the image asks for CUDA 12.8 or newer"
+    );
+    assert_eq!(
+        c["remedy"],
+        "install a driver of at least 570.26, or use an image built for CUDA 12.2 or older (NVIDIA's legacy hook refuses such a container; under CDI it starts and fails at its first CUDA call)"
+    );
+}
+
+#[test]
+fn a_new_loaded_driver_runs_the_real_cuda_12_8_image() {
+    // workstation loads 575.64.05 (CUDA 12.9).
+    let (_, checks) = image_checks("workstation", &cuda_12_8());
+    assert_eq!(checks[0]["status"], "ok", "{checks:?}");
+    assert_eq!(
+        checks[0]["facts"][0],
+        "loaded driver 575.64.05, which runs CUDA 12.9; the image asks for CUDA 12.8 or newer"
+    );
+    // 535 is one of the image's forward-compatibility branches: it runs on some brands only.
+    let (_, checks) = image_checks("nvidia-hook-only", &cuda_12_8());
+    assert_eq!(checks[0]["status"], "warning", "{checks:?}");
+}
+
+#[test]
+fn an_image_no_vendor_reads_anything_from_is_skipped_not_ok() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("plain.env");
+    std::fs::write(&p, "PATH=/usr/bin:/bin\nHOME=/root\n").unwrap();
+    let (code, checks) = image_checks("workstation", &p);
+    assert_eq!(code, 0);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["code"], "image");
+    assert_eq!(checks[0]["status"], "skipped");
+}
+
+/// A stand-in podman: `image inspect` prints the 12.8 image's environment, or fails as podman
+/// 4.3 does for an image not in local storage; every call is logged.
+fn podman_dir(log: &Path) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\nif [ \"$1\" = image ]; then\n  case \"$6\" in\n  cuda:12.8) /bin/cat '{}';;\n  *) echo \"Error: inspecting object: $6: image not known\" >&2; exit 125;;\n  esac\nfi\n",
+        log.display(),
+        cuda_12_8().display()
+    );
+    let p = d.path().join("podman");
+    std::fs::write(&p, script).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    d
+}
+
+fn doctor_here(path: &Path, args: &[&str]) -> std::process::Output {
+    cargo_bin_cmd!("gpuctl")
+        .env("PATH", path)
+        .env_remove("GPUCTL_PODMAN_VERSION")
+        .env("HOME", "/nonexistent-home")
+        .args(["--root", "/", "doctor", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn image_asks_this_machine_s_podman_and_a_missing_image_is_exit_2() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("calls");
+    let bin = podman_dir(&log);
+    let out = doctor_here(bin.path(), &["--image", "cuda:12.8", "nvidia"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        calls.contains(
+            "image inspect --format {{range .Config.Env}}{{println .}}{{end}} -- cuda:12.8\n"
+        ),
+        "{calls}"
+    );
+    // The image's NVIDIA variables reached the NVIDIA check (this machine loads no driver).
+    let c = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "nvidia-image")
+        .unwrap();
+    assert_eq!(c["subject"], "cuda:12.8 on the loaded NVIDIA driver");
+
+    let out = doctor_here(bin.path(), &["--image", "nosuch:1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "gpuctl: error: cannot inspect image nosuch:1 ('{}/podman image inspect nosuch:1' failed (exit status: 125): Error: inspecting object: nosuch:1: image not known); pull it first (podman pull IMAGE), or pass its environment with --image-env FILE\n",
+            bin.path().display()
+        )
+    );
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = doctor_here(empty.path(), &["--image", "cuda:12.8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "gpuctl: error: podman is not on PATH, so image cuda:12.8 cannot be inspected; install podman, or pass the image's environment with --image-env FILE\n"
+    );
+}
+
+#[test]
+fn another_host_s_image_is_not_asked_of_this_machine_s_podman() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("calls");
+    let bin = podman_dir(&log);
+    let out = cargo_bin_cmd!("gpuctl")
+        .env("PATH", bin.path())
+        .env_remove("GPUCTL_PODMAN_VERSION")
+        .arg("--root")
+        .arg(workspace("tests/hosts/workstation"))
+        .args(["doctor", "--format", "json", "--image", "cuda:12.8"])
+        .output()
+        .unwrap();
+    assert!(!log.exists(), "podman was asked about another host's image");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "image")
+        .unwrap();
+    assert_eq!(c["status"], "skipped");
+    assert_eq!(
+        c["facts"][0],
+        "skipped: --root names another host, and this machine's podman does not hold that host's images"
+    );
+}
+
+#[test]
+fn image_and_image_env_are_one_or_the_other() {
+    cargo_bin_cmd!("gpuctl")
+        .args(["doctor", "--image", "a", "--image-env", "b"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}

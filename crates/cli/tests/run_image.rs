@@ -1,0 +1,186 @@
+//! `gpuctl run` checks the image before the engine starts it (docs/image-check.md): a stand-in
+//! engine on PATH answers `image inspect` with an image's environment and logs every call, so
+//! the tests see that a refused image is never run. The real podman run is the
+//! `run-image-cdi` and `run-image-raw` scenarios of `cargo xtask integration --fake`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use gpuctl_testkit::{Tree, cdi_yaml};
+use predicates::prelude::*;
+
+/// `image inspect` prints `$IMAGE_ENV` (or fails as podman 4.3 does for an image not in local
+/// storage when it is `missing`); `run` prints `started`. Every call is logged to `$LOG`.
+const ENGINE: &str = r#"#!/bin/sh
+echo "$*" >> "$LOG"
+if [ "$1" = image ]; then
+  if [ "$IMAGE_ENV" = missing ]; then
+    echo "Error: inspecting object: $6: image not known" >&2; exit 125
+  fi
+  printf '%s\n' "$IMAGE_ENV"; exit 0
+fi
+echo started
+"#;
+
+/// What NVIDIA's CUDA 12.8 images declare, cut to one forward-compatibility alternative
+/// (the full string is tested in crates/nvidia/src/image_env/real_strings.rs).
+const CUDA_12_8: &str =
+    "NVIDIA_REQUIRE_CUDA=cuda>=12.8 brand=tesla,driver>=470,driver<471\nCUDA_VERSION=12.8.0";
+
+fn engine_dir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["podman", "docker"] {
+        let p = d.path().join(name);
+        std::fs::write(&p, ENGINE).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    d
+}
+
+/// An NVIDIA host on the CDI tier whose loaded driver is `release`.
+fn nvidia_cdi(release: &str) -> Tree {
+    let t = Tree::new();
+    t.pci("0000:3b:00.0", 0x10de, 0x2901, 0x030200);
+    t.nvidia_dev();
+    t.file(
+        "/proc/driver/nvidia/version",
+        &format!("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {release}  Release Build  (dvs-builder@U16-T02-35-3)  Tue Mar  5 22:15:33 UTC 2024\n"),
+    );
+    t.file(
+        "/etc/cdi/nvidia.yaml",
+        &cdi_yaml("nvidia.com/gpu", &["0", "all"]),
+    );
+    t
+}
+
+fn run(
+    t: &Tree,
+    engine: &Path,
+    log: &Path,
+    env: &str,
+    args: &[&str],
+) -> assert_cmd::assert::Assert {
+    cargo_bin_cmd!("gpuctl")
+        .env("PATH", format!("{}:/usr/bin:/bin", engine.display()))
+        .env("LOG", log)
+        .env("IMAGE_ENV", env)
+        .env_remove("GPUCTL_PODMAN_VERSION")
+        .arg("--root")
+        .arg(t.root())
+        .arg("run")
+        .args(args)
+        .assert()
+}
+
+fn calls(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_too_new_image_is_refused_on_the_cdi_tier_before_the_engine_runs_it() {
+    let t = nvidia_cdi("550.54.15");
+    let d = engine_dir();
+    let log = d.path().join("log");
+    run(&t, d.path(), &log, CUDA_12_8, &["--gpus", "nvidia", "--", "--rm", "-it", "cuda:12.8", "nvidia-smi"])
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::diff(
+            "gpuctl: error: refusing to start the container: cuda:12.8 on the loaded NVIDIA driver: loaded driver 550.54.15, which runs CUDA 12.4; the image asks for CUDA 12.8 or newer; install a driver of at least 570.26, or use an image built for CUDA 12.4 or older (NVIDIA's legacy hook refuses such a container; under CDI it starts and fails at its first CUDA call); --no-image-check starts it anyway\n",
+        ));
+    // Asked about the image, never told to run it.
+    let calls = calls(&log);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(calls[0].starts_with("image inspect --format "), "{calls:?}");
+    assert!(calls[0].ends_with(" -- cuda:12.8"), "{calls:?}");
+}
+
+#[test]
+fn no_image_check_starts_it_and_a_new_driver_runs_it() {
+    let d = engine_dir();
+    let log = d.path().join("log");
+    run(
+        &nvidia_cdi("550.54.15"),
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "nvidia", "--no-image-check", "--", "cuda:12.8"],
+    )
+    .code(0)
+    .stdout("started\n");
+    assert!(calls(&log).iter().all(|c| !c.starts_with("image ")));
+    run(
+        &nvidia_cdi("570.124.06"),
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "nvidia", "--", "cuda:12.8"],
+    )
+    .code(0)
+    .stdout("started\n")
+    .stderr("");
+}
+
+#[test]
+fn an_image_not_pulled_yet_is_a_warning_and_the_start_goes_on() {
+    let d = engine_dir();
+    let log = d.path().join("log");
+    run(&nvidia_cdi("550.54.15"), d.path(), &log, "missing", &["--gpus", "nvidia", "--", "--rm", "nvcr.io/nvidia/cuda:12.8.0-base-ubuntu22.04"])
+        .code(0)
+        .stdout("started\n")
+        .stderr(predicate::str::contains(
+            "gpuctl: warning: the image is not checked against the host's drivers: cannot inspect image nvcr.io/nvidia/cuda:12.8.0-base-ubuntu22.04 (",
+        ).and(predicate::str::contains("image not known")));
+}
+
+#[test]
+fn an_option_gpuctl_cannot_place_is_said_and_docker_is_asked_as_podman() {
+    let d = engine_dir();
+    let log = d.path().join("log");
+    let t = nvidia_cdi("550.54.15");
+    run(
+        &t,
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &[
+            "--gpus",
+            "nvidia",
+            "--",
+            "--some-new-flag",
+            "x",
+            "cuda:12.8",
+        ],
+    )
+    .code(0)
+    .stderr(predicate::str::contains(
+        "gpuctl does not know whether --some-new-flag takes a value",
+    ));
+    run(
+        &t,
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "nvidia", "--engine", "docker", "--", "cuda:12.8"],
+    )
+    .code(1)
+    .stderr(predicate::str::contains(
+        "refusing to start the container: cuda:12.8",
+    ));
+    // No GPU granted: nothing to check the image against.
+    let before = calls(&log).len();
+    run(
+        &t,
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "none", "--", "cuda:12.8"],
+    )
+    .code(0);
+    assert_eq!(calls(&log).len(), before + 1);
+}

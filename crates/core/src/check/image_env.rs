@@ -1,0 +1,155 @@
+//! An image's environment as core carries it: `KEY=VALUE` pairs, read from a file or from
+//! podman (`podman image inspect`, at the podman boundary, [`super::podman`]). Here, beside
+//! the check types, so that the plug-in trait can hand it to vendors
+//! ([`crate::GpuBackend::image_checks`]); what the pairs mean is each vendor's business
+//! (docs/image-check.md).
+
+use super::podman::PodmanCli;
+
+pub use super::podman::ENV_FORMAT;
+
+/// An image's environment: `KEY=VALUE` pairs in the image's order, a later value of a key
+/// replacing an earlier one, as an environment does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImageEnv {
+    name: String,
+    vars: Vec<(String, String)>,
+}
+
+impl ImageEnv {
+    /// Reads `KEY=VALUE` lines (what `podman image inspect --format` with [`ENV_FORMAT`]
+    /// prints); lines without `=` (blank ones, podman's trailing newline) are ignored. `name`
+    /// is how sentences call the image (`the image`, or its reference).
+    pub fn parse(name: impl Into<String>, text: &str) -> ImageEnv {
+        let mut vars: Vec<(String, String)> = Vec::new();
+        for line in text.lines() {
+            let Some((k, v)) = line.split_once('=') else {
+                continue;
+            };
+            let (k, v) = (k.trim(), v.trim_end_matches('\r'));
+            if k.is_empty() {
+                continue;
+            }
+            vars.retain(|(key, _)| key != k);
+            vars.push((k.to_string(), v.to_string()));
+        }
+        ImageEnv {
+            name: name.into(),
+            vars,
+        }
+    }
+
+    /// How sentences call the image.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value of `key`, when the image sets it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.vars
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every pair, in the image's order.
+    pub fn vars(&self) -> &[(String, String)] {
+        &self.vars
+    }
+}
+
+/// Why an image's environment could not be read from podman.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InspectError {
+    /// No podman on `PATH`.
+    #[error("podman is not on PATH, so image {image} cannot be inspected")]
+    NoPodman {
+        /// The image as given.
+        image: String,
+    },
+    /// podman failed (the image is not in local storage, most often) or timed out.
+    #[error("cannot inspect image {image} ({reason})")]
+    Failed {
+        /// The image as given.
+        image: String,
+        /// podman's failure in its words, or the time limit.
+        reason: String,
+    },
+}
+
+/// The image's environment from podman (`podman image inspect --format ENV_FORMAT -- IMAGE`):
+/// local storage only, nothing is pulled. The `--` keeps an image name starting with `-` from
+/// being read as a flag.
+pub fn inspect(cli: &dyn PodmanCli, image: &str) -> Result<ImageEnv, InspectError> {
+    match cli.image_env(image) {
+        None => Err(InspectError::NoPodman {
+            image: image.to_string(),
+        }),
+        Some(Ok(text)) => Ok(ImageEnv::parse(image, &text)),
+        Some(Err(reason)) => Err(InspectError::Failed {
+            image: image.to_string(),
+            reason,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::podman::MockPodmanCli;
+    use mockall::predicate::eq;
+
+    #[test]
+    fn lines_become_pairs_and_a_later_value_wins() {
+        let env = ImageEnv::parse(
+            "img",
+            "PATH=/usr/bin\n\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\r\nA=1=2\nA=3\n=x\nnoequals\n",
+        );
+        assert_eq!(env.get("NVIDIA_REQUIRE_CUDA"), Some("cuda>=12.8"));
+        assert_eq!(env.get("A"), Some("3"));
+        assert_eq!(env.get("noequals"), None);
+        assert_eq!(
+            env.vars()
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>(),
+            ["PATH", "NVIDIA_REQUIRE_CUDA", "A"]
+        );
+        assert_eq!(env.name(), "img");
+    }
+
+    #[test]
+    fn podman_s_answer_its_absence_and_its_failure() {
+        let mut m = MockPodmanCli::new();
+        m.expect_image_env()
+            .with(eq("docker.io/rocm/dev-ubuntu-22.04:6.2"))
+            .returning(|_| Some(Ok("ROCM_VERSION=6.2\nPATH=/bin\n".to_string())));
+        let env = inspect(&m, "docker.io/rocm/dev-ubuntu-22.04:6.2");
+        assert_eq!(
+            env.as_ref().ok().and_then(|e| e.get("ROCM_VERSION")),
+            Some("6.2")
+        );
+
+        let mut m = MockPodmanCli::new();
+        m.expect_image_env().returning(|_| None);
+        assert!(matches!(
+            inspect(&m, "x"),
+            Err(InspectError::NoPodman { .. })
+        ));
+
+        let mut m = MockPodmanCli::new();
+        m.expect_image_env().returning(|_| {
+            Some(Err(
+                "'podman image inspect' failed (exit status: 125): Error: nosuch: image not known"
+                    .to_string(),
+            ))
+        });
+        let err = inspect(&m, "nosuch").err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some(
+                "cannot inspect image nosuch ('podman image inspect' failed (exit status: 125): Error: nosuch: image not known)"
+            )
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! An image's environment, and the vendors' checks of it against the host (docs/image-check.md).
+//!
+//! An image declares what its GPU user space needs in environment variables (NVIDIA's
+//! `NVIDIA_REQUIRE_CUDA`, ROCm's `ROCM_VERSION`); which variables mean what is each vendor's
+//! business ([`crate::GpuBackend::image_checks`]). Core only carries the `KEY=VALUE` pairs,
+//! reads them from podman (`podman image inspect`, at the one podman boundary,
+//! [`crate::check::podman::PodmanCli`]) and walks the vendors.
+
+use crate::backend::{GpuBackend, Probe};
+use crate::check::podman::PodmanCli;
+use crate::check::{Check, CheckCode, Status};
+
+/// The check's code when no vendor reads anything from the image, or it is not asked.
+pub const CODE: CheckCode = crate::check::codes::IMAGE;
+
+pub use crate::check::image_env::{ENV_FORMAT, ImageEnv, InspectError, inspect};
+
+/// Every vendor's checks of the image, in vendor order; when none of them reads anything from
+/// it, one skipped check that says so (never "ok": nothing was checked).
+pub fn checks(vendors: &[&dyn GpuBackend], probe: &Probe, env: &ImageEnv) -> Vec<Check> {
+    let mut out: Vec<Check> = vendors
+        .iter()
+        .flat_map(|v| v.image_checks(probe, env))
+        .collect();
+    if out.is_empty() {
+        let names: Vec<&str> = vendors.iter().map(|v| v.display_name()).collect();
+        let who = if names.is_empty() {
+            "no vendor is selected".to_string()
+        } else {
+            format!("{} read(s) no requirement from it", names.join(", "))
+        };
+        out.push(
+            Check::new(CODE, env.name().to_string(), Status::Skipped).fact(format!(
+                "{who}: nothing to check against this host's drivers"
+            )),
+        );
+    }
+    out
+}
+
+/// The image check when `--root` names another host: this machine's podman does not hold that
+/// host's images, so it is not asked (as for the other podman facts).
+pub fn not_asked(image: &str) -> Check {
+    Check::new(CODE, image.to_string(), Status::Skipped)
+        .fact("skipped: --root names another host, and this machine's podman does not hold that host's images")
+        .remedy(format!(
+            "on that host, save the output of \"podman image inspect --format '{ENV_FORMAT}' {image}\" and pass it with --image-env FILE"
+        ))
+}
+
+/// What `gpuctl run` makes of the image before it starts the container.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunVerdict {
+    /// The sentence to refuse the image with: a vendor found that the host's drivers cannot
+    /// run it.
+    pub refuse: Option<String>,
+    /// What the user should know but does not stop the start: the image could not be read (not
+    /// pulled yet), or it fits only some GPUs.
+    pub warnings: Vec<String>,
+}
+
+/// The image check `gpuctl run` does before it starts a container: the image among the
+/// engine's `run` arguments (`args`, [`crate::run_args`]) is inspected through `cli` and every
+/// granted vendor's [`GpuBackend::image_checks`] is asked. An image the engine cannot inspect
+/// (not pulled yet) or cannot be told among the arguments is a warning, never a refusal.
+pub fn before_run(
+    vendors: &[&dyn GpuBackend],
+    probe: &Probe,
+    cli: &dyn PodmanCli,
+    args: &[String],
+) -> RunVerdict {
+    use crate::run_args::{ImageArg, image_of};
+    let mut verdict = RunVerdict::default();
+    if vendors.is_empty() {
+        return verdict;
+    }
+    let image = match image_of(args) {
+        ImageArg::Image(i) => i,
+        ImageArg::Rootfs | ImageArg::Missing => return verdict,
+        ImageArg::UnknownOption(o) => {
+            verdict.warnings.push(format!(
+                "the image is not checked against the host's drivers: gpuctl does not know whether {o} takes a value, so it cannot tell which argument is the image; check it with 'gpuctl doctor --image IMAGE'"
+            ));
+            return verdict;
+        }
+    };
+    let env = match inspect(cli, &image) {
+        Ok(env) => env,
+        // No engine: the start fails next and says so.
+        Err(InspectError::NoPodman { .. }) => return verdict,
+        Err(e) => {
+            verdict.warnings.push(format!(
+                "the image is not checked against the host's drivers: {e}; if it is pulled by this start, check it afterwards with 'gpuctl doctor --image {image}'"
+            ));
+            return verdict;
+        }
+    };
+    for c in vendors.iter().flat_map(|v| v.image_checks(probe, &env)) {
+        match c.status {
+            Status::Problem if verdict.refuse.is_none() => verdict.refuse = Some(refusal(&c)),
+            Status::Problem | Status::Warning => verdict.warnings.push(refusal(&c)),
+            Status::Ok | Status::Skipped => tracing::debug!("{}", refusal(&c)),
+        }
+    }
+    verdict
+}
+
+/// The sentence `gpuctl run` refuses an image with: the check's subject, what it saw and the
+/// remedy, as doctor prints them in a block.
+pub fn refusal(check: &Check) -> String {
+    let mut s = format!("{}: {}", check.subject, check.facts.join("; "));
+    if let Some(r) = &check.remedy {
+        s.push_str(&format!("; {r}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_is_one_line_with_the_remedy() {
+        let c = Check::new(
+            CheckCode::new("x"),
+            "img on the loaded driver",
+            Status::Problem,
+        )
+        .fact("a")
+        .fact("b")
+        .remedy("c");
+        assert_eq!(refusal(&c), "img on the loaded driver: a; b; c");
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+    use crate::backend::MockGpuBackend;
+    use crate::check::podman::MockPodmanCli;
+    use crate::host::Host;
+    use gpuctl_cdi::CdiRegistry;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    /// A vendor that finds a problem in any image declaring `NEEDS=new`.
+    fn picky() -> &'static MockGpuBackend {
+        let mut m = MockGpuBackend::new();
+        m.expect_display_name().return_const("Picky");
+        m.expect_image_checks().returning(|_, env| {
+            if env.get("NEEDS") == Some("new") {
+                vec![
+                    Check::new(
+                        CheckCode::new("picky-image"),
+                        format!("{} on Picky", env.name()),
+                        Status::Problem,
+                    )
+                    .fact("the driver is old")
+                    .remedy("update it"),
+                ]
+            } else {
+                Vec::new()
+            }
+        });
+        Box::leak(Box::new(m))
+    }
+
+    fn verdict(env: Option<Result<String, String>>, args: &[&str]) -> RunVerdict {
+        let host = Host::system();
+        let probe = Probe::with_cdi(&host, CdiRegistry::default());
+        let mut cli = MockPodmanCli::new();
+        cli.expect_image_env().returning(move |_| env.clone());
+        before_run(&[picky()], &probe, &cli, &s(args))
+    }
+
+    #[test]
+    fn a_vendor_s_problem_refuses_the_image_in_one_sentence() {
+        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--rm", "img", "sh"]);
+        assert_eq!(
+            v.refuse.as_deref(),
+            Some("img on Picky: the driver is old; update it")
+        );
+        let v = verdict(Some(Ok("NEEDS=old\n".into())), &["--rm", "img"]);
+        assert_eq!(v, RunVerdict::default());
+    }
+
+    #[test]
+    fn what_cannot_be_inspected_or_placed_is_a_warning() {
+        let v = verdict(Some(Err("image not known".into())), &["img"]);
+        assert!(v.refuse.is_none());
+        assert_eq!(
+            v.warnings,
+            [
+                "the image is not checked against the host's drivers: cannot inspect image img (image not known); if it is pulled by this start, check it afterwards with 'gpuctl doctor --image img'"
+            ]
+        );
+        let v = verdict(None, &["img"]);
+        assert_eq!(v, RunVerdict::default());
+        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--gpus", "all", "img"]);
+        assert!(v.refuse.is_none());
+        assert_eq!(v.warnings.len(), 1);
+    }
+}

@@ -1,0 +1,254 @@
+//! Which of `podman run`'s arguments is the image, so that `gpuctl run` can check the image
+//! before it starts a container (docs/image-check.md). The image is the first argument that
+//! is neither an option nor an option's value, so every option's arity must be known: the
+//! lists are podman 4.3.1's `podman run --help` (options shown with a value type take one).
+//! An option not in them could take a value or not, so the image cannot be told, and the
+//! check says so instead of guessing.
+
+/// podman run's options that take no value (`--rm`, `-it`), long names.
+const FLAGS: [&str; 24] = [
+    "detach",
+    "disable-content-trust",
+    "env-host",
+    "help",
+    "http-proxy",
+    "init",
+    "interactive",
+    "no-healthcheck",
+    "no-hosts",
+    "oom-kill-disable",
+    "passwd",
+    "privileged",
+    "publish-all",
+    "quiet",
+    "read-only",
+    "read-only-tmpfs",
+    "replace",
+    "rm",
+    "rmi",
+    "rootfs",
+    "sig-proxy",
+    "tls-verify",
+    "tty",
+    "unsetenv-all",
+];
+
+/// The short forms of [`FLAGS`].
+const SHORT_FLAGS: [char; 5] = ['d', 'i', 'P', 'q', 't'];
+
+/// The short options that take a value (`-e KEY=V`, `-v /a:/b`).
+const SHORT_VALUED: [char; 10] = ['a', 'c', 'e', 'h', 'l', 'm', 'p', 'u', 'v', 'w'];
+
+/// podman run's options that take a value, long names.
+const VALUED: [&str; 107] = [
+    "add-host",
+    "annotation",
+    "arch",
+    "attach",
+    "authfile",
+    "blkio-weight",
+    "blkio-weight-device",
+    "cap-add",
+    "cap-drop",
+    "cgroup-conf",
+    "cgroup-parent",
+    "cgroupns",
+    "cgroups",
+    "chrootdirs",
+    "cidfile",
+    "conmon-pidfile",
+    "cpu-period",
+    "cpu-quota",
+    "cpu-rt-period",
+    "cpu-rt-runtime",
+    "cpu-shares",
+    "cpus",
+    "cpuset-cpus",
+    "cpuset-mems",
+    "detach-keys",
+    "device",
+    "device-cgroup-rule",
+    "device-read-bps",
+    "device-read-iops",
+    "device-write-bps",
+    "device-write-iops",
+    "dns",
+    "dns-option",
+    "dns-search",
+    "entrypoint",
+    "env",
+    "env-file",
+    "env-merge",
+    "expose",
+    "gidmap",
+    "group-add",
+    "health-cmd",
+    "health-interval",
+    "health-on-failure",
+    "health-retries",
+    "health-start-period",
+    "health-timeout",
+    "hostname",
+    "hostuser",
+    "image-volume",
+    "init-path",
+    "ip",
+    "ip6",
+    "ipc",
+    "label",
+    "label-file",
+    "log-driver",
+    "log-opt",
+    "mac-address",
+    "memory",
+    "memory-reservation",
+    "memory-swap",
+    "memory-swappiness",
+    "mount",
+    "name",
+    "network",
+    "network-alias",
+    "oom-score-adj",
+    "os",
+    "passwd-entry",
+    "personality",
+    "pid",
+    "pidfile",
+    "pids-limit",
+    "platform",
+    "pod",
+    "pod-id-file",
+    "preserve-fds",
+    "publish",
+    "pull",
+    "requires",
+    "restart",
+    "sdnotify",
+    "seccomp-policy",
+    "secret",
+    "security-opt",
+    "shm-size",
+    "stop-signal",
+    "stop-timeout",
+    "subgidname",
+    "subuidname",
+    "sysctl",
+    "systemd",
+    "timeout",
+    "tmpfs",
+    "tz",
+    "uidmap",
+    "ulimit",
+    "umask",
+    "unsetenv",
+    "user",
+    "userns",
+    "uts",
+    "variant",
+    "volume",
+    "volumes-from",
+    "workdir",
+];
+
+/// What `run`'s arguments say the image is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageArg {
+    /// This argument is the image.
+    Image(String),
+    /// `--rootfs`: the container's root is a directory, not an image.
+    Rootfs,
+    /// An option whose arity gpuctl does not know comes before the image.
+    UnknownOption(String),
+    /// No argument is left for the image.
+    Missing,
+}
+
+/// The image among `podman run`'s arguments (what follows `podman run`).
+pub fn image_of(args: &[String]) -> ImageArg {
+    let mut rootfs = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            return next(args.get(i), rootfs);
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (long, false),
+            };
+            if name == "rootfs" {
+                rootfs = true;
+            }
+            if FLAGS.contains(&name) || inline {
+                continue;
+            }
+            if VALUED.contains(&name) {
+                i += 1;
+                continue;
+            }
+            return ImageArg::UnknownOption(a.clone());
+        }
+        if let Some(shorts) = a.strip_prefix('-').filter(|s| !s.is_empty()) {
+            for (at, c) in shorts.char_indices() {
+                if SHORT_FLAGS.contains(&c) {
+                    continue;
+                }
+                if SHORT_VALUED.contains(&c) {
+                    // `-v/a:/b` carries its value; `-v /a:/b` takes the next argument.
+                    if at + c.len_utf8() == shorts.len() {
+                        i += 1;
+                    }
+                    break;
+                }
+                return ImageArg::UnknownOption(a.clone());
+            }
+            continue;
+        }
+        return next(Some(a), rootfs);
+    }
+    ImageArg::Missing
+}
+
+fn next(arg: Option<&String>, rootfs: bool) -> ImageArg {
+    match arg {
+        _ if rootfs => ImageArg::Rootfs,
+        Some(a) => ImageArg::Image(a.clone()),
+        None => ImageArg::Missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn image(args: &[&str]) -> ImageArg {
+        image_of(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[rstest]
+    #[case(&["--rm", "-it", "nvcr.io/nvidia/cuda:12.8.0-base-ubuntu22.04", "nvidia-smi"], "nvcr.io/nvidia/cuda:12.8.0-base-ubuntu22.04")]
+    #[case(&["-v", "/a:/a", "-e", "X=1", "img", "-v"], "img")]
+    #[case(&["-v/a:/a", "-itv", "/b:/b", "img"], "img")]
+    #[case(&["--name=x", "--network", "none", "--security-opt=label=disable", "img"], "img")]
+    #[case(&["--rm=false", "--", "img", "sh"], "img")]
+    #[case(&["--workdir", "/w", "--volume", "/a:/a", "img"], "img")]
+    fn the_image_is_found(#[case] args: &[&str], #[case] want: &str) {
+        assert_eq!(image(args), ImageArg::Image(want.to_string()));
+    }
+
+    #[test]
+    fn what_cannot_be_told_is_said() {
+        assert_eq!(
+            image(&["--gpus", "all", "img"]),
+            ImageArg::UnknownOption("--gpus".to_string())
+        );
+        assert_eq!(
+            image(&["-Z", "img"]),
+            ImageArg::UnknownOption("-Z".to_string())
+        );
+        assert_eq!(image(&["--rm", "-e"]), ImageArg::Missing);
+        assert_eq!(image(&["--rootfs", "/srv/root", "sh"]), ImageArg::Rootfs);
+    }
+}
