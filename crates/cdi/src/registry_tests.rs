@@ -164,3 +164,28 @@ fn a_device_s_environment_follows_its_spec_s() {
         (None, Some(7))
     );
 }
+
+/// nvidia-ctk writes a GPU's nodes under its index, its UUID and `all`: the host paths a spec
+/// needs (for the stale-spec check) are each listed once, so doctor says a missing node once.
+#[test]
+fn a_node_several_devices_share_is_one_host_path() {
+    let d = dirs();
+    write(
+        &d.low,
+        "nvidia.yaml",
+        include_str!("../../../tests/hosts/dgx-b200/var/run/cdi/nvidia.yaml"),
+    );
+    let reg = CdiRegistry::scan(&Fs, std::slice::from_ref(&d.low));
+    let spec = &reg.specs()[0];
+    assert!(spec.error.is_none(), "{:?}", spec.error);
+    let count = |p: &str| spec.host_nodes.iter().filter(|n| *n == p).count();
+    assert_eq!(count("/dev/nvidia7"), 1, "{:?}", spec.host_nodes);
+    let mut unique = spec.host_nodes.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), spec.host_nodes.len());
+    let mut mounts = spec.host_mounts.clone();
+    mounts.sort();
+    mounts.dedup();
+    assert_eq!(mounts.len(), spec.host_mounts.len());
+}

@@ -58,10 +58,11 @@ pub struct ParsedSpec {
     pub kind: String,
     /// The device names, in file order.
     pub device_names: Vec<String>,
-    /// Host device nodes the spec injects (`hostPath`, or `path` when absent), for staleness
-    /// checks.
+    /// Host device nodes the spec injects (`hostPath`, or `path` when absent), each once, in
+    /// file order, for staleness checks.
     pub host_nodes: Vec<String>,
-    /// The host paths its mounts bind (`hostPath`), in file order, for staleness checks.
+    /// The host paths its mounts bind (`hostPath`), each once, in file order, for staleness
+    /// checks.
     pub host_mounts: Vec<String>,
     /// The programs its hooks run (`path`), each once, in file order, for staleness checks.
     pub hook_paths: Vec<String>,
@@ -292,7 +293,10 @@ pub(super) fn check_edits(
         } else {
             &node.host_path
         };
-        paths.nodes.push(host.to_string());
+        // Each once: a node shared by several devices (and by `all`) is one host path.
+        if !paths.nodes.iter().any(|n| n == &**host) {
+            paths.nodes.push(host.to_string());
+        }
     }
     for hook in edits.hooks.iter().flatten().flatten() {
         if !HOOK_NAMES.contains(&&*hook.hook_name) {
@@ -315,7 +319,9 @@ pub(super) fn check_edits(
         if mount.container_path.is_empty() {
             return Err("invalid mount, empty container path".to_string());
         }
-        paths.mounts.push(mount.host_path.to_string());
+        if !paths.mounts.iter().any(|m| *m == mount.host_path) {
+            paths.mounts.push(mount.host_path.to_string());
+        }
     }
     if let Some(rdt) = &edits.intel_rdt {
         // "ClosID must be a valid Linux filename", under 4096 bytes.

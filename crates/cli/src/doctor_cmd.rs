@@ -74,7 +74,7 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
     };
     // Read before the checks run, so that an image that cannot be read ends the command alone.
     let image = match (&a.image_env, &a.image) {
-        (Some(path), _) => Some(Ok(crate::image_input::read_file(path)?)),
+        (Some(path), _) => Some(Ok(crate::image_input::read_file(path, "the image")?)),
         (None, Some(name)) if another_host => Some(Err(image::not_asked(name))),
         (None, Some(name)) => Some(Ok(
             crate::image_input::inspect(name).map_err(CliError::Image)?

@@ -4,21 +4,22 @@
 use std::path::Path;
 
 use gpuctl_core::doctor::SystemPodman;
-use gpuctl_core::image::{self, ImageEnv, InspectError};
+use gpuctl_core::image::{self, InspectError};
+use gpuctl_core::image_env::ImageEnv;
 
 use gpuctl_core::requirement::answer::RequirementInputError;
 
 use crate::CliError;
 
-/// `--image-env FILE|-`: the image's environment lines, called `the image` in sentences.
-pub(crate) fn read_file(path: &Path) -> Result<ImageEnv, CliError> {
+/// `--image-env FILE|-`: the image's environment lines, called `name` in sentences.
+pub(crate) fn read_file(path: &Path, name: &str) -> Result<ImageEnv, CliError> {
     let text = if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
     } else {
         std::fs::read_to_string(path)
     };
-    text.map(|t| ImageEnv::parse("the image", &t)).map_err(|e| {
+    text.map(|t| ImageEnv::parse(name, &t)).map_err(|e| {
         CliError::Requirement(RequirementInputError::ImageEnv {
             file: path.display().to_string(),
             reason: format!("cannot be read: {e}"),

@@ -4,11 +4,11 @@
 //! flags and the image environment file, and picks the exit code.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use gpuctl_core::Registry;
-use gpuctl_core::requirement::answer::{Request, RequirementInputError, answer};
-use gpuctl_core::requirement::{ImageEnvInput, VendorRequest, text};
+use gpuctl_core::requirement::answer::{Request, answer};
+use gpuctl_core::requirement::{VendorRequest, text};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -68,7 +68,11 @@ pub fn run(
     args: &RequirementArgs,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
-    let image = args.image_env.as_deref().map(read_env).transpose()?;
+    let image = args
+        .image_env
+        .as_deref()
+        .map(|p| crate::image_input::read_file(p, &p.display().to_string()))
+        .transpose()?;
     let request = Request {
         ids: &args.device_ids,
         specs: &args.driver,
@@ -99,22 +103,4 @@ pub fn run(
     } else {
         Outcome::Served
     })
-}
-
-/// `--image-env FILE|-`: the image's environment, as `KEY=VALUE` pairs.
-fn read_env(path: &Path) -> Result<ImageEnvInput, CliError> {
-    let text = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    let name = path.display().to_string();
-    text.map(|t| ImageEnvInput::parse(name.clone(), &t))
-        .map_err(|e| {
-            CliError::Requirement(RequirementInputError::ImageEnv {
-                file: name,
-                reason: format!("cannot be read: {e}"),
-            })
-        })
 }

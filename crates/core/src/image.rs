@@ -13,7 +13,8 @@ use crate::check::{Check, CheckCode, Status};
 /// The check's code when no vendor reads anything from the image, or it is not asked.
 pub const CODE: CheckCode = crate::check::codes::IMAGE;
 
-pub use crate::check::image_env::{ENV_FORMAT, ImageEnv, InspectError, inspect};
+pub use crate::check::image_env::{ENV_FORMAT, InspectError, inspect};
+use crate::image_env::ImageEnv;
 
 /// Every vendor's checks of the image, in vendor order; when none of them reads anything from
 /// it, one skipped check that says so (never "ok": nothing was checked).

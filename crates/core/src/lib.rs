@@ -28,6 +28,7 @@ pub mod families;
 pub mod finding;
 pub mod host;
 pub mod image;
+pub mod image_env;
 pub mod input;
 pub mod launch;
 pub mod node_vendor;

@@ -321,7 +321,7 @@ impl GpuBackend for Nvidia {
         Some("sudo nvidia-ctk cdi generate")
     }
 
-    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image::ImageEnv) -> Vec<Check> {
+    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image_env::ImageEnv) -> Vec<Check> {
         crate::image_check::image_checks(probe, image)
     }
 

@@ -122,7 +122,7 @@ impl RequirementModel for NvidiaRequirements {
     ) -> Result<Box<dyn RequirementSource>, RequirementInputError> {
         let image = request
             .image_env
-            .map(|e| (e.source.clone(), image_env::from_vars(&e.vars)));
+            .map(|e| (e.name().to_string(), image_env::from_vars(e.vars())));
         let toolkit = match request.toolkit {
             Some(text) => Some(parse_toolkit(text)?),
             // The image's CUDA line stands for --cuda when Table 3 lists it.

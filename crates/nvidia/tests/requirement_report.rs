@@ -7,9 +7,10 @@
 
 use std::path::Path;
 
+use gpuctl_core::image_env::ImageEnv;
+use gpuctl_core::requirement::VendorRequest;
 use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::requirement::report::{Report, VendorStack};
-use gpuctl_core::requirement::{ImageEnvInput, VendorRequest};
 use gpuctl_core::{Host, Registry};
 use rstest::rstest;
 
@@ -341,7 +342,7 @@ fn a_toolkit_and_an_image_come_through_the_model_as_sections() {
     let host = Host::at(bare.path()).expect("host");
     let ids = ["2330".to_string()];
     let specs = ["proprietary:560".to_string()];
-    let image = ImageEnvInput::parse("img.env", "CUDA_VERSION=12.4.1\nPATH=/usr/bin\n");
+    let image = ImageEnv::parse("img.env", "CUDA_VERSION=12.4.1\nPATH=/usr/bin\n");
     let request = Request {
         ids: &ids,
         specs: &specs,

@@ -8,10 +8,10 @@
 
 use std::sync::OnceLock;
 
-use crate::check::image_env::ImageEnv;
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::image_env::ImageEnv;
 use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::plan::{Plan, VendorPlan};

@@ -1,62 +1,10 @@
-//! An image's environment as core carries it: `KEY=VALUE` pairs, read from a file or from
-//! podman (`podman image inspect`, at the podman boundary, [`super::podman`]). Here, beside
-//! the check types, so that the plug-in trait can hand it to vendors
-//! ([`crate::GpuBackend::image_checks`]); what the pairs mean is each vendor's business
-//! (docs/image-check.md).
+//! An image's environment from podman (`podman image inspect`, at the podman boundary,
+//! [`super::podman`]); the pairs themselves are [`crate::image_env::ImageEnv`].
 
 use super::podman::PodmanCli;
+use crate::image_env::ImageEnv;
 
 pub use super::podman::ENV_FORMAT;
-
-/// An image's environment: `KEY=VALUE` pairs in the image's order, a later value of a key
-/// replacing an earlier one, as an environment does.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ImageEnv {
-    name: String,
-    vars: Vec<(String, String)>,
-}
-
-impl ImageEnv {
-    /// Reads `KEY=VALUE` lines (what `podman image inspect --format` with [`ENV_FORMAT`]
-    /// prints); lines without `=` (blank ones, podman's trailing newline) are ignored. `name`
-    /// is how sentences call the image (`the image`, or its reference).
-    pub fn parse(name: impl Into<String>, text: &str) -> ImageEnv {
-        let mut vars: Vec<(String, String)> = Vec::new();
-        for line in text.lines() {
-            let Some((k, v)) = line.split_once('=') else {
-                continue;
-            };
-            let (k, v) = (k.trim(), v.trim_end_matches('\r'));
-            if k.is_empty() {
-                continue;
-            }
-            vars.retain(|(key, _)| key != k);
-            vars.push((k.to_string(), v.to_string()));
-        }
-        ImageEnv {
-            name: name.into(),
-            vars,
-        }
-    }
-
-    /// How sentences call the image.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The value of `key`, when the image sets it.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.vars
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Every pair, in the image's order.
-    pub fn vars(&self) -> &[(String, String)] {
-        &self.vars
-    }
-}
 
 /// Why an image's environment could not be read from podman.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -45,9 +45,7 @@ pub use spec::{
     Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
 };
 pub use stack::{Known, Stack};
-pub use vendor::{
-    GpuRequirement, ImageEnvInput, RequirementModel, RequirementSource, VendorRequest, Wording,
-};
+pub use vendor::{GpuRequirement, RequirementModel, RequirementSource, VendorRequest, Wording};
 pub use version::{MAX_PARTS, Version, VersionError};
 
 /// The Linux kernel, shared by every vendor whose driver is in the kernel: the one component

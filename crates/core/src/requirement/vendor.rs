@@ -14,6 +14,7 @@ use super::answer::RequirementInputError;
 use super::report::VendorStack;
 use super::{CombineError, Requirement, StackSpec};
 use crate::Host;
+use crate::image_env::ImageEnv;
 use crate::pci::PciDevice;
 
 /// One GPU's requirement, and why it is left out of the combined requirement when it is.
@@ -49,36 +50,7 @@ pub struct VendorRequest<'a> {
     /// `--cuda`: a compute toolkit's version, whose minimum driver joins the requirement.
     pub toolkit: Option<&'a str>,
     /// `--image-env`: an image's environment, `KEY=VALUE` pairs in order, and where it was read.
-    pub image_env: Option<&'a ImageEnvInput>,
-}
-
-/// An image's environment as given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImageEnvInput {
-    /// Where it was read (a file name, `-`), for messages.
-    pub source: String,
-    /// The variables, in order, a later value of a key replacing an earlier one.
-    pub vars: Vec<(String, String)>,
-}
-
-impl ImageEnvInput {
-    /// Reads `KEY=VALUE` lines (what `podman image inspect` prints for `.Config.Env`); other
-    /// lines are ignored, and a later value of a key replaces an earlier one.
-    pub fn parse(source: impl Into<String>, text: &str) -> ImageEnvInput {
-        let mut vars: Vec<(String, String)> = Vec::new();
-        for line in text.lines() {
-            let Some((k, v)) = line.split_once('=') else {
-                continue;
-            };
-            let (k, v) = (k.trim(), v.trim_end_matches('\r'));
-            vars.retain(|(key, _)| key != k);
-            vars.push((k.to_string(), v.to_string()));
-        }
-        ImageEnvInput {
-            source: source.into(),
-            vars,
-        }
-    }
+    pub image_env: Option<&'a ImageEnv>,
 }
 
 /// How the vendor's part of the answer is worded.

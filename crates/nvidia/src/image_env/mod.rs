@@ -33,7 +33,7 @@ pub struct ImageEnv {
 /// Reads `KEY=VALUE` lines; other lines (blank, no `=`) are ignored, a later value of a key
 /// replaces an earlier one, as an environment does.
 pub fn parse(text: &str) -> ImageEnv {
-    from_vars(&gpuctl_core::requirement::ImageEnvInput::parse("", text).vars)
+    from_vars(gpuctl_core::image_env::ImageEnv::parse("", text).vars())
 }
 
 /// The requirement variables among an environment's `(KEY, VALUE)` pairs, each key once.
@@ -57,7 +57,7 @@ pub fn from_vars(vars: &[(String, String)]) -> ImageEnv {
 }
 
 /// The NVIDIA variables of an image's environment as doctor and run carry it.
-pub fn from_env(env: &gpuctl_core::image::ImageEnv) -> ImageEnv {
+pub fn from_env(env: &gpuctl_core::image_env::ImageEnv) -> ImageEnv {
     from_vars(env.vars())
 }
 
