@@ -1,30 +1,54 @@
-//! Where `doctor` and `run` get an image's environment: a file of `KEY=VALUE` lines, or
+//! Where `requirement`, `doctor` and `run` get an image's environment: a file of `KEY=VALUE` lines, or
 //! podman (`podman image inspect`, run by core at its podman boundary).
 
+use std::io::Read;
 use std::path::Path;
 
 use gpuctl_core::doctor::SystemPodman;
 use gpuctl_core::image::{self, InspectError};
 use gpuctl_core::image_env::ImageEnv;
+use gpuctl_core::input;
 
 use gpuctl_core::requirement::answer::RequirementInputError;
 
 use crate::CliError;
 
-/// `--image-env FILE|-`: the image's environment lines, called `name` in sentences.
+/// An image's environment is a few KiB; more is not one (a log, a binary named by mistake).
+const ENV_LIMIT: u64 = 1 << 20;
+
+/// `--image-env FILE|-`: the image's environment lines, called `name` in sentences. A named
+/// pipe (`--image-env <(podman image inspect ...)`) is read like standard input and opened
+/// without blocking (core's `input::open_named`), so a FIFO nobody writes to is empty input,
+/// never a hang; a device or directory is refused before it is opened.
 pub(crate) fn read_file(path: &Path, name: &str) -> Result<ImageEnv, CliError> {
-    let text = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    text.map(|t| ImageEnv::parse(name, &t)).map_err(|e| {
+    let bad = |reason: String| {
         CliError::Requirement(RequirementInputError::ImageEnv {
             file: path.display().to_string(),
-            reason: format!("cannot be read: {e}"),
+            reason,
         })
-    })
+    };
+    let mut bytes = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().take(ENV_LIMIT + 1).read_to_end(&mut bytes)
+    } else {
+        match input::open_named(path) {
+            Ok(input::Named::File(f) | input::Named::Pipe(f)) => {
+                f.take(ENV_LIMIT + 1).read_to_end(&mut bytes)
+            }
+            Err(e) => Err(e),
+        }
+    };
+    read.map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if bytes.len() as u64 > ENV_LIMIT {
+        return Err(bad(format!(
+            "is larger than {} KiB, which no image's environment is; give the KEY=VALUE lines podman image inspect prints",
+            ENV_LIMIT / 1024
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        bad("is not UTF-8 text; give the KEY=VALUE lines podman image inspect prints".into())
+    })?;
+    Ok(ImageEnv::parse(name, &text))
 }
 
 /// The image's environment from the podman on `PATH`.

@@ -255,3 +255,23 @@ fn another_host_s_runtime_comes_from_its_tree_not_this_machine_s_podman() {
         "this machine's podman was asked about another host"
     );
 }
+
+/// No containers.conf names a runtime and no podman says which it uses: for arguments with
+/// keep-groups that is "cannot tell" (a warning naming the command that tells), never ok.
+#[test]
+fn no_runtime_anywhere_is_a_warning_where_keep_groups_needs_crun() {
+    let t = host();
+    let (status, subject, facts) = runtime(&t, &[], no_podman().path());
+    assert_eq!(
+        (status.as_str(), subject.as_str()),
+        ("warning", "podman's default"),
+        "{facts}"
+    );
+    assert!(facts.contains("only crun supports"), "{facts}");
+    t.file(
+        "/etc/containers/containers.conf",
+        "[engine]\nruntime = \"crun\"\n",
+    );
+    let (status, subject, _) = runtime(&t, &[], no_podman().path());
+    assert_eq!((status.as_str(), subject.as_str()), ("ok", "crun"));
+}

@@ -10,7 +10,7 @@ use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
 use gpuctl_core::doctor::{
     self, CheckCode, ConfEnv, DoctorContext, Identity, PodmanFacts, Status, codes,
 };
-use gpuctl_core::requirement::answer::{Request, answer};
+use gpuctl_core::requirement::answer::{Request, answer_scanned};
 use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
 
 use crate::convert;
@@ -40,7 +40,7 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
         specs: &[],
         vendor: Default::default(),
     };
-    let needs = answer(host, registry, request).unwrap_or_default();
+    let needs = answer_scanned(host, probe.pci(), registry, request).unwrap_or_default();
     for w in &needs.warnings {
         if !warnings.contains(w) {
             warnings.push(w.clone());

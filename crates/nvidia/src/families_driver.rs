@@ -123,7 +123,8 @@ pub const NODE_MISSING: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "an NVIDIA device node the container is given (/dev/nvidia-uvm, /dev/nvidia0, /dev/nvidiactl) does not exist on the host: its kernel module is not loaded (nvidia-uvm loads on first CUDA use), or the driver was reinstalled without a reboot.",
     remedy: "Hint: create the nodes on the host: 'sudo nvidia-modprobe -u -c=0' (or run 'nvidia-smi' once as root),\ncheck 'lsmod | grep nvidia', then start the container again.",
-    checks: &[doctor::DRIVER, doctor::UVM_CHECK],
+    // A CDI spec that names a node the host lacks is the usual cause under CDI (cdi-stale).
+    checks: &[doctor::DRIVER, doctor::UVM_CHECK, codes::CDI_STALE],
 };
 
 /// nvidia-smi found no kernel driver to talk to.

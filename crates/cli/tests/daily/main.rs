@@ -7,6 +7,7 @@ mod cdi_spec_facts;
 mod detect_labels;
 mod inputs;
 mod names;
+mod node_missing;
 mod quadlet;
 mod run_args;
 mod small;

@@ -207,3 +207,33 @@ fn an_image_env_reads_from_stdin_and_bad_ones_are_refused() {
             "--image-env /nonexistent/env: cannot be read",
         ));
 }
+
+/// `--image-env <(podman image inspect ...)` is a FIFO: read like standard input, and one that
+/// nobody writes to is empty input at once, never a hang (issue 19 item 9's rule for explain).
+#[test]
+fn an_image_env_fifo_is_read_without_blocking_and_a_directory_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("env.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    gpuctl(&["requirement", "2704", "--image-env"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "image: no CUDA line, 0 NVIDIA_REQUIRE_* variable(s)\n",
+        ));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    gpuctl(&["requirement", "2704", "--image-env"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot be read: it is a directory",
+        ));
+}

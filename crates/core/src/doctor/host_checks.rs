@@ -59,8 +59,16 @@ pub fn oci_runtime(probe: &Probe, ctx: &DoctorContext, plan: Option<&Plan>) -> C
     };
     let keep_groups = plan.is_some_and(|p| p.items().iter().any(|i| i.need == Need::KeepGroups));
     let mut c = match &runtime {
+        // Unknown is not ok where it matters: keep-groups needs crun, and podman picks crun
+        // only when it is installed, which nothing here shows.
+        None if keep_groups => {
+            Check::new(codes::OCI_RUNTIME, "podman's default", Status::Warning)
+                .fact("no runtime is configured in containers.conf and podman did not name one (not asked, or not there): podman uses crun when it is installed, runc otherwise")
+                .fact("the arguments use --group-add keep-groups, which only crun supports")
+                .remedy("Hint: check with 'podman info --format {{.Host.OCIRuntime.Name}}' on that host, or set runtime = \"crun\" in containers.conf")
+        }
         None => Check::new(codes::OCI_RUNTIME, "podman's default", Status::Ok).fact(
-            "no runtime is configured in containers.conf: podman uses crun when it is installed",
+            "no runtime is configured in containers.conf: podman uses crun when it is installed; these arguments work under either",
         ),
         Some(runtime) => runtime_check(runtime, &from, keep_groups),
     };

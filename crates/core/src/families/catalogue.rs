@@ -68,7 +68,8 @@ pub const CORE_FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "a DRM node the container is given (/dev/dri or one of its renderD nodes) does not exist on this machine: no GPU driver created it (no GPU, its driver not loaded, a VM or Docker Desktop without the GPU), or the node has another number here.",
         remedy: "Hint: list the host's nodes ('ls -l /dev/dri') and pass those that exist, as 'gpuctl args' prints them for\nthis host ('podman run $(gpuctl args) ...'); with none, load the GPU's kernel driver first.",
-        checks: &[codes::TIER, codes::RENDER_GROUPS],
+        // Under CDI, a spec naming a render node the host lacks (cdi-stale).
+        checks: &[codes::TIER, codes::RENDER_GROUPS, codes::CDI_STALE],
     },
     Family {
         code: FamilyCode::new("cdi-stale-spec"),

@@ -27,6 +27,26 @@ pub fn answer(
     registry: &Registry,
     request: Request<'_>,
 ) -> Result<Report, RequirementInputError> {
+    answer_over(host, None, registry, request)
+}
+
+/// As [`answer`], over the PCI bus a probe has already walked (`probe.pci()`), so a caller
+/// that also detects or runs doctor walks it once.
+pub fn answer_scanned(
+    host: &Host,
+    scan: &pci::PciScan,
+    registry: &Registry,
+    request: Request<'_>,
+) -> Result<Report, RequirementInputError> {
+    answer_over(host, Some(scan), registry, request)
+}
+
+fn answer_over(
+    host: &Host,
+    scanned: Option<&pci::PciScan>,
+    registry: &Registry,
+    request: Request<'_>,
+) -> Result<Report, RequirementInputError> {
     let ids = split_ids(request.ids, registry)?;
     let specs = split_specs(request.specs, registry)?;
     // Every model sees the request before any GPU is looked at, so what a vendor cannot take
@@ -45,12 +65,20 @@ pub fn answer(
     };
     let host_mode = request.ids.is_empty();
     // The bus is walked once, for every vendor.
-    let scan = host_mode.then(|| pci::PciScan::read(host));
+    let read;
+    let scan = match (host_mode, scanned) {
+        (false, _) => None,
+        (true, Some(s)) => Some(s),
+        (true, None) => {
+            read = pci::PciScan::read(host);
+            Some(&read)
+        }
+    };
     let mut warnings: Vec<String> = Vec::new();
     let mut inputs: Vec<(&'static dyn GpuBackend, Vec<GpuInput>)> = Vec::new();
     for backend in order(registry, &ids, host_mode) {
         let model = backend.requirement_model();
-        let devices: Vec<PciDevice> = if let Some(scan) = &scan {
+        let devices: Vec<PciDevice> = if let Some(scan) = scan {
             let (devices, w) = scan.gpus_of_vendor(backend.pci_vendor_id());
             for w in w.iter().map(ToString::to_string) {
                 // The requirement report's warnings stay sentences: its JSON contract has
