@@ -111,7 +111,10 @@ fn one_blackwell_in_json() {
     assert_eq!(
         v,
         json!({"vendors": [{"vendor": "nvidia", "gpus": [gpu], "combined": r, "conflicts": [],
-                            "driver": null}],
+                            "driver": null,
+                            "floor": {"open": "570.86.15", "open_at_the_latest": false,
+                                      "proprietary": null, "proprietary_at_the_latest": false,
+                                      "toolkit": null}}],
                "host_conflicts": [], "warnings": []})
     );
 }
@@ -147,6 +150,7 @@ fn a_kepler_gpu_named_by_its_id_always_counts() {
             "NVIDIA GPU (Kepler or older, 10de:102d): proprietary kernel module, driver branch 470 or older\n\
              \x20\x20first listed: proprietary kernel module 346.96 (2015-09-01, NVIDIA changelog: \"Tesla K80\")\n\
              combined: proprietary kernel module, driver branch 470 or older\n\
+             \x20\x20driver floor (the first releases listing every GPU): proprietary kernel module 346.96 or newer\n\
              driver open:580: does not satisfy — open kernel module, the proprietary one is needed\n",
         );
     gpuctl(&["requirement", "102d", "3182"])

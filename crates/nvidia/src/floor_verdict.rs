@@ -35,7 +35,7 @@ fn fact_u32(r: &RequirementView, key: &str) -> Option<u32> {
 }
 
 /// The kernel module Rex's facts name; `either` when they name none.
-fn kernel_module(r: &RequirementView) -> KernelModule {
+pub(crate) fn kernel_module(r: &RequirementView) -> KernelModule {
     match r.facts.0.iter().find(|(k, _)| *k == "kernel_module") {
         Some((_, FactValue::Text(t))) if t == "open" => KernelModule::Open,
         Some((_, FactValue::Text(t))) if t == "proprietary" => KernelModule::Proprietary,

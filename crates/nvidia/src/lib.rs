@@ -8,6 +8,7 @@ pub mod explain;
 pub mod families;
 pub mod families_driver;
 pub mod floor_check;
+pub mod floor_combined;
 pub mod floor_verdict;
 pub mod floors;
 pub mod image_check;

@@ -111,6 +111,10 @@ impl RequirementSource for Source {
             None => None,
         };
         floor_verdict::sections(entry, cuda.as_ref(), image.as_ref());
+        let toolkit = self.toolkit.and_then(|v| {
+            crate::cuda::toolkit_floor(v).map(|row| (&row.driver, format!("CUDA {v}")))
+        });
+        crate::floor_combined::under_combined(entry, toolkit);
         Ok(())
     }
 }

@@ -77,7 +77,9 @@ fn one_blackwell() {
                 "combined": blackwell,
                 "conflicts": [],
                 "driver": {"spec": "open:580", "specs": ["open:580"], "satisfied": true,
-                           "why_not": null}
+                           "why_not": null},
+                "floor": {"open": "570.86.15", "open_at_the_latest": false, "proprietary": null,
+                          "proprietary_at_the_latest": false, "toolkit": null}
             }],
             "host_conflicts": [],
             "warnings": []

@@ -237,3 +237,24 @@ fn an_image_env_fifo_is_read_without_blocking_and_a_directory_is_refused() {
             "cannot be read: it is a directory",
         ));
 }
+
+/// The combined line is Rex's (ceilings only); the floor of the GPUs together sits under it, so
+/// "any driver branch" is never the last word where the sources know a first release: the
+/// newest first listing wins, only the modules Rex's combined answer allows count, and a GPU no
+/// source lists makes the floor unknown, never "any".
+#[rstest]
+#[case(&["2704", "2330"], "  driver floor (the first releases listing every GPU): open kernel module 525.85.05 or newer; proprietary kernel module from 525.85.05 at the latest (an earlier release may list it)\n")]
+#[case(&["1db4"], "  driver floor (the first releases listing every GPU): proprietary kernel module 384.98 or newer\n")]
+#[case(&["2901", "--cuda", "13.0"], "  driver floor (the first releases listing every GPU): open kernel module 570.86.15 or newer; CUDA 13.0 needs 580.65.06 or newer\n")]
+#[case(&["2704", "ffff"], "  driver floor: not known — no source lists the first release for every GPU\n")]
+fn the_floor_of_the_gpus_together_is_under_the_combined_line(
+    #[case] args: &[&str],
+    #[case] line: &str,
+) {
+    let mut full = vec!["requirement"];
+    full.extend_from_slice(args);
+    gpuctl(&full)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(line));
+}

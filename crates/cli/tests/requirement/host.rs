@@ -132,6 +132,7 @@ fn host_gpus_from_a_built_tree() {
              driver branch 470 or older (left out of the combined requirement)\n\
              \x20\x20first listed: proprietary kernel module 346.96 (2015-09-01, NVIDIA changelog: \"Tesla K80\")\n\
              combined: open kernel module, driver branch 580 or newer\n\
+             \x20\x20driver floor (the first releases listing every GPU): open kernel module 580.82.07 or newer\n\
              driver open:580: does not satisfy — NVIDIA GPU (Blackwell Ultra, 10de:3182): open module: \
              depends on the release within branch 580: 13 of its 21 releases read list it, every one \
              from 580.95.05 on\n",

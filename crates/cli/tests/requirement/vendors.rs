@@ -31,6 +31,7 @@ fn a_mixed_list_of_ids_gets_one_section_per_vendor_stack() {
             "NVIDIA GPU (Blackwell, 10de:2901): open kernel module, driver branch 570 or newer\n\
              \x20\x20first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)\n\
              combined: open kernel module, driver branch 570 or newer\n\
+             \x20\x20driver floor (the first releases listing every GPU): open kernel module 570.86.15 or newer\n\
              AMD Instinct MI300X (gfx942, 1002:74a1): ROCm 6.0.0 or newer, Linux kernel 6.5 or newer\n\
              AMD Radeon VII (gfx906, 1002:66af): ROCm 6.2.2 or older, Linux kernel 4.20 or newer\n  \
              note: ROCm lists gfx906 from 5.5.1, the oldest list in the sources, or earlier\n  \

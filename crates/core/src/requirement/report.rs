@@ -184,6 +184,9 @@ pub struct VendorStack {
     /// The sections' text lines, printed after the GPUs and before the combined line.
     #[serde(skip)]
     pub lines: Vec<String>,
+    /// Lines printed under the combined line (NVIDIA's driver floor for every GPU together).
+    #[serde(skip)]
+    pub under_combined: Vec<String>,
     /// How the text says it.
     #[serde(skip)]
     pub wording: Wording,
@@ -375,6 +378,7 @@ fn vendor_stack(
             driver,
             sections: Sections::default(),
             lines: Vec::new(),
+            under_combined: Vec::new(),
             wording,
             display: input.display,
         },

@@ -62,6 +62,9 @@ fn vendor(s: &mut String, v: &VendorStack) {
             let _ = writeln!(s, "{label}: none — the GPUs conflict");
         }
     }
+    for line in &v.under_combined {
+        let _ = writeln!(s, "  {line}");
+    }
     for c in &v.conflicts {
         let _ = writeln!(s, "conflict: {c}");
     }
