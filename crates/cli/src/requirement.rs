@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::Registry;
+use gpuctl_core::backend::Registry;
 use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::requirement::{VendorRequest, text};
 

@@ -21,7 +21,7 @@ fn registry() -> Registry {
         m.expect_families().return_const(&[][..]);
         m.expect_gpu_words().return_const(&[][..]);
         m.expect_explain_details().returning(|_, _, _| Vec::new());
-        &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
+        &*Box::leak(Box::new(m)) as &'static dyn crate::backend::GpuBackend
     }))
 }
 

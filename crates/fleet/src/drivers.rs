@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::Host;
 use gpuctl_core::check::kernel::{module_parameter, parse_osrelease};
+use gpuctl_core::host::Host;
 use gpuctl_core::requirement::Version;
 use gpuctl_intel::table::tables as intel_tables;
 use gpuctl_nvidia::cuda::driver_cuda_line;

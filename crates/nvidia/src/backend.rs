@@ -11,8 +11,13 @@ use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::{Requirement, RequirementModel};
 use gpuctl_core::{
-    Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,
-    VendorReport,
+    backend::{GpuBackend, Grant},
+    detect::{Device, Fact, VendorReport},
+    error::GpuError,
+    finding::Finding,
+    plan::{Need, Tier, VendorPlan},
+    probe::Probe,
+    reason::Reason,
 };
 
 use crate::nodes::{self, NVIDIA_CTL};
@@ -71,7 +76,7 @@ fn spec_keeps_hook_out(plan: &VendorPlan) -> bool {
         })
 }
 
-fn host_err(e: gpuctl_core::HostError) -> GpuError {
+fn host_err(e: gpuctl_core::host::HostError) -> GpuError {
     GpuError::host(
         e,
         "check the host's /dev and OCI hook directories".to_string(),

@@ -24,7 +24,7 @@ use gpuctl_core::requirement::{
     self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
     VendorRequest, Wording,
 };
-use gpuctl_core::{FactValue, Host};
+use gpuctl_core::{detect::FactValue, host::Host};
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_verdict;

@@ -1,5 +1,5 @@
 //! Huawei Ascend NPUs for gpuctl, written from docs/plugin-guide.md alone: the vendor is data
-//! (`gpuctl_core::NodeVendor`) plus one doctor check of its own.
+//! (`gpuctl_core::node_vendor::NodeVendor`) plus one doctor check of its own.
 //!
 //! The facts, with where they come from:
 //! - PCI vendor 0x19e5 (Huawei); the NPUs enumerate as processing accelerators (class 0x1200).
@@ -18,9 +18,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::NodeVendor;
 use gpuctl_core::check::CheckCode;
 use gpuctl_core::check::{Check, DoctorContext, Status};
+use gpuctl_core::node_vendor::NodeVendor;
 use gpuctl_core::probe::Probe;
 
 /// The plug-in's doctor check: the driver's version file names a release.

@@ -8,7 +8,10 @@ use super::report::{GpuInput, Report, VendorInput, report};
 use super::vendor::{GpuRequirement, RequirementSource, VendorRequest};
 use super::{Requirement, SpecError, StackSpec, parse_spec, registered_components};
 use crate::pci::{self, PciDevice};
-use crate::{GpuBackend, Host, Registry};
+use crate::{
+    backend::{GpuBackend, Registry},
+    host::Host,
+};
 
 /// What `gpuctl requirement` was asked.
 #[derive(Debug, Clone, Copy)]

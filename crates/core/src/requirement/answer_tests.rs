@@ -4,7 +4,10 @@
 use super::answer::{NO_REQUIREMENT_DATA, Request, answer};
 use super::text::render;
 use crate::backend::MockGpuBackend;
-use crate::{GpuBackend, Host, Registry};
+use crate::{
+    backend::{GpuBackend, Registry},
+    host::Host,
+};
 
 /// A plug-in shaped as Huawei's Ascend would be: PCI vendor 19e5, devices called NPUs, and no
 /// requirement table.
