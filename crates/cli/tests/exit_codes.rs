@@ -9,7 +9,7 @@ use gpuctl_cli::{CliError, Outcome, exit_code};
 use gpuctl_core::error::GpuError;
 use gpuctl_core::host::{HostError, Problem};
 use gpuctl_core::render::{Unsafe, UnsafeArgument};
-use gpuctl_core::requirement::answer::RequirementInputError;
+use gpuctl_core::requirement::RequirementInputError;
 use gpuctl_core::selector::SelectorError;
 use rstest::rstest;
 

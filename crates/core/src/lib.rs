@@ -41,6 +41,7 @@ pub mod reason;
 pub mod render;
 pub mod render_node;
 pub mod requirement;
+pub mod requirement_answer;
 pub mod run_args;
 pub mod selector;
 pub mod text;

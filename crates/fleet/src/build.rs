@@ -12,7 +12,7 @@ use gpuctl_core::check::{
 };
 use gpuctl_core::doctor;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement::answer::{Request, answer_scanned};
+use gpuctl_core::requirement_answer::{Request, answer_scanned};
 use gpuctl_core::{
     backend::{GpuBackend, Registry},
     detect::{Device, FactValue, VendorReport},

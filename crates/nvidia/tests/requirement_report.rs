@@ -9,8 +9,8 @@ use std::path::Path;
 
 use gpuctl_core::image_env::ImageEnv;
 use gpuctl_core::requirement::VendorRequest;
-use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::requirement::report::{Report, VendorStack};
+use gpuctl_core::requirement_answer::{Request, answer};
 use gpuctl_core::{backend::Registry, host::Host};
 use rstest::rstest;
 

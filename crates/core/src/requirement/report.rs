@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::answer::RequirementInputError;
+use super::RequirementInputError;
 use super::vendor::{RequirementModel, RequirementSource, Wording};
 use super::{CombineError, Constraint, Requirement, Stack, StackSpec};
 use crate::detect::FactValue;

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::answer::RequirementInputError;
+use super::RequirementInputError;
 use super::report::VendorStack;
 use super::{CombineError, Requirement, StackSpec};
 use crate::host::Host;

@@ -1,9 +1,9 @@
 //! The answer for a vendor with no requirement data: unknown in its own words, never "any
 //! driver" (docs/plugins.md).
 
-use super::answer::{NO_REQUIREMENT_DATA, Request, answer};
-use super::text::render;
+use super::{NO_REQUIREMENT_DATA, Request, answer};
 use crate::backend::MockGpuBackend;
+use crate::requirement::text::render;
 use crate::{
     backend::{GpuBackend, Registry},
     host::Host,
