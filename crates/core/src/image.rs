@@ -199,7 +199,10 @@ mod run_tests {
         );
         let v = verdict(None, &["img"]);
         assert_eq!(v, RunVerdict::default());
-        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--gpus", "all", "img"]);
+        let v = verdict(
+            Some(Ok("NEEDS=new\n".into())),
+            &["--not-a-podman-option", "all", "img"],
+        );
         assert!(v.refuse.is_none());
         assert_eq!(v.warnings.len(), 1);
     }
