@@ -6,14 +6,15 @@
 //! reads them from podman (`podman image inspect`, at the one podman boundary,
 //! [`crate::check::podman::PodmanCli`]) and walks the vendors.
 
-use crate::backend::{GpuBackend, Probe};
-use crate::check::podman::PodmanCli;
+use crate::backend::GpuBackend;
+use crate::check::image_env::{InspectError, inspect};
+use crate::check::podman::{ENV_FORMAT, PodmanCli};
 use crate::check::{Check, CheckCode, Status};
+use crate::probe::Probe;
 
 /// The check's code when no vendor reads anything from the image, or it is not asked.
 pub const CODE: CheckCode = crate::check::codes::IMAGE;
 
-pub use crate::check::image_env::{ENV_FORMAT, InspectError, inspect};
 use crate::image_env::ImageEnv;
 
 /// Every vendor's checks of the image, in vendor order; when none of them reads anything from
@@ -199,7 +200,12 @@ mod run_tests {
         );
         let v = verdict(None, &["img"]);
         assert_eq!(v, RunVerdict::default());
-        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--gpus", "all", "img"]);
+        // An option the finder does not know (podman's --gpus is known since 5.8.2's list): the
+        // image cannot be placed, so it is a warning, never a refusal.
+        let v = verdict(
+            Some(Ok("NEEDS=new\n".into())),
+            &["--not-a-podman-option", "all", "img"],
+        );
         assert!(v.refuse.is_none());
         assert_eq!(v.warnings.len(), 1);
     }
