@@ -200,6 +200,8 @@ mod run_tests {
         );
         let v = verdict(None, &["img"]);
         assert_eq!(v, RunVerdict::default());
+        // An option the finder does not know (podman's --gpus is known since 5.8.2's list): the
+        // image cannot be placed, so it is a warning, never a refusal.
         let v = verdict(
             Some(Ok("NEEDS=new\n".into())),
             &["--not-a-podman-option", "all", "img"],
