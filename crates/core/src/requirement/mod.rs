@@ -35,7 +35,7 @@ mod spec_tests;
 #[cfg(test)]
 mod tests;
 
-pub use combine::{Combinable, CombineError, conflicts, intersect};
+pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
 pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
 pub use model::Requirement;
