@@ -1,12 +1,13 @@
 //! Which of `podman run`'s arguments is the image, so that `gpuctl run` can check the image
 //! before it starts a container (docs/image-check.md). The image is the first argument that
 //! is neither an option nor an option's value, so every option's arity must be known: the
-//! lists are podman 4.3.1's `podman run --help` (options shown with a value type take one).
-//! An option not in them could take a value or not, so the image cannot be told, and the
-//! check says so instead of guessing.
+//! lists are every option podman documents for `podman run` from 4.3.1 to 5.8.2 (its
+//! podman-run(1) page and the option pages it includes: a heading with `=value` takes one;
+//! docs/image-check.md). An option not in them could take a value or not, so the image cannot
+//! be told, and the check says so instead of guessing.
 
 /// podman run's options that take no value (`--rm`, `-it`), long names.
-const FLAGS: [&str; 24] = [
+const FLAGS: [&str; 25] = [
     "detach",
     "disable-content-trust",
     "env-host",
@@ -15,6 +16,7 @@ const FLAGS: [&str; 24] = [
     "init",
     "interactive",
     "no-healthcheck",
+    "no-hostname",
     "no-hosts",
     "oom-kill-disable",
     "passwd",
@@ -40,7 +42,7 @@ const SHORT_FLAGS: [char; 5] = ['d', 'i', 'P', 'q', 't'];
 const SHORT_VALUED: [char; 10] = ['a', 'c', 'e', 'h', 'l', 'm', 'p', 'u', 'v', 'w'];
 
 /// podman run's options that take a value, long names.
-const VALUED: [&str; 107] = [
+const VALUED: [&str; 128] = [
     "add-host",
     "annotation",
     "arch",
@@ -50,6 +52,7 @@ const VALUED: [&str; 107] = [
     "blkio-weight-device",
     "cap-add",
     "cap-drop",
+    "cert-dir",
     "cgroup-conf",
     "cgroup-parent",
     "cgroupns",
@@ -65,6 +68,8 @@ const VALUED: [&str; 107] = [
     "cpus",
     "cpuset-cpus",
     "cpuset-mems",
+    "creds",
+    "decryption-key",
     "detach-keys",
     "device",
     "device-cgroup-rule",
@@ -81,14 +86,25 @@ const VALUED: [&str; 107] = [
     "env-merge",
     "expose",
     "gidmap",
+    "gpus",
     "group-add",
+    "group-entry",
     "health-cmd",
     "health-interval",
+    "health-log-destination",
+    "health-max-log-count",
+    "health-max-log-size",
     "health-on-failure",
     "health-retries",
     "health-start-period",
+    "health-startup-cmd",
+    "health-startup-interval",
+    "health-startup-retries",
+    "health-startup-success",
+    "health-startup-timeout",
     "health-timeout",
     "hostname",
+    "hosts-file",
     "hostuser",
     "image-volume",
     "init-path",
@@ -97,6 +113,7 @@ const VALUED: [&str; 107] = [
     "ipc",
     "label",
     "label-file",
+    "link-local-ip",
     "log-driver",
     "log-opt",
     "mac-address",
@@ -106,6 +123,7 @@ const VALUED: [&str; 107] = [
     "memory-swappiness",
     "mount",
     "name",
+    "net",
     "network",
     "network-alias",
     "oom-score-adj",
@@ -118,16 +136,21 @@ const VALUED: [&str; 107] = [
     "platform",
     "pod",
     "pod-id-file",
+    "preserve-fd",
     "preserve-fds",
     "publish",
     "pull",
+    "rdt-class",
     "requires",
     "restart",
+    "retry",
+    "retry-delay",
     "sdnotify",
     "seccomp-policy",
     "secret",
     "security-opt",
     "shm-size",
+    "shm-size-systemd",
     "stop-signal",
     "stop-timeout",
     "subgidname",
@@ -234,6 +257,10 @@ mod tests {
     #[case(&["--name=x", "--network", "none", "--security-opt=label=disable", "img"], "img")]
     #[case(&["--rm=false", "--", "img", "sh"], "img")]
     #[case(&["--workdir", "/w", "--volume", "/a:/a", "img"], "img")]
+    // Options podman added after 4.3.1: --gpus (5.0), --retry (5.0), --no-hostname (5.4, a
+    // flag), --hosts-file (5.4); --net is --network's other name.
+    #[case(&["--gpus", "all", "--retry", "3", "--no-hostname", "img"], "img")]
+    #[case(&["--hosts-file", "none", "--net", "host", "--link-local-ip", "169.254.0.2", "img"], "img")]
     fn the_image_is_found(#[case] args: &[&str], #[case] want: &str) {
         assert_eq!(image(args), ImageArg::Image(want.to_string()));
     }
@@ -241,8 +268,8 @@ mod tests {
     #[test]
     fn what_cannot_be_told_is_said() {
         assert_eq!(
-            image(&["--gpus", "all", "img"]),
-            ImageArg::UnknownOption("--gpus".to_string())
+            image(&["--frobnicate", "all", "img"]),
+            ImageArg::UnknownOption("--frobnicate".to_string())
         );
         assert_eq!(
             image(&["-Z", "img"]),
