@@ -6,7 +6,7 @@
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
+use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::PciDevice;
 

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use gpuctl_core::backend::Probe;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::render::{self, Format};
 use gpuctl_core::{Notice, Plan, Registry, Selection, selector};
 

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use gpuctl_core::Registry;
-use gpuctl_core::backend::Probe;
 use gpuctl_core::output::ReportFormat;
+use gpuctl_core::probe::Probe;
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

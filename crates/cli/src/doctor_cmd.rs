@@ -2,9 +2,15 @@
 
 use std::io::Write;
 
-use gpuctl_core::backend::Probe;
-use gpuctl_core::doctor::{self, ConfEnv, DoctorContext, Identity, PodmanFacts, SystemPodman};
+use gpuctl_core::check::{
+    DoctorContext,
+    containers_conf::ConfEnv,
+    podman::{PodmanFacts, SystemPodman},
+    user::Identity,
+};
+use gpuctl_core::doctor;
 use gpuctl_core::output::ReportFormat;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::{Registry, image, selector};
 
 use crate::write_out;

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_core::backend::Probe;
 use gpuctl_core::check::CheckCode;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::{Registry, doctor, families};
 
 use gpuctl_amd as _;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use gpuctl_cli as _;
-use gpuctl_core::backend::Probe;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::{Finding, GpuError, Host, Reason, Registry};
 use gpuctl_testkit::Tree;
 

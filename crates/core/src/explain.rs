@@ -13,11 +13,7 @@ use crate::check::{Check, CheckCode, Status, codes};
 use crate::doctor::DoctorReport;
 use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
-pub use crate::families::{
-    CDI_HINT, KEEP_GROUPS_HINT, PRIORITY_CDI, PRIORITY_CDI_SPECIFIC, PRIORITY_GROUPS,
-    PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
-};
-use crate::families::{Family, FamilyCode};
+use crate::families::{Family, FamilyCode, PRIORITY_CDI_SPECIFIC};
 use crate::probe::Probe;
 use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;

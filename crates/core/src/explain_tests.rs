@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::backend::MockGpuBackend;
+use crate::families::{CDI_HINT, KEEP_GROUPS_HINT};
 use rstest::rstest;
 
 /// The three vendors' kinds and CDI toolkits, as their crates declare them.

@@ -6,14 +6,15 @@
 //! reads them from podman (`podman image inspect`, at the one podman boundary,
 //! [`crate::check::podman::PodmanCli`]) and walks the vendors.
 
-use crate::backend::{GpuBackend, Probe};
-use crate::check::podman::PodmanCli;
+use crate::backend::GpuBackend;
+use crate::check::image_env::{InspectError, inspect};
+use crate::check::podman::{ENV_FORMAT, PodmanCli};
 use crate::check::{Check, CheckCode, Status};
+use crate::probe::Probe;
 
 /// The check's code when no vendor reads anything from the image, or it is not asked.
 pub const CODE: CheckCode = crate::check::codes::IMAGE;
 
-pub use crate::check::image_env::{ENV_FORMAT, InspectError, inspect};
 use crate::image_env::ImageEnv;
 
 /// Every vendor's checks of the image, in vendor order; when none of them reads anything from

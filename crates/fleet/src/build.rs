@@ -5,11 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::backend::Probe;
 use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
-use gpuctl_core::doctor::{
-    self, CheckCode, ConfEnv, DoctorContext, Identity, PodmanFacts, Status, codes,
+use gpuctl_core::check::{
+    CheckCode, DoctorContext, Status, codes, containers_conf::ConfEnv, podman::PodmanFacts,
+    user::Identity,
 };
+use gpuctl_core::doctor;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::requirement::answer::{Request, answer_scanned};
 use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
 

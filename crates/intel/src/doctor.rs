@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
+use gpuctl_core::check::{Check, CheckCode, DoctorContext};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 

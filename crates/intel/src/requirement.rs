@@ -107,6 +107,24 @@ fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
     d
 }
 
+/// The note for an xe-only id whose first release no source read names: the release of its
+/// platform's first ids, where a pull settles those, bounds it from below.
+fn xe_release_unsettled(macro_name: &str) -> String {
+    let t = tables();
+    let platform_first = t
+        .id_pulls
+        .iter()
+        .filter(|(d, id, _)| *d == "xe" && t.macro_of(*id) == Some(macro_name))
+        .map(|(_, _, v)| *v)
+        .min();
+    match platform_first {
+        Some(v) => format!(
+            "xe lists it (pciids.h of 2026); the Linux release that added this id is not settled by the sources read (its platform's first ids came in Linux {v})"
+        ),
+        None => "xe lists it (pciids.h of 2026); the Linux release that added it is not settled by the sources read".to_string(),
+    }
+}
+
 /// The compute runtime's word on a platform: the versions it documents, under the legacy1
 /// packages' name for Gen8 to Gen11.
 fn compute_note(c: &ComputeRow) -> String {
@@ -203,11 +221,15 @@ impl IntelGpu {
         }
         if let Some(xe) = self.drivers.iter().find(|d| d.driver == "xe")
             && self.drivers.len() == 1
-            && xe.first_kernel.is_none()
         {
-            r = r.with_note(
-                "xe lists it (a 2026 patch's xe_pci.c); the Linux release that added it is not settled by the sources read",
-            );
+            if xe.first_kernel.is_none() {
+                r = r.with_note(xe_release_unsettled(xe.macro_name));
+            }
+            if xe.force_probe.is_none() {
+                r = r.with_note(
+                    "whether xe needs force_probe for it is not settled by the sources read",
+                );
+            }
         }
         let firsts: Option<Vec<Version>> = self.drivers.iter().map(|d| d.first_kernel).collect();
         let floor = firsts.and_then(|f| f.into_iter().min());

@@ -123,7 +123,7 @@ fn a_later_id_of_a_platform_has_its_own_floor() {
 #[test]
 fn every_pull_row_lands_on_its_devices_driver() {
     let t = tables();
-    assert_eq!(t.id_pulls.len(), 7);
+    assert_eq!(t.id_pulls.len(), 13);
     for (driver, id, first) in &t.id_pulls {
         let gpu = lookup(*id);
         let row = gpu.drivers.iter().find(|d| d.driver == *driver).unwrap();

@@ -81,7 +81,11 @@ fn no_id_belongs_to_two_platforms() {
 #[case("MTL", true)]
 #[case("LNL", false)]
 #[case("BMG", false)]
-#[case("PTL", true)]
+// Panther Lake's .require_force_probe is gone since 6.17 (force-probe.tsv); the row says "no".
+#[case("PTL", false)]
+#[case("WCL", false)]
+#[case("NVLS", true)]
+#[case("NVLP", true)]
 fn xe_force_probe_follows_the_desc(#[case] m: &str, #[case] force: bool) {
     let t = tables();
     let xe = t
@@ -171,7 +175,10 @@ fn no_other_driver_row_has_a_force_probe_kernel() {
         .filter(|d| d.default_from.is_some())
         .map(|d| (d.macro_name, d.driver))
         .collect();
-    assert_eq!(with, [("DG1", "i915"), ("LNL", "xe"), ("BMG", "xe")]);
+    assert_eq!(
+        with,
+        [("DG1", "i915"), ("LNL", "xe"), ("BMG", "xe"), ("PTL", "xe")]
+    );
 }
 
 /// i915 without force_probe, where i915-releases.tsv (i915's own sources, release by release) and

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use gpuctl_core::doctor::{Check, CheckCode, DoctorContext};
+use gpuctl_core::check::{Check, CheckCode, DoctorContext};
 use gpuctl_core::families::{Family, FamilyCode};
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::doctor::evidence::{self, Found};
-use gpuctl_core::doctor::{Check, CheckCode, DoctorContext, Status};
+use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
+use gpuctl_core::check::{evidence, evidence::Found};
 use gpuctl_core::{GpuBackend, Probe, Tier};
 
 use crate::backend::{KIND, Nvidia};

@@ -8,9 +8,9 @@
 use std::path::Path;
 
 use gpuctl_core::Host;
-use gpuctl_core::backend::Probe;
 use gpuctl_core::check::{Check, CheckCode, Status};
 use gpuctl_core::image_env::ImageEnv as Env;
+use gpuctl_core::probe::Probe;
 
 use crate::cuda;
 use crate::doctor::{PROC_VERSION, parse_proc_version};

@@ -19,9 +19,9 @@
 use std::path::Path;
 
 use gpuctl_core::NodeVendor;
-use gpuctl_core::backend::Probe;
 use gpuctl_core::check::CheckCode;
-use gpuctl_core::doctor::{Check, DoctorContext, Status};
+use gpuctl_core::check::{Check, DoctorContext, Status};
+use gpuctl_core::probe::Probe;
 
 /// The plug-in's doctor check: the driver's version file names a release.
 pub const DRIVER_CHECK: CheckCode = CheckCode::new("ascend-driver");

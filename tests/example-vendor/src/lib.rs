@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::Probe;
 use gpuctl_core::pci::PciDevice;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
-use gpuctl_core::backend::Probe;
+use gpuctl_core::probe::Probe;
 use gpuctl_core::render::podman_args;
 use gpuctl_core::{Host, Registry, selector};
 use gpuctl_testkit::Tree;

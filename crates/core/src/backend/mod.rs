@@ -18,11 +18,9 @@ use crate::plan::{Plan, VendorPlan};
 use crate::requirement::{Requirement, RequirementModel};
 use crate::selector::{Pick, Selection};
 
-// The types a backend works with live in the modules that own them; these names stay here so
-// `gpuctl_core::backend::Probe` and friends keep working for plug-ins.
-pub use crate::detect::{Device, VendorReport};
-pub use crate::plan::Tier;
-pub use crate::probe::Probe;
+use crate::detect::VendorReport;
+use crate::plan::Tier;
+use crate::probe::Probe;
 
 /// What is granted of one vendor: everything, or some devices by index or by CDI name.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,8 +1,9 @@
 //! Merging vendors' plans: canonical order, a repeated need kept once, all-or-nothing.
 
 use super::*;
-use crate::backend::{MockGpuBackend, Tier};
+use crate::backend::MockGpuBackend;
 use crate::host::Host;
+use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
 use crate::render::podman_args;
 use gpuctl_cdi::CdiRegistry;

@@ -4,8 +4,6 @@
 use super::podman::PodmanCli;
 use crate::image_env::ImageEnv;
 
-pub use super::podman::ENV_FORMAT;
-
 /// Why an image's environment could not be read from podman.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InspectError {

@@ -5,13 +5,14 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::backend::{Probe, Registry};
+use crate::backend::Registry;
 use crate::check::codes;
 use crate::check::evidence::{self, Found};
 use crate::check::podman::PodmanFacts;
 use crate::check::user::Identity;
 use crate::check::{Check, Status};
 use crate::finding::Finding;
+use crate::probe::Probe;
 use gpuctl_cdi::SpecReport;
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::version::{min_podman, parse_version};

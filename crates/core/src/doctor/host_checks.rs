@@ -5,12 +5,13 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::backend::{GpuBackend, Probe};
+use crate::backend::GpuBackend;
 use crate::check::codes;
 use crate::check::user::group_name;
 use crate::check::{Check, DoctorContext, Status, containers_conf, evidence};
 use crate::host::Host;
 use crate::plan::{Need, Plan};
+use crate::probe::Probe;
 
 /// One check per selected vendor: usable, and on which tier.
 pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<Check> {

@@ -7,19 +7,18 @@ mod cdi_checks;
 mod host_checks;
 mod report;
 
+use crate::backend::GpuBackend;
 use crate::backend::Registry;
-use crate::backend::{GpuBackend, Probe};
 use crate::error::GpuError;
 use crate::plan::Plan;
+use crate::probe::Probe;
 use crate::selector::Selection;
 
-pub use crate::check::{
-    Check, CheckCode, DoctorContext, Status, codes, containers_conf, evidence, podman, user,
-};
-pub use containers_conf::ConfEnv;
-pub use podman::{PodmanCli, PodmanFacts, SystemPodman};
+use crate::check::containers_conf::ConfEnv;
+use crate::check::podman::{self, PodmanFacts};
+use crate::check::user::Identity;
+use crate::check::{Check, CheckCode, DoctorContext, Status, codes};
 pub use report::DoctorReport;
-pub use user::Identity;
 
 /// The code of every check doctor can run with these vendors registered: core's, then each
 /// vendor's, in registry order. A failure family may name only these.

@@ -1,7 +1,9 @@
 //! The parsers doctor reads the host with.
 
 use super::*;
+use crate::check::containers_conf::ConfEnv;
 use crate::check::containers_conf::engine_runtime;
+use crate::check::user::Identity;
 use crate::check::user::parse_status;
 use rstest::rstest;
 
@@ -109,9 +111,10 @@ fn a_remedy_with_its_own_hint_is_printed_as_written_one_line_each() {
 /// core's, and the base vendor adds none.
 #[test]
 fn a_render_node_vendor_adds_host_checks_through_its_field() {
-    use crate::backend::{GpuBackend, Probe, Registry};
+    use crate::backend::{GpuBackend, Registry};
     use crate::check::podman::PodmanFacts;
     use crate::host::Host;
+    use crate::probe::Probe;
     use crate::render_node::RenderNodeVendor;
     use crate::selector::Selection;
 
@@ -163,10 +166,13 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
 #[case::all(Selection::All)]
 #[case::named(Selection::Grants(vec![("acme".to_string(), None)]))]
 fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
-    use crate::backend::{GpuBackend, MockGpuBackend, Probe, Registry, Tier, VendorReport};
+    use crate::backend::{GpuBackend, MockGpuBackend, Registry};
     use crate::check::podman::PodmanFacts;
+    use crate::detect::VendorReport;
     use crate::error::GpuError;
     use crate::host::Host;
+    use crate::plan::Tier;
+    use crate::probe::Probe;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     let plans = std::sync::Arc::new(AtomicUsize::new(0));

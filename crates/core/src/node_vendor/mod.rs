@@ -6,14 +6,17 @@
 //! whose devices are DRM render nodes found through sysfs: the CDI tier is the same recipe, the
 //! raw tier lists `/dev` instead, and `vendor:N` is the driver's own number N.
 
-use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
+use crate::backend::{GpuBackend, Grant};
 use crate::check::{Check, CheckCode, DoctorContext};
+use crate::detect::VendorReport;
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::families::Family;
 use crate::pattern::FamilyCode;
 use crate::pci::PciDevice;
+use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
+use crate::probe::Probe;
 use crate::render_node::{
     ExplainDetails, HostChecks, RequirementHook, best_effort_warning_numbered, cdi_devices_of,
     cdi_reason,

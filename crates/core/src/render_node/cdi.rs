@@ -1,10 +1,11 @@
 //! The CDI tier's recipe, which every vendor with a CDI kind shares (NVIDIA, the render-node
 //! and node vendors, plug-ins), and the best-effort notice of an index grant without CDI.
 
-use crate::backend::{Grant, Probe};
+use crate::backend::Grant;
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::plan::VendorPlan;
+use crate::probe::Probe;
 use crate::reason::Reason;
 
 /// The CDI devices of a grant on the CDI tier, added to `plan`: [`cdi_devices_of`] with one

@@ -13,13 +13,16 @@
 
 use std::path::Path;
 
-use crate::backend::{GpuBackend, Grant, Probe, Tier, VendorReport};
+use crate::backend::{GpuBackend, Grant};
 use crate::check::{Check, CheckCode, DoctorContext};
+use crate::detect::VendorReport;
 use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::pattern::FamilyCode;
 use crate::pci::PciDevice;
+use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
+use crate::probe::Probe;
 use crate::requirement::Requirement;
 
 mod cdi;

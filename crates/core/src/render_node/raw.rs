@@ -4,13 +4,14 @@
 use std::path::Path;
 
 use super::best_effort_warning;
-use crate::backend::{Grant, Probe};
+use crate::backend::Grant;
 use crate::detect::Fact;
 use crate::devnode;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::plan::{Need, VendorPlan};
+use crate::probe::Probe;
 
 /// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes
 /// (PCI-address order). No node at all is an error naming the vendor; an index beyond the

@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::backend::{Device, Probe};
+use crate::detect::Device;
 use crate::detect::Fact;
 use crate::pci::PciDevice;
+use crate::probe::Probe;
 use crate::requirement::Requirement;
 
 /// How a render-node vendor gives driver requirements.
