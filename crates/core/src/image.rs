@@ -200,7 +200,11 @@ mod run_tests {
         );
         let v = verdict(None, &["img"]);
         assert_eq!(v, RunVerdict::default());
-        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--gpus", "all", "img"]);
+        // An option gpuctl does not know (--gpus was one before podman 5's were listed).
+        let v = verdict(
+            Some(Ok("NEEDS=new\n".into())),
+            &["--frobnicate", "all", "img"],
+        );
         assert!(v.refuse.is_none());
         assert_eq!(v.warnings.len(), 1);
     }

@@ -15,8 +15,7 @@ use std::sync::Mutex;
 
 use super::NodeVendor;
 use crate::check::{CheckCode, codes};
-use crate::families::{PRIORITY_GROUPS, PRIORITY_PRECISE};
-use crate::pattern::{Family, FamilyCode};
+use crate::families::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 /// Families built so far, by the vendor data they were built from: a vendor's families live as
 /// long as the program, as a written vendor's `'static` families do, and are built once.
