@@ -6,6 +6,7 @@
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
+use gpuctl_core::check::nodes;
 use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::PciDevice;
@@ -38,31 +39,18 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     if gpus.is_empty() {
         return out;
     }
-    let bound: Vec<&str> = findings
+    let any_bound = findings
         .iter()
-        .filter(|f| matches!(&f.state, DriverState::Bound { .. }))
-        .map(|f| f.gpu.address.as_str())
-        .collect();
-    out.push(kfd(host, !bound.is_empty()));
-    let renders: Vec<String> = probe
-        .drm()
-        .map(|d| {
-            d.of_vendor(&format!("0x{AMD_VENDOR_ID:04x}"))
-                .iter()
-                .filter(|n| bound.contains(&n.address.as_str()))
-                .map(|n| n.dev_path())
-                .collect()
-        })
-        .unwrap_or_default();
-    if !renders.is_empty() {
-        out.push(driver::nodes_check(
-            NODES,
-            "AMD render nodes",
-            host,
-            &renders,
-            "amdgpu drives the GPU but udev made no node for it: run 'sudo udevadm trigger --subsystem-match=drm' or reboot.",
-        ));
-    }
+        .any(|f| matches!(&f.state, DriverState::Bound { .. }));
+    out.push(kfd(host, any_bound));
+    out.extend(nodes::bound_render_nodes_check(
+        probe,
+        AMD_VENDOR_ID,
+        &findings,
+        NODES,
+        "AMD render nodes",
+        "amdgpu drives the GPU but udev made no node for it: run 'sudo udevadm trigger --subsystem-match=drm' or reboot.",
+    ));
     out
 }
 
@@ -128,7 +116,7 @@ fn kfd(host: &Host, any_bound: bool) -> Check {
             "amdgpu drives no AMD GPU, so there is no {KFD} yet (see {DRIVER})"
         ));
     }
-    driver::nodes_check(
+    nodes::nodes_check(
         KFD_CHECK,
         KFD,
         host,

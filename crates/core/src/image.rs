@@ -200,10 +200,11 @@ mod run_tests {
         );
         let v = verdict(None, &["img"]);
         assert_eq!(v, RunVerdict::default());
-        // An option gpuctl does not know (--gpus was one before podman 5's were listed).
+        // An option the finder does not know (podman's --gpus is known since 5.8.2's list): the
+        // image cannot be placed, so it is a warning, never a refusal.
         let v = verdict(
             Some(Ok("NEEDS=new\n".into())),
-            &["--frobnicate", "all", "img"],
+            &["--not-a-podman-option", "all", "img"],
         );
         assert!(v.refuse.is_none());
         assert_eq!(v.warnings.len(), 1);

@@ -56,21 +56,13 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
-/// What a non-regular file is, in words.
+/// What a non-regular file is, in words: a FIFO is named at length, since here it is most often
+/// a shell's `<(...)` rather than a file someone put there.
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
+    if meta.file_type().is_fifo() {
         "a FIFO (named pipe)"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
     } else {
-        "something else"
+        crate::check::evidence::kind_of(meta)
     }
 }
 

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
+use gpuctl_core::check::nodes;
 use gpuctl_core::check::{Check, CheckCode, DoctorContext};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
@@ -78,30 +79,14 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .map(|g| finding(host, g, &names, kernel.as_ref()))
         .collect();
     let mut out = driver::driver_checks(DRIVER, "Intel", &findings);
-    let bound: Vec<&str> = findings
-        .iter()
-        .filter(|f| matches!(&f.state, DriverState::Bound { .. }))
-        .map(|f| f.gpu.address.as_str())
-        .collect();
-    let renders: Vec<String> = probe
-        .drm()
-        .map(|d| {
-            d.of_vendor(&format!("0x{INTEL_VENDOR_ID:04x}"))
-                .iter()
-                .filter(|n| bound.contains(&n.address.as_str()))
-                .map(|n| n.dev_path())
-                .collect()
-        })
-        .unwrap_or_default();
-    if !renders.is_empty() {
-        out.push(driver::nodes_check(
-            NODES,
-            "Intel render nodes",
-            host,
-            &renders,
-            "the driver drives the GPU but udev made no node for it: run 'sudo udevadm trigger --subsystem-match=drm' or reboot.",
-        ));
-    }
+    out.extend(nodes::bound_render_nodes_check(
+        probe,
+        INTEL_VENDOR_ID,
+        &findings,
+        NODES,
+        "Intel render nodes",
+        "the driver drives the GPU but udev made no node for it: run 'sudo udevadm trigger --subsystem-match=drm' or reboot.",
+    ));
     out
 }
 

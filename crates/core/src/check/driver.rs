@@ -4,15 +4,11 @@
 //! [`Check`] with its facts and its own `Hint: ` happens here and nowhere else
 //! (docs/explain.md#driver-checks).
 
-use std::collections::BTreeMap;
 use std::fmt;
-use std::os::unix::fs::MetadataExt;
-use std::path::Path;
 
 use super::kernel::{KernelRelease, MODULES, OSRELEASE};
-use crate::check::user::group_name;
 use crate::check::{Check, CheckCode, Status};
-use crate::host::{Host, HostError};
+use crate::host::HostError;
 use crate::pci::{PCI_DEVICES, PciDevice};
 use crate::requirement::{Constraint, Known, LINUX_KERNEL, Requirement, Scope, Stack, Version};
 
@@ -339,53 +335,6 @@ pub fn kernel_too_old(req: &Requirement, kernel: &KernelRelease) -> Option<Unbou
             reason,
             floor,
         })
-}
-
-/// One check over device nodes: each exists, and the groups that own them, nodes with the same
-/// owner and mode in one fact. A missing node is a problem, with `missing_hint` (a sentence,
-/// without `Hint: `) as its remedy.
-pub fn nodes_check(
-    code: CheckCode,
-    subject: &str,
-    host: &Host,
-    nodes: &[String],
-    missing_hint: &str,
-) -> Check {
-    let mut c = Check::new(code, subject, Status::Ok);
-    let mut owners: BTreeMap<(String, u32, u32), Vec<&str>> = BTreeMap::new();
-    let mut missing = Vec::new();
-    for node in nodes {
-        match host.metadata(Path::new(node)) {
-            Ok(Some(m)) => owners
-                .entry((group_name(host, m.gid()), m.gid(), m.mode() & 0o7777))
-                .or_default()
-                .push(node),
-            Ok(None) => missing.push(node.as_str()),
-            Err(e) => {
-                c.status = c.status.max(Status::Warning);
-                c = c.fact(format!("cannot be checked: {e}"));
-            }
-        }
-    }
-    for ((group, gid, mode), paths) in owners {
-        // With no /etc/group entry the name is the number: say it once.
-        let group = if group == gid.to_string() {
-            group
-        } else {
-            format!("{group} ({gid})")
-        };
-        c = c.fact(format!(
-            "{}: group {group}, mode {mode:04o}",
-            paths.join(", ")
-        ));
-    }
-    if !missing.is_empty() {
-        c.status = Status::Problem;
-        c = c
-            .fact(format!("missing: {}", missing.join(", ")))
-            .remedy(hint(missing_hint));
-    }
-    c
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod driver;
 pub mod evidence;
 pub mod image_env;
 pub mod kernel;
+pub mod nodes;
 pub mod podman;
 pub mod user;
 
