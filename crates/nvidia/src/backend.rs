@@ -15,6 +15,7 @@ use gpuctl_core::{
     VendorReport,
 };
 
+use crate::model::RexFacts;
 use crate::nodes::{self, NVIDIA_CTL};
 use crate::numbering::{self, Numbering};
 use crate::table::builtin_requirement;
@@ -326,7 +327,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id).to_neutral())
+        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
     }
 
     fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {

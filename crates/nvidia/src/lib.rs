@@ -1,24 +1,30 @@
 //! gpuctl's NVIDIA backend: CDI, then the legacy OCI hook, then raw `/dev/nvidia*` nodes; and
-//! the NVIDIA generation table behind `gpuctl requirement`.
+//! the NVIDIA generation table behind `gpuctl requirement`, whose answer is core's requirement
+//! model ([`model`]).
+//!
+//! Public are what other crates read: the backend ([`Nvidia`]), the requirement vocabulary and
+//! tables ([`model`], [`requirement`], [`table`]), the driver's release and CUDA lines
+//! ([`release`], [`cuda`], [`floors`]), the loaded-driver reader ([`doctor`]) and the device-minor
+//! parser ([`nodes`]). The rest is reached through the backend.
 
-pub mod backend;
+mod backend;
 pub mod cuda;
 pub mod doctor;
-pub mod explain;
-pub mod families;
-pub mod families_driver;
-pub mod floor_check;
-pub mod floor_combined;
-pub mod floor_verdict;
+mod explain;
+mod families;
+mod families_driver;
+mod floor_check;
+mod floor_combined;
+mod floor_verdict;
 pub mod floors;
-pub mod image_check;
-pub mod image_env;
+mod image_check;
+mod image_env;
 pub mod model;
 pub mod nodes;
-pub mod numbering;
+mod numbering;
 pub mod release;
 pub mod requirement;
-pub mod requirement_model;
+mod requirement_model;
 pub mod table;
 
 pub use backend::Nvidia;

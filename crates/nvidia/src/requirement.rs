@@ -4,11 +4,9 @@
 
 use std::fmt;
 
-use crate::model::{
-    BranchKnowledge, DRIVER_BRANCH, DriverSource, KERNEL_MODULE, KernelModule, parse_branch,
-};
+use crate::model::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, parse_branch};
 use crate::release::DriverRelease;
-use gpuctl_core::requirement::{self as neutral, Known, Setting, StackSpec};
+use gpuctl_core::requirement::{self as neutral, Known, Setting, Stack, StackSpec, Version};
 
 /// NVIDIA's PCI vendor id.
 pub const NVIDIA_VENDOR_ID: u16 = 0x10de;
@@ -89,11 +87,13 @@ where
     Ok(ids)
 }
 
-/// A `--driver` spec, parsed: the text as given and the source it stands for.
+/// A `--driver` spec, parsed: the text as given and the driver source it stands for (the
+/// kernel module it installs and what is known of its branch).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriverSpec {
     spec: String,
-    source: DriverSource,
+    kernel_module: Option<KernelModule>,
+    branch: Known,
     release: Option<DriverRelease>,
 }
 
@@ -103,9 +103,15 @@ impl DriverSpec {
         &self.spec
     }
 
-    /// The driver source it describes.
-    pub fn source(&self) -> &DriverSource {
-        &self.source
+    /// What is known of the branch the source installs: exactly one (`open:580`), the newest
+    /// a repository carries, at least one (`580+`), or nothing (`open`).
+    pub fn branch(&self) -> Known {
+        self.branch
+    }
+
+    /// The source as core's stack, for core's `why_not` and `satisfied_by`.
+    pub fn to_stack(&self) -> Stack {
+        crate::model::stack(self.kernel_module.map(KernelModule::as_str), self.branch)
     }
 
     /// The exact release (`570.124.06`) or branch (`570`) it names, for the release-precision
@@ -116,7 +122,7 @@ impl DriverSpec {
 
     /// The kernel module it names, if any.
     pub fn kernel_module(&self) -> Option<KernelModule> {
-        self.source.kernel_module()
+        self.kernel_module
     }
 }
 
@@ -181,26 +187,31 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
         let release = DriverRelease::parse(text).map_err(|e| fail(e.to_string()))?;
         return Ok(DriverSpec {
             spec: spec.to_string(),
-            source: DriverSource::new(kernel_module, BranchKnowledge::Exact(release.branch())),
+            kernel_module,
+            branch: Known::Exact(Version::major(release.branch())),
             release: Some(release),
         });
     }
-    let branch = match branch {
-        None => BranchKnowledge::Unknown,
+    let (branch, release) = match branch {
+        None => (Known::Unknown, None),
         Some(text) => match text.strip_suffix('+') {
             Some(floor) => {
-                BranchKnowledge::AtLeast(parse_branch(floor).map_err(|e| fail(e.to_string()))?)
+                let floor = parse_branch(floor).map_err(|e| fail(e.to_string()))?;
+                (Known::AtLeast(Version::major(floor)), None)
             }
-            None => BranchKnowledge::Exact(parse_branch(text).map_err(|e| fail(e.to_string()))?),
+            None => {
+                let b = parse_branch(text).map_err(|e| fail(e.to_string()))?;
+                (
+                    Known::Exact(Version::major(b)),
+                    DriverRelease::parse(&b.to_string()).ok(),
+                )
+            }
         },
-    };
-    let release = match branch {
-        BranchKnowledge::Exact(b) => DriverRelease::parse(&b.to_string()).ok(),
-        _ => None,
     };
     Ok(DriverSpec {
         spec: spec.to_string(),
-        source: DriverSource::new(kernel_module, branch),
+        kernel_module,
+        branch,
         release,
     })
 }
@@ -210,15 +221,10 @@ impl DriverSpec {
     /// branch, for NVIDIA's GPUs only; one such spec per request.
     pub fn to_stack_spec(&self) -> StackSpec {
         let mut settings = Vec::new();
-        if let Some(m) = self.source.kernel_module() {
+        if let Some(m) = self.kernel_module {
             settings.push((KERNEL_MODULE, Setting::Choice(m.as_str().to_string())));
         }
-        let known = match self.source.branch() {
-            BranchKnowledge::Exact(b) => Known::Exact(neutral::Version::major(b)),
-            BranchKnowledge::AtLeast(b) => Known::AtLeast(neutral::Version::major(b)),
-            BranchKnowledge::Unknown => Known::Unknown,
-        };
-        settings.push((DRIVER_BRANCH, Setting::Version(known)));
+        settings.push((DRIVER_BRANCH, Setting::Version(self.branch)));
         StackSpec {
             spec: self.spec.clone(),
             settings,

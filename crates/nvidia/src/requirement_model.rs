@@ -17,6 +17,7 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
+use gpuctl_core::Host;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::requirement::answer::RequirementInputError;
 use gpuctl_core::requirement::report::{GpuInput, VendorInput, VendorStack, report};
@@ -24,13 +25,12 @@ use gpuctl_core::requirement::{
     self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
     VendorRequest, Wording,
 };
-use gpuctl_core::{FactValue, Host};
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_verdict;
 use crate::image_env::{self, ImageEnv};
 use crate::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
-use crate::model::{GenerationRow, GenerationTable, Requirement};
+use crate::model::{GenerationRow, GenerationTable, RexFacts};
 use crate::requirement::{NVIDIA_VENDOR_ID, parse_device_id, parse_driver_spec};
 use crate::table::builtin_table;
 
@@ -74,7 +74,7 @@ impl RequirementSource for Source {
                 let mut req = self.table().lookup(d.device_id);
                 let name = names.get(&d.device_id);
                 if let Some(name) = name {
-                    req = req.named(name.clone());
+                    req = req.with_name(name.clone());
                 }
                 let builtin = self.builtin().lookup(d.device_id);
                 // A GPU named by its id always counts; only host-found ones are left out.
@@ -82,7 +82,7 @@ impl RequirementSource for Source {
                     .then(|| not_compute_warning(d.device_id, name, &builtin));
                 GpuRequirement {
                     floors: crate::floor_check::floor_lines(d.device_id, req.kernel_module()),
-                    requirement: with_rex_facts(&req),
+                    requirement: req,
                     left_out,
                 }
             })
@@ -166,10 +166,7 @@ impl RequirementModel for NvidiaRequirements {
         &self,
         reqs: &[&neutral::Requirement],
     ) -> Result<neutral::Requirement, CombineError> {
-        let r = neutral::Requirement::intersect(reqs.iter().copied())?;
-        // One GPU comes back as it was; a combination has Rex's facts of the merge (no
-        // generation, no compute flag), read from the constraints Rex's merge made.
-        Ok(if reqs.len() > 1 { merged_facts(r) } else { r })
+        crate::model::intersect(reqs)
     }
 
     fn wording(&self) -> Wording {
@@ -199,50 +196,6 @@ fn parse_toolkit(text: &str) -> Result<CudaVersion, RequirementInputError> {
     Ok(v)
 }
 
-/// Rex's requirement in core's terms, with Rex's facts as JSON has always shown them beside
-/// `describe`: `generation`, `kernel_module` (`either` when no module is required),
-/// `min_branch`, `max_branch`, `compute`.
-pub(crate) fn with_rex_facts(r: &Requirement) -> neutral::Requirement {
-    let opt = |v: Option<u32>| v.map_or(FactValue::Unknown, Into::into);
-    r.to_neutral()
-        .with_fact(
-            "generation",
-            r.generation().map_or(FactValue::Unknown, Into::into),
-        )
-        .with_fact("kernel_module", r.kernel_module().as_str())
-        .with_fact("min_branch", opt(r.min_branch()))
-        .with_fact("max_branch", opt(r.max_branch()))
-        .with_fact(
-            "compute",
-            r.compute().map_or(FactValue::Unknown, Into::into),
-        )
-}
-
-/// A combination's facts: Rex's merge has no generation and no compute flag, and the module
-/// and branch bounds its constraints say.
-fn merged_facts(r: neutral::Requirement) -> neutral::Requirement {
-    use crate::model::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule};
-    let module = match r.constraint(KERNEL_MODULE.key) {
-        Some(neutral::Constraint::Choice { allowed, .. }) if allowed.len() == 1 => {
-            allowed[0].value.to_string()
-        }
-        _ => KernelModule::Either.as_str().to_string(),
-    };
-    let (min, max) = match r.constraint(DRIVER_BRANCH.key) {
-        Some(neutral::Constraint::Range { min, max, .. }) => (
-            min.as_ref().and_then(|v| v.parts().first().copied()),
-            max.as_ref().and_then(|v| v.parts().first().copied()),
-        ),
-        _ => (None, None),
-    };
-    let opt = |v: Option<u32>| v.map_or(FactValue::Unknown, Into::into);
-    r.with_fact("generation", FactValue::Unknown)
-        .with_fact("kernel_module", module)
-        .with_fact("min_branch", opt(min))
-        .with_fact("max_branch", opt(max))
-        .with_fact("compute", FactValue::Unknown)
-}
-
 /// The host's NVIDIA GPUs' names from the host's pci.ids, by device id.
 fn host_names(host: &Host, devices: &[PciDevice]) -> HashMap<u16, String> {
     let ids: Vec<u16> = devices.iter().map(|d| d.device_id).collect();
@@ -268,7 +221,11 @@ fn site_remedy(e: &SiteError) -> String {
 
 /// Rex-GPU's Kepler warning (docs/requirement.md#compute), ending in what gpuctl does instead of
 /// skipping the install: the GPU is left out of the combination.
-fn not_compute_warning(device_id: u16, name: Option<&String>, builtin: &Requirement) -> String {
+fn not_compute_warning(
+    device_id: u16,
+    name: Option<&String>,
+    builtin: &neutral::Requirement,
+) -> String {
     let shown = match name {
         Some(name) => format!("NVIDIA GPU {name} (10de:{device_id:04x})"),
         None => format!("NVIDIA GPU (10de:{device_id:04x})"),

@@ -5,7 +5,9 @@
 
 use std::borrow::Cow;
 
-use crate::model::{GenerationRow, GenerationTable, KernelModule, Requirement};
+use gpuctl_core::requirement::Requirement;
+
+use crate::model::{GenerationRow, GenerationTable, KernelModule};
 
 use KernelModule::{Either, Open, Proprietary};
 
@@ -163,6 +165,7 @@ mod tests {
     )]
 
     use super::*;
+    use crate::model::{RexFacts, unconstrained};
     use proptest::prelude::*;
     use rstest::rstest;
 
@@ -225,7 +228,7 @@ mod tests {
         for id in 0..=u16::MAX {
             let r = table.lookup(id);
             assert_eq!(shape(&r), expected(id), "{id:04x}");
-            assert_eq!(r.device_id(), Some(format!("{id:04x}").as_str()));
+            assert_eq!(r.device_id(), Some(id));
             assert_eq!(builtin_requirement(id), r);
         }
     }
@@ -257,7 +260,10 @@ mod tests {
                 ),
                 want
             );
-            assert_eq!(r.device_id(), Some(id.to_ascii_lowercase().as_str()));
+            assert_eq!(
+                r.device_id().map(|d| format!("{d:04x}")),
+                Some(id.to_ascii_lowercase())
+            );
         }
     }
 
@@ -265,7 +271,7 @@ mod tests {
     fn a_named_gpu_keeps_its_row() {
         let r = builtin_table()
             .for_device_id(Some("1db6"))
-            .named("GV100GL [Tesla V100 PCIe 32GB]");
+            .with_name("GV100GL [Tesla V100 PCIe 32GB]");
         assert_eq!(r.max_branch(), Some(580));
         assert_eq!(
             r.who(),
@@ -286,7 +292,7 @@ mod tests {
         )]
         id: Option<&str>,
     ) {
-        assert_eq!(builtin_table().for_device_id(id), Requirement::default());
+        assert_eq!(builtin_table().for_device_id(id), unconstrained());
     }
 
     // Rex-GPU's compute lists (t/98) and t/80 (open_kernel_module_required, 2342 changed in 0.003);

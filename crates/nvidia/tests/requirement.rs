@@ -7,7 +7,8 @@
 
 use rstest::rstest;
 
-use gpuctl_nvidia::model::{BranchKnowledge, DriverSource, KernelModule};
+use gpuctl_core::requirement::{Known, Version};
+use gpuctl_nvidia::model::KernelModule;
 use gpuctl_nvidia::requirement::*;
 
 #[rstest]
@@ -80,8 +81,18 @@ fn device_id_messages_and_cap() {
     );
 }
 
-use BranchKnowledge::{AtLeast, Exact, Unknown};
 use KernelModule::{Open, Proprietary};
+
+/// What is known of a spec's branch, in core's terms.
+#[allow(non_snake_case, reason = "reads as the variant it makes")]
+fn Exact(b: u32) -> Known {
+    Known::Exact(Version::major(b))
+}
+#[allow(non_snake_case, reason = "reads as the variant it makes")]
+fn AtLeast(b: u32) -> Known {
+    Known::AtLeast(Version::major(b))
+}
+use Known::Unknown;
 
 #[rstest]
 #[case("open:580", Some(Open), Exact(580))]
@@ -92,14 +103,10 @@ use KernelModule::{Open, Proprietary};
 #[case("Proprietary:0580+", Some(Proprietary), AtLeast(580))]
 #[case("580", None, Exact(580))]
 #[case("580+", None, AtLeast(580))]
-fn driver_specs(
-    #[case] spec: &str,
-    #[case] module: Option<KernelModule>,
-    #[case] branch: BranchKnowledge,
-) {
+fn driver_specs(#[case] spec: &str, #[case] module: Option<KernelModule>, #[case] branch: Known) {
     let parsed = parse_driver_spec(spec).expect("valid");
     assert_eq!(parsed.spec(), spec);
-    assert_eq!(parsed.source(), &DriverSource::new(module, branch));
+    assert_eq!((parsed.kernel_module(), parsed.branch()), (module, branch));
 }
 
 #[rstest]
@@ -163,8 +170,8 @@ fn full_releases_are_specs_judged_by_their_branch_and_their_release(
 ) {
     let parsed = parse_driver_spec(spec).expect("valid");
     assert_eq!(
-        parsed.source(),
-        &DriverSource::new(module, BranchKnowledge::Exact(branch))
+        (parsed.kernel_module(), parsed.branch()),
+        (module, Known::Exact(Version::major(branch)))
     );
     assert_eq!(parsed.release().map(|r| r.as_str()), Some(release));
 }

@@ -173,7 +173,7 @@ pub fn ids(data: &[u8]) {
     let _ = gpuctl_nvidia::requirement::parse_device_ids(text.split_whitespace());
     if let Ok(spec) = gpuctl_nvidia::requirement::parse_driver_spec(text) {
         let req = gpuctl_nvidia::table::builtin_requirement(0x2901);
-        let _ = req.why_not(spec.source());
+        let _ = req.why_not(&spec.to_stack());
     }
     if let Some(id) = gpuctl_nvidia::model::table::parse_lenient_device_id(text) {
         let _ = gpuctl_amd::requirement::lookup(id, None);

@@ -10,40 +10,34 @@ pub enum CombineError {
     /// Nothing was given to combine.
     #[error("intersect needs at least one requirement")]
     Empty,
-    /// No single stack fits every member; one sentence per conflict.
-    #[error("no single driver stack supports all GPUs on this host: {}", conflicts.join("; "))]
+    /// No single stack fits every member; one sentence per conflict. Said of one vendor's GPUs
+    /// in that vendor's words (`no single NVIDIA driver supports all GPUs on this host: ...`,
+    /// Rex-GPU's sentence), of several vendors' as `no single driver stack`.
+    #[error(
+        "no single {} supports all GPUs on this host: {}",
+        stack_noun(vendor),
+        conflicts.join("; ")
+    )]
     Conflict {
         /// The conflicts, in the order the components first appear.
         conflicts: Vec<String>,
+        /// The members' vendor when they share one (`NVIDIA`); empty when they do not.
+        vendor: String,
     },
 }
 
-/// A requirement made of members: what [`intersect`] and [`conflicts`] need of a requirement
-/// type to combine it the neutral model's way. Core's [`Requirement`] is one; a vendor model
-/// with its own type (NVIDIA's, which keeps its kernel-module enum and integer branches) is
-/// another, so the steps of a combination (nothing, one, flatten one level, conflicts, merge)
-/// are written once.
-pub trait Combinable: Clone {
-    /// The requirements a combination combines; empty for one GPU's.
-    fn members(&self) -> &[Self];
-
-    /// The conflicts among `members` (already flattened), one sentence each, in the order
-    /// the components first appear.
-    fn conflicts_among(members: &[Self]) -> Vec<String>;
-
-    /// The combination of `members`, which do not conflict; `first` is the first input as
-    /// given (before flattening), for what a combination takes from it.
-    fn merge(first: &Self, members: Vec<Self>) -> Self;
+fn stack_noun(vendor: &str) -> String {
+    if vendor.is_empty() {
+        "driver stack".to_string()
+    } else {
+        format!("{vendor} driver")
+    }
 }
 
-/// The one requirement that satisfies all of `reqs`. One requirement comes back unchanged.
-/// Several give [`Combinable::merge`] of the inputs, an input's own members taking its place
-/// (one level, order and duplicates kept). Members that conflict are a
-/// [`CombineError::Conflict`] with [`Combinable::conflicts_among`]'s sentences.
-pub fn intersect<'a, T, I>(reqs: I) -> Result<T, CombineError>
+/// The one requirement that satisfies all of `reqs` ([`Requirement::intersect`]).
+fn intersect<'a, I>(reqs: I) -> Result<Requirement, CombineError>
 where
-    T: Combinable + 'a,
-    I: IntoIterator<Item = &'a T>,
+    I: IntoIterator<Item = &'a Requirement>,
 {
     let mut iter = reqs.into_iter();
     let Some(first) = iter.next() else {
@@ -53,25 +47,26 @@ where
         return Ok(first.clone());
     };
     let members = flatten([first, second].into_iter().chain(iter));
-    let conflicts = T::conflicts_among(&members);
+    let conflicts = conflicts_of(&members);
     if !conflicts.is_empty() {
-        return Err(CombineError::Conflict { conflicts });
+        return Err(CombineError::Conflict {
+            conflicts,
+            vendor: shared_vendor(first, &members).to_string(),
+        });
     }
-    Ok(T::merge(first, members))
+    Ok(merge(first, members))
 }
 
-/// What [`intersect`] would refuse, one sentence per conflict; empty when the requirements
-/// combine (and for an empty list, which has nothing to conflict).
-pub fn conflicts<'a, T, I>(reqs: I) -> Vec<String>
+/// What [`intersect`] would refuse, one sentence per conflict ([`Requirement::conflicts`]).
+fn conflicts<'a, I>(reqs: I) -> Vec<String>
 where
-    T: Combinable + 'a,
-    I: IntoIterator<Item = &'a T>,
+    I: IntoIterator<Item = &'a Requirement>,
 {
-    T::conflicts_among(&flatten(reqs))
+    conflicts_of(&flatten(reqs))
 }
 
 /// Each input's members in its place, or the input itself when it has none.
-fn flatten<'a, T: Combinable + 'a>(reqs: impl IntoIterator<Item = &'a T>) -> Vec<T> {
+fn flatten<'a>(reqs: impl IntoIterator<Item = &'a Requirement>) -> Vec<Requirement> {
     let mut out = Vec::new();
     for r in reqs {
         match r.members() {
@@ -82,35 +77,30 @@ fn flatten<'a, T: Combinable + 'a>(reqs: impl IntoIterator<Item = &'a T>) -> Vec
     out
 }
 
-impl Combinable for Requirement {
-    fn members(&self) -> &[Requirement] {
-        &self.members
+/// The vendor of `first` when every member has it; empty otherwise.
+fn shared_vendor<'a>(first: &'a Requirement, members: &[Requirement]) -> &'a str {
+    if members.iter().all(|m| m.vendor == first.vendor) {
+        &first.vendor
+    } else {
+        ""
     }
+}
 
-    fn conflicts_among(members: &[Requirement]) -> Vec<String> {
-        conflicts_of(members)
-    }
-
-    /// Per host-scoped component, the values every member accepts and the highest lower and
-    /// lowest upper bound; no device id, name or label; the vendor and vendor id of `first`
-    /// (the vendor left empty when the members' vendors differ).
-    fn merge(first: &Requirement, members: Vec<Requirement>) -> Requirement {
-        let constraints = host_components(&members)
-            .into_iter()
-            .map(|c| combined(&members, c))
-            .collect();
-        let vendor = if members.iter().all(|m| m.vendor == first.vendor) {
-            first.vendor.clone()
-        } else {
-            "".into()
-        };
-        Requirement {
-            vendor,
-            vendor_id: first.vendor_id,
-            constraints,
-            members,
-            ..Requirement::default()
-        }
+/// Per host-scoped component, the values every member accepts and the highest lower and
+/// lowest upper bound; no device id, name, label or facts; the vendor and vendor id of `first`
+/// (the vendor left empty when the members' vendors differ).
+fn merge(first: &Requirement, members: Vec<Requirement>) -> Requirement {
+    let constraints = host_components(&members)
+        .into_iter()
+        .map(|c| combined(&members, c))
+        .collect();
+    let vendor = shared_vendor(first, &members).to_string();
+    Requirement {
+        vendor: vendor.into(),
+        vendor_id: first.vendor_id,
+        constraints,
+        members,
+        ..Requirement::default()
     }
 }
 
@@ -128,7 +118,7 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        intersect(reqs)
+        self::intersect(reqs)
     }
 
     /// What [`intersect`](Self::intersect) would refuse, one sentence per conflict, in the order
@@ -137,7 +127,7 @@ impl Requirement {
     where
         I: IntoIterator<Item = &'a Requirement>,
     {
-        conflicts(reqs)
+        self::conflicts(reqs)
     }
 }
 

@@ -38,7 +38,7 @@ mod spec_tests;
 #[cfg(test)]
 mod tests;
 
-pub use combine::{Combinable, CombineError, conflicts, intersect};
+pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
 pub use model::Requirement;
 pub use spec::{

@@ -337,7 +337,7 @@ fn vendor_stack(
         match combined {
             Ok(r) => (Some(r.host_part()), Vec::new()),
             Err(CombineError::Empty) => (None, Vec::new()),
-            Err(CombineError::Conflict { conflicts }) => (None, conflicts),
+            Err(CombineError::Conflict { conflicts, .. }) => (None, conflicts),
         }
     };
     let driver = stack.as_ref().map(|st| {

@@ -144,10 +144,33 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
           is supported only up to ROCm 5.7"
         ]
     );
-    assert!(matches!(
-        Requirement::intersect(&reqs),
-        Err(CombineError::Conflict { .. })
-    ));
+    assert_eq!(
+        Requirement::intersect(&reqs).map_err(|e| e.to_string()),
+        Err(
+            "no single AMD driver supports all GPUs on this host: AMD GPU (gfx1201, 1002:7550) \
+             needs ROCm 6.4 or newer, but AMD GPU (gfx906, 1002:66a1) is supported only up to \
+             ROCm 5.7"
+                .to_string()
+        )
+    );
+}
+
+#[test]
+fn a_conflict_among_several_vendors_names_no_vendor() {
+    let reqs = [
+        amd(0x7550, "gfx1201", "6.4", None, "6.14"),
+        Requirement::new("Intel", 0x8086)
+            .with_device_id(0x56a0)
+            .with_constraint(range(LINUX_KERNEL, None, Some("6.8"))),
+    ];
+    let err = Requirement::intersect(&reqs).expect_err("conflicts");
+    assert!(matches!(&err, CombineError::Conflict { vendor, .. } if vendor.is_empty()));
+    assert_eq!(
+        err.to_string(),
+        "no single driver stack supports all GPUs on this host: AMD GPU (gfx1201, 1002:7550) \
+         needs Linux kernel 6.14 or newer, but Intel GPU (8086:56a0) is supported only up to \
+         kernel 6.8"
+    );
 }
 
 #[test]

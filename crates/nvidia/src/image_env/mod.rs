@@ -31,8 +31,10 @@ pub struct ImageEnv {
 }
 
 /// Reads `KEY=VALUE` lines; other lines (blank, no `=`) are ignored, a later value of a key
-/// replaces an earlier one, as an environment does.
-pub fn parse(text: &str) -> ImageEnv {
+/// replaces an earlier one, as an environment does (the tests' way in; gpuctl reads the
+/// environment through core's `ImageEnv`).
+#[cfg(test)]
+pub(crate) fn parse(text: &str) -> ImageEnv {
     from_vars(gpuctl_core::image_env::ImageEnv::parse("", text).vars())
 }
 

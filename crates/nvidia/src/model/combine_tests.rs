@@ -8,7 +8,9 @@
 
 use rstest::rstest;
 
-use super::tests::{b200, b300, future, h100, k80, p100, v100};
+use gpuctl_core::requirement::{CombineError, Requirement};
+
+use super::tests::{b200, b300, bounded, future, h100, k80, p100, v100};
 use super::*;
 
 use KernelModule::{Either, Open, Proprietary};
@@ -22,11 +24,16 @@ fn shape(r: &Requirement) -> (Option<&str>, KernelModule, Option<u32>, Option<u3
     )
 }
 
+/// Rex's `intersect` of `reqs`, in order.
+fn all(reqs: &[Requirement]) -> Result<Requirement, CombineError> {
+    intersect(&reqs.iter().collect::<Vec<_>>())
+}
+
 #[test]
 fn intersect_single_is_unchanged() {
-    assert_eq!(Requirement::intersect([&v100()]), Ok(v100()));
-    let pair = v100().intersect_with(&p100()).expect("combines");
-    assert_eq!(Requirement::intersect([&pair]), Ok(pair));
+    assert_eq!(intersect(&[&v100()]), Ok(v100()));
+    let pair = intersect(&[&v100(), &p100()]).expect("combines");
+    assert_eq!(intersect(&[&pair]), Ok(pair));
 }
 
 #[rstest]
@@ -38,7 +45,7 @@ fn intersect_shapes(
     #[case] reqs: Vec<Requirement>,
     #[case] want: (Option<&str>, KernelModule, Option<u32>, Option<u32>),
 ) {
-    let r = Requirement::intersect(&reqs).expect("combines");
+    let r = all(&reqs).expect("combines");
     assert_eq!(shape(&r), want);
     assert_eq!(r.members(), &reqs[..]);
     assert_eq!((r.device_id(), r.name(), r.compute()), (None, None, None));
@@ -46,26 +53,21 @@ fn intersect_shapes(
 
 #[test]
 fn an_intersection_has_no_compute_opinion() {
-    let b200 = Requirement::builder()
-        .generation("Blackwell")
-        .device_id("2901")
-        .kernel_module(Open)
-        .min_branch(570)
-        .compute(true)
-        .build()
-        .expect("valid");
-    let both = b200.intersect_with(&b200).expect("combines");
+    let b200 = requirement(Some("Blackwell"), Open, (Some(570), None), Some(true))
+        .expect("valid")
+        .with_device_id(0x2901);
+    let both = intersect(&[&b200, &b200]).expect("combines");
     assert_eq!((b200.compute(), both.compute()), (Some(true), None));
 }
 
 #[test]
 fn intersect_flattens_one_level() {
-    let inner = v100().intersect_with(&p100()).expect("combines");
-    let r = Requirement::intersect([&inner, &h100()]).expect("combines");
+    let inner = intersect(&[&v100(), &p100()]).expect("combines");
+    let r = intersect(&[&inner, &h100()]).expect("combines");
     assert_eq!(r.members(), &[v100(), p100(), h100()]);
     assert_eq!(r.max_branch(), Some(580));
     assert_eq!(
-        b200().intersect_with(&b300()).expect("combines").members(),
+        intersect(&[&b200(), &b300()]).expect("combines").members(),
         &[b200(), b300()]
     );
 }
@@ -97,7 +99,7 @@ const V100_B200: &str = "B200 (Blackwell, 10de:2901) needs the open kernel modul
 fn conflicts_exact(#[case] reqs: Vec<Requirement>, #[case] want: Vec<&str>) {
     assert_eq!(Requirement::conflicts(&reqs), want);
     if !want.is_empty() {
-        let err = Requirement::intersect(&reqs).expect_err("conflicts");
+        let err = all(&reqs).expect_err("conflicts");
         assert_eq!(
             err.to_string(),
             format!(
@@ -110,26 +112,10 @@ fn conflicts_exact(#[case] reqs: Vec<Requirement>, #[case] want: Vec<&str>) {
 
 #[test]
 fn conflict_ties_name_the_first_member() {
-    let a = Requirement::builder()
-        .name("A")
-        .min_branch(600)
-        .build()
-        .expect("valid");
-    let b = Requirement::builder()
-        .name("B")
-        .min_branch(600)
-        .build()
-        .expect("valid");
-    let c = Requirement::builder()
-        .name("C")
-        .max_branch(580)
-        .build()
-        .expect("valid");
-    let d = Requirement::builder()
-        .name("D")
-        .max_branch(580)
-        .build()
-        .expect("valid");
+    let a = bounded(Some("A"), (Some(600), None));
+    let b = bounded(Some("B"), (Some(600), None));
+    let c = bounded(Some("C"), (None, Some(580)));
+    let d = bounded(Some("D"), (None, Some(580)));
     assert_eq!(
         Requirement::conflicts([&a, &b, &c, &d]),
         ["A needs driver branch 600 or newer, but C is supported only up to branch 580"]
@@ -138,8 +124,7 @@ fn conflict_ties_name_the_first_member() {
 
 #[test]
 fn intersect_of_nothing_is_an_error() {
-    let none: [&Requirement; 0] = [];
-    let err = Requirement::intersect(none).expect_err("empty");
+    let err = intersect(&[]).expect_err("empty");
     assert_eq!(err, CombineError::Empty);
     assert_eq!(err.to_string(), "intersect needs at least one requirement");
 }
@@ -194,18 +179,12 @@ fn table_lookup_first_match_wins() {
     assert_eq!(table.lookup(0x2330).compute(), None);
     assert_eq!(table.lookup(0x2331).generation(), Some("Block"));
     assert_eq!(table.lookup(0x2331).compute(), Some(true));
-    assert_eq!(
-        table.lookup(0x3000),
-        Requirement::builder()
-            .device_id("3000")
-            .build()
-            .expect("valid")
-    );
+    assert_eq!(table.lookup(0x3000), unconstrained().with_device_id(0x3000));
     assert_eq!(
         table.for_device_id(Some("2330\n")).device_id(),
-        Some("2330")
+        Some(0x2330)
     );
-    assert_eq!(table.for_device_id(Some("0x2330")), Requirement::default());
-    assert_eq!(table.for_device_id(None), Requirement::default());
+    assert_eq!(table.for_device_id(Some("0x2330")), unconstrained());
+    assert_eq!(table.for_device_id(None), unconstrained());
     assert_eq!(table.row_for(0x2331).map(|(i, _)| i), Some(1));
 }

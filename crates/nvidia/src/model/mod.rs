@@ -1,27 +1,29 @@
 //! The NVIDIA driver-requirement model: which kernel module and which driver branches can drive
 //! a GPU, whether a driver source fits, and what one driver for several GPUs must be.
 //!
-//! It is built on core's vendor-neutral model: an NVIDIA requirement is a choice of
-//! [`KERNEL_MODULE`] and a range of [`DRIVER_BRANCH`] ([`Requirement::to_neutral`]), and its
-//! sentences (`describe`, `who`, `why_not`, conflicts) are the neutral model's, given NVIDIA's
-//! nouns. What stays here is NVIDIA's vocabulary: the kernel-module enum, branch parsing, driver
-//! sources, the generation table's shape and site-policy rows.
+//! An NVIDIA requirement *is* core's vendor-neutral requirement: a choice of [`KERNEL_MODULE`]
+//! and a range of [`DRIVER_BRANCH`], labelled with the generation, with Rex's `generation`,
+//! `kernel_module`, `min_branch`, `max_branch` and `compute` as facts ([`requirement`]). Its
+//! sentences (`describe`, `who`, `why_not`, conflicts) are core's, given NVIDIA's nouns. What
+//! stays here is NVIDIA's vocabulary: the kernel-module enum, branch parsing, the generation
+//! table's rows and site-policy rows.
 //!
 //! This is the model of Rex-GPU's `Rex::GPU::NVIDIA::Requirement`
 //! (docs/requirement.md#the-model), with every sentence it produces kept word for word. The
 //! built-in rows live in `crate::table`; the table's *shape* and lookup live here, in
 //! [`table`], so a site-policy file ([`site`]) can extend it without code.
 //!
-//! - [`Requirement`]: kernel module, branch bounds, generation, compute flag, device id, name and
-//!   members; [`Requirement::describe`], [`Requirement::who`].
-//! - [`DriverSource`]: what a driver source installs; [`Requirement::why_not`],
-//!   [`Requirement::satisfied_by`].
-//! - [`Requirement::intersect`], [`Requirement::conflicts`]: one driver for several GPUs.
+//! - [`requirement`], [`unconstrained`]: Rex's attributes as core's requirement; [`RexFacts`]
+//!   reads them back. `describe` and `who` are core's.
+//! - [`source_stack`]: a driver source as core's stack, for core's `why_not` and
+//!   `satisfied_by`.
+//! - [`intersect`]: core's combination with Rex's facts of a combination; conflicts are core's.
 //! - [`GenerationRow`], [`GenerationTable`]: device-id ranges to requirements, first match wins.
 //!
 //! The Perl module raises exceptions for arguments of the wrong kind (a source that is not a
 //! hash reference, an intersect member that is not a requirement object, a GPU that is not a
-//! hash). Rust's types rule those calls out, so they have no error value here.
+//! hash, a device id that is not four lowercase hex digits). Rust's types rule those calls out
+//! (a device id is a `u16`), so they have no error value here.
 
 use std::fmt;
 
@@ -29,11 +31,9 @@ use gpuctl_core::requirement::{Component, Scope};
 use serde::Serialize;
 use thiserror::Error;
 
-mod combine;
+mod rex;
 pub mod site;
-mod source;
 pub mod table;
-mod value;
 
 #[cfg(test)]
 mod combine_tests;
@@ -44,10 +44,9 @@ mod site_yaml_bounds_tests;
 #[cfg(test)]
 mod tests;
 
-pub use combine::CombineError;
-pub use source::{BranchKnowledge, DriverSource};
+pub(crate) use rex::stack;
+pub use rex::{RexFacts, intersect, requirement, source_stack, unconstrained};
 pub use table::{GenerationRow, GenerationTable, RowError};
-pub use value::{Requirement, RequirementBuilder};
 
 /// NVIDIA's kernel module, one for every NVIDIA GPU of a host.
 pub const KERNEL_MODULE: Component = Component {
@@ -163,12 +162,6 @@ pub fn parse_branch(text: &str) -> Result<u32, BranchError> {
 /// A requirement that cannot exist.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RequirementError {
-    /// A device id that is not four lowercase hex digits.
-    #[error("device_id must be four lowercase hex digits, not '{}'", value.escape_debug())]
-    InvalidDeviceId {
-        /// The id as given.
-        value: String,
-    },
     /// Bounds that leave no branch.
     #[error("min_branch {min} is above max_branch {max}: no driver branch can satisfy that")]
     MinAboveMax {

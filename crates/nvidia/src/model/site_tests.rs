@@ -12,7 +12,7 @@ use rstest::rstest;
 
 use super::KernelModule::{Either, Open};
 use super::site::{Format, MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows, parse_site_rows};
-use super::{GenerationRow, GenerationTable};
+use super::{GenerationRow, GenerationTable, RexFacts};
 
 const SUBCLASS_YAML: &str = "\
 # The reference's subclass example, as a site-policy file.

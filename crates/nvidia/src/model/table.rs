@@ -4,9 +4,10 @@
 
 use std::borrow::Cow;
 
+use gpuctl_core::requirement::Requirement;
 use thiserror::Error;
 
-use super::{KernelModule, Requirement};
+use super::{KernelModule, rex, unconstrained};
 
 /// A row that cannot be part of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
@@ -124,15 +125,13 @@ impl GenerationRow {
     /// The requirement this row gives device `id`. The row's checks are the requirement's, so
     /// this cannot fail.
     pub fn requirement(&self, id: u16) -> Requirement {
-        Requirement {
-            generation: self.generation.as_deref().map(str::to_string),
-            kernel_module: self.kernel_module,
-            min_branch: self.min_branch,
-            max_branch: self.max_branch,
-            device_id: Some(format!("{id:04x}")),
-            compute: self.compute,
-            ..Requirement::default()
-        }
+        rex::checked(
+            self.generation.as_deref(),
+            self.kernel_module,
+            (self.min_branch, self.max_branch),
+            self.compute,
+        )
+        .with_device_id(id)
     }
 }
 
@@ -179,7 +178,7 @@ impl GenerationTable {
     pub fn for_device_id(&self, id: Option<&str>) -> Requirement {
         match id.and_then(parse_lenient_device_id) {
             Some(id) => self.lookup(id),
-            None => Requirement::default(),
+            None => unconstrained(),
         }
     }
 }
@@ -193,10 +192,7 @@ pub fn first_row(rows: &[GenerationRow], id: u16) -> Option<(usize, &GenerationR
 pub fn lookup_in(rows: &[GenerationRow], id: u16) -> Requirement {
     match first_row(rows, id) {
         Some((_, row)) => row.requirement(id),
-        None => Requirement {
-            device_id: Some(format!("{id:04x}")),
-            ..Requirement::default()
-        },
+        None => unconstrained().with_device_id(id),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The model's cases from Rex-GPU's t/98-requirement.t (docs/requirement.md#rex-gpus-test-cases),
-//! on requirements built by hand with the shapes the NVIDIA table gives those GPUs (the table
-//! itself is tested in its crate): construction, describe, who, satisfied_by and why_not. The
-//! fixtures serve `combine_tests` too.
+//! on core's requirements built by hand with the shapes the NVIDIA table gives those GPUs (the
+//! table itself is tested in its crate): construction, describe, who, satisfied_by and why_not
+//! against a driver source as core's stack. The fixtures serve `combine_tests` too.
 
 #![allow(
     clippy::expect_used,
@@ -10,6 +10,8 @@
 
 use rstest::rstest;
 
+use gpuctl_core::requirement::{Requirement, Stack};
+
 use super::*;
 
 use KernelModule::{Either, Open, Proprietary};
@@ -17,34 +19,36 @@ use KernelModule::{Either, Open, Proprietary};
 pub(super) fn req(
     name: Option<&str>,
     generation: &str,
-    id: &str,
+    id: u16,
     module: KernelModule,
     bounds: (Option<u32>, Option<u32>),
 ) -> Requirement {
-    let mut b = Requirement::builder()
-        .generation(generation)
-        .device_id(id)
-        .kernel_module(module);
-    if let Some(n) = name {
-        b = b.name(n);
+    let r = requirement(Some(generation), module, bounds, None)
+        .expect("fixture is valid")
+        .with_device_id(id);
+    match name {
+        Some(n) => r.with_name(n),
+        None => r,
     }
-    if let Some(min) = bounds.0 {
-        b = b.min_branch(min);
+}
+
+/// A requirement with only `bounds`, named or not (the reference's `new(min_branch => ...)`).
+pub(super) fn bounded(name: Option<&str>, bounds: (Option<u32>, Option<u32>)) -> Requirement {
+    let r = requirement(None, Either, bounds, None).expect("valid");
+    match name {
+        Some(n) => r.with_name(n),
+        None => r,
     }
-    if let Some(max) = bounds.1 {
-        b = b.max_branch(max);
-    }
-    b.build().expect("fixture is valid")
 }
 
 pub(super) fn b200() -> Requirement {
-    req(Some("B200"), "Blackwell", "2901", Open, (Some(570), None))
+    req(Some("B200"), "Blackwell", 0x2901, Open, (Some(570), None))
 }
 pub(super) fn b300() -> Requirement {
     req(
         Some("B300"),
         "Blackwell Ultra",
-        "3182",
+        0x3182,
         Open,
         (Some(580), None),
     )
@@ -53,7 +57,7 @@ pub(super) fn v100() -> Requirement {
     req(
         Some("Tesla V100"),
         "Maxwell/Pascal/Volta",
-        "1db4",
+        0x1db4,
         Proprietary,
         (None, Some(580)),
     )
@@ -62,7 +66,7 @@ pub(super) fn p100() -> Requirement {
     req(
         Some("Tesla P100"),
         "Maxwell/Pascal/Volta",
-        "15f8",
+        0x15f8,
         Proprietary,
         (None, Some(580)),
     )
@@ -71,7 +75,7 @@ pub(super) fn h100() -> Requirement {
     req(
         Some("H100"),
         "Turing/Ampere/Ada/Hopper",
-        "2330",
+        0x2330,
         Either,
         (None, None),
     )
@@ -80,39 +84,51 @@ pub(super) fn k80() -> Requirement {
     req(
         Some("Tesla K80"),
         "Kepler or older",
-        "102d",
+        0x102d,
         Proprietary,
         (None, Some(470)),
     )
 }
 pub(super) fn future() -> Requirement {
-    Requirement::builder()
-        .name("Future GPU")
-        .min_branch(590)
-        .build()
-        .expect("valid")
+    bounded(Some("Future GPU"), (Some(590), None))
 }
 /// The unnamed per-id shapes, as `for_device_id` gives them.
 pub(super) fn by_id(id: &str) -> Requirement {
+    let hex = u16::from_str_radix(id, 16).unwrap_or_default();
     match id {
-        "2901" => req(None, "Blackwell", id, Open, (Some(570), None)),
-        "3182" => req(None, "Blackwell Ultra", id, Open, (Some(580), None)),
+        "2901" => req(None, "Blackwell", hex, Open, (Some(570), None)),
+        "3182" => req(None, "Blackwell Ultra", hex, Open, (Some(580), None)),
         "1db4" => req(
             None,
             "Maxwell/Pascal/Volta",
-            id,
+            hex,
             Proprietary,
             (None, Some(580)),
         ),
-        "102d" => req(None, "Kepler or older", id, Proprietary, (None, Some(470))),
-        "27b0" => req(None, "Turing/Ampere/Ada/Hopper", id, Either, (None, None)),
-        _ => Requirement::default(),
+        "102d" => req(None, "Kepler or older", hex, Proprietary, (None, Some(470))),
+        "27b0" => req(None, "Turing/Ampere/Ada/Hopper", hex, Either, (None, None)),
+        _ => unconstrained(),
     }
 }
-fn src(module: Option<KernelModule>, branch: BranchKnowledge) -> DriverSource {
-    DriverSource::new(module, branch)
+
+/// What is known of a source's branch, as the reference's hash says it.
+#[derive(Debug, Clone, Copy)]
+enum Branch {
+    Exact(u32),
+    AtLeast(u32),
+    Unknown,
 }
-use BranchKnowledge::{AtLeast, Exact, Unknown};
+
+/// A driver source as core's stack: a module word (any, as the reference echoes it) and a
+/// branch.
+fn src(module: Option<KernelModule>, branch: Branch) -> Stack {
+    match branch {
+        Exact(b) => source_stack(module, Some(b), None),
+        AtLeast(f) => source_stack(module, None, Some(f)),
+        Unknown => source_stack(module, None, None),
+    }
+}
+use Branch::{AtLeast, Exact, Unknown};
 
 #[rstest]
 #[case(b200(), "open kernel module, driver branch 570 or newer")]
@@ -120,43 +136,43 @@ use BranchKnowledge::{AtLeast, Exact, Unknown};
 #[case(v100(), "proprietary kernel module, driver branch 580 or older")]
 #[case(k80(), "proprietary kernel module, driver branch 470 or older")]
 #[case(h100(), "any kernel module, any driver branch")]
-#[case(Requirement::default(), "any kernel module, any driver branch")]
-#[case(Requirement::builder().min_branch(580).max_branch(580).build().expect("valid"),
-       "any kernel module, driver branch 580 to 580")]
+#[case(unconstrained(), "any kernel module, any driver branch")]
+#[case(bounded(None, (Some(580), Some(580))), "any kernel module, driver branch 580 to 580")]
 fn describe_exact(#[case] r: Requirement, #[case] want: &str) {
     assert_eq!(r.describe(), want);
 }
 
 #[rstest]
 #[case(v100(), "Tesla V100 (Maxwell/Pascal/Volta, 10de:1db4)")]
-#[case(Requirement::builder().device_id("3000").build().expect("valid"), "NVIDIA GPU (10de:3000)")]
-#[case(Requirement::default(), "NVIDIA GPU")]
+#[case(unconstrained().with_device_id(0x3000), "NVIDIA GPU (10de:3000)")]
+#[case(unconstrained(), "NVIDIA GPU")]
 #[case(future(), "Future GPU")]
-#[case(Requirement::builder().generation("X").build().expect("valid"), "NVIDIA GPU (X)")]
-#[case(Requirement::builder().name("N").device_id("abcd").build().expect("valid"), "N (10de:abcd)")]
-#[case(by_id("2901").named(""), " (Blackwell, 10de:2901)")]
-#[case(b200().intersect_with(&h100()).expect("combines"),
+#[case(requirement(Some("X"), Either, (None, None), None).expect("valid"), "NVIDIA GPU (X)")]
+#[case(unconstrained().with_name("N").with_device_id(0xabcd), "N (10de:abcd)")]
+#[case(by_id("2901").with_name(""), " (Blackwell, 10de:2901)")]
+#[case(intersect(&[&b200(), &h100()]).expect("combines"),
        "B200 (Blackwell, 10de:2901), H100 (Turing/Ampere/Ada/Hopper, 10de:2330)")]
 fn who_exact(#[case] r: Requirement, #[case] want: &str) {
     assert_eq!(r.who(), want);
 }
 
+// The reference's device_id checks (four lowercase hex digits) are the type's here: a device id
+// is a u16, and text reaches the table only through the lenient lookup (table tests).
 #[rstest]
-#[case(Requirement::builder().device_id("2E12"), "device_id must be four lowercase hex digits, not '2E12'")]
-#[case(Requirement::builder().device_id("2e1"), "device_id must be four lowercase hex digits, not '2e1'")]
-#[case(Requirement::builder().device_id("2e12\n"), "device_id must be four lowercase hex digits, not '2e12\\n'")]
-#[case(Requirement::builder().min_branch(590).max_branch(580),
-       "min_branch 590 is above max_branch 580: no driver branch can satisfy that")]
-// device_id is checked before the bounds, as the reference's alphabetical order has it.
-#[case(Requirement::builder().min_branch(590).max_branch(580).device_id("ZZZZ"),
-       "device_id must be four lowercase hex digits, not 'ZZZZ'")]
-fn invalid_construction(#[case] b: RequirementBuilder, #[case] want: &str) {
-    assert_eq!(b.build().map_err(|e| e.to_string()), Err(want.to_string()));
+#[case((Some(590), Some(580)), "min_branch 590 is above max_branch 580: no driver branch can satisfy that")]
+#[case((Some(1), Some(0)), "min_branch 1 is above max_branch 0: no driver branch can satisfy that")]
+fn invalid_construction(#[case] bounds: (Option<u32>, Option<u32>), #[case] want: &str) {
+    for module in [Open, Proprietary, Either] {
+        assert_eq!(
+            requirement(Some("X"), module, bounds, Some(true)).map_err(|e| e.to_string()),
+            Err(want.to_string())
+        );
+    }
 }
 
 #[test]
 fn default_is_either_without_bounds() {
-    let r = Requirement::default();
+    let r = unconstrained();
     assert_eq!(
         (
             r.generation(),
@@ -237,7 +253,7 @@ fn branches(#[case] text: &str, #[case] want: Result<u32, &str>) {
 fn satisfied_by_matrix(
     #[case] id: &str,
     #[case] module: Option<KernelModule>,
-    #[case] branch: BranchKnowledge,
+    #[case] branch: Branch,
     #[case] want: bool,
 ) {
     let r = by_id(id);
@@ -247,14 +263,11 @@ fn satisfied_by_matrix(
 }
 
 fn min_only(min: u32) -> Requirement {
-    Requirement::builder()
-        .min_branch(min)
-        .build()
-        .expect("valid")
+    bounded(None, (Some(min), None))
 }
 
 #[rstest]
-#[case(Requirement::default(), src(Some(Proprietary), AtLeast(580)), None)]
+#[case(unconstrained(), src(Some(Proprietary), AtLeast(580)), None)]
 #[case(by_id("2901"), src(Some(Open), AtLeast(590)), None)]
 #[case(by_id("3182"), src(Some(Open), AtLeast(590)), None)]
 #[case(
@@ -287,10 +300,10 @@ fn min_only(min: u32) -> Requirement {
     src(Some(Proprietary), Unknown),
     Some("driver branch not known, 580 or older is needed")
 )]
-#[case(Requirement::default(), src(Some(Proprietary), Unknown), None)]
+#[case(unconstrained(), src(Some(Proprietary), Unknown), None)]
 #[case(
     by_id("1db4"),
-    DriverSource::from_parts(Some(Proprietary), Some(580), Some(560)),
+    source_stack(Some(Proprietary), Some(580), Some(560)),
     None
 )]
 #[case(
@@ -320,12 +333,12 @@ fn min_only(min: u32) -> Requirement {
 )]
 // With both bounds and nothing known, the lower bound is named; the upper one always wins
 // for an at-least source, even below the minimum.
-#[case(Requirement::builder().min_branch(535).max_branch(580).build().expect("valid"),
+#[case(bounded(None, (Some(535), Some(580))),
        src(Some(Open), Unknown), Some("driver branch not known, 535 or newer is needed"))]
-#[case(Requirement::builder().kernel_module(Open).max_branch(580).build().expect("valid"),
+#[case(requirement(None, Open, (None, Some(580)), None).expect("valid"),
        src(Some(Open), AtLeast(500)),
        Some("installs the newest branch it carries, which can be newer than 580"))]
-fn why_not_matrix(#[case] r: Requirement, #[case] s: DriverSource, #[case] want: Option<&str>) {
+fn why_not_matrix(#[case] r: Requirement, #[case] s: Stack, #[case] want: Option<&str>) {
     assert_eq!(r.why_not(&s).as_deref(), want);
     assert_eq!(r.satisfied_by(&s), want.is_none());
 }
