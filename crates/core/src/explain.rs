@@ -211,6 +211,13 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
             (UNRECOGNISED_FAMILY, diagnosis, words)
         }
     };
+    let (family, diagnosis) = match probe.and_then(|p| stale_instead(family, text, p)) {
+        Some((stale, detail)) => {
+            let diagnosis = stale.diagnosis.to_string();
+            (stale, format!("{diagnosis} {detail}"))
+        }
+        None => (family, diagnosis),
+    };
     let mut details = probe.map(|p| cdi_details(text, p)).unwrap_or_default();
     if let Some(p) = probe {
         for b in registry.backends() {
@@ -232,8 +239,26 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         diagnosis,
         details,
         host: None,
-        hint: family.remedy.to_string(),
+        hint: hint::remedy(&family, text, registry, probe),
     })
+}
+
+/// A node vendor's node that a runtime could not stat, when a valid spec on this host names it:
+/// the node came from that spec, so the failure is core's stale spec, not a `--device` path
+/// (podman's own stat of a `--device` path is told by its wording and never switched).
+fn stale_instead(family: Family, text: &str, probe: &Probe) -> Option<(Family, String)> {
+    if !crate::node_vendor::families::is_node_missing(family.code) {
+        return None;
+    }
+    let path = hint::missing_path(text)?;
+    let spec = hint::spec_naming(probe, path)?;
+    let stale = families::CORE_FAMILIES
+        .iter()
+        .find(|f| f.remedy == families::STALE_CDI_HINT)?;
+    Some((
+        *stale,
+        format!("Here {} names {path}, which this host lacks.", spec.path),
+    ))
 }
 
 /// podman older than CDI support (or with a CDI library that rejects the name) treats a CDI
@@ -311,6 +336,8 @@ fn cdi_details(stderr: &str, probe: &Probe) -> Vec<String> {
     out
 }
 
+#[path = "explain_hint.rs"]
+mod hint;
 #[path = "explain_quote.rs"]
 mod quote;
 

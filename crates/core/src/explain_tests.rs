@@ -6,23 +6,37 @@ use crate::backend::MockGpuBackend;
 use crate::families::{CDI_HINT, KEEP_GROUPS_HINT};
 use rstest::rstest;
 
-fn registry() -> Registry {
-    let kinds = [
-        ("nvidia", "nvidia.com/gpu"),
-        ("amd", "amd.com/gpu"),
-        ("intel", "intel.com/gpu"),
-    ];
-    Registry::from_backends(kinds.into_iter().enumerate().map(|(i, (v, k))| {
-        let mut m = MockGpuBackend::new();
-        m.expect_vendor().return_const(v);
-        m.expect_order().return_const(i as u32);
-        m.expect_cdi_kind().return_const(k);
-        m.expect_cdi_kinds().returning(move || vec![k]);
-        m.expect_families().return_const(&[][..]);
-        m.expect_gpu_words().return_const(&[][..]);
-        m.expect_explain_details().returning(|_, _, _| Vec::new());
-        &*Box::leak(Box::new(m)) as &'static dyn crate::GpuBackend
+/// The three vendors' kinds and CDI toolkits, as their crates declare them.
+const BUILT_IN: [(&str, &str, Option<&str>); 3] = [
+    ("nvidia", "nvidia.com/gpu", Some("nvidia-ctk")),
+    ("amd", "amd.com/gpu", Some("amd-ctk")),
+    ("intel", "intel.com/gpu", Some("intel-cdi-specs-generator")),
+];
+
+fn mock(i: usize, v: &'static str, k: &'static str, tool: Option<&'static str>) -> MockGpuBackend {
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const(v);
+    m.expect_display_name().return_const(v);
+    m.expect_device_noun().return_const("GPU");
+    m.expect_order().return_const(i as u32);
+    m.expect_cdi_kind().return_const(k);
+    m.expect_cdi_kinds().returning(move || vec![k]);
+    m.expect_cdi_tool().return_const(tool);
+    m.expect_cdi_generator().return_const(None);
+    m.expect_families().return_const(&[][..]);
+    m.expect_gpu_words().return_const(&[][..]);
+    m.expect_explain_details().returning(|_, _, _| Vec::new());
+    m
+}
+
+fn registry_of(vendors: &[(&'static str, &'static str, Option<&'static str>)]) -> Registry {
+    Registry::from_backends(vendors.iter().enumerate().map(|(i, (v, k, t))| {
+        &*Box::leak(Box::new(mock(i, v, k, *t))) as &'static dyn crate::GpuBackend
     }))
+}
+
+fn registry() -> Registry {
+    registry_of(&BUILT_IN)
 }
 
 fn hint_of(stderr: &str) -> Option<String> {
@@ -123,4 +137,39 @@ fn the_stale_spec_diagnosis_beats_the_bare_cdi_word() {
     )
     .expect("explained");
     assert!(e.diagnosis.contains("stale"), "{}", e.diagnosis);
+}
+
+/// A plug-in's CDI failure is not sent to another vendor's toolkit: with no generator known,
+/// the hint says so in the plug-in's words; with one, the list names it beside the others'.
+#[test]
+fn the_cdi_hint_takes_the_vendors_words() {
+    let mut vendors = BUILT_IN.to_vec();
+    vendors.push(("ascend", "huawei.com/Ascend910", None));
+    let text = "Error: setting up CDI devices: unresolvable CDI devices huawei.com/Ascend910=3";
+    let hint = explain(text, &registry_of(&vendors), None)
+        .expect("explained")
+        .hint;
+    assert!(
+        hint.contains("gpuctl knows no CDI generator for ascend GPUs: a spec declaring\nhuawei.com/Ascend910 comes from"),
+        "{hint}"
+    );
+    assert!(
+        hint.contains("'podman run $(gpuctl args ascend) ...'"),
+        "{hint}"
+    );
+    assert!(!hint.contains("nvidia-ctk"), "{hint}");
+    // A failure that names no kind of the plug-in's keeps the list of the others' toolkits.
+    let other = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
+    let hint = explain(other, &registry_of(&vendors), None)
+        .expect("explained")
+        .hint;
+    assert_eq!(hint, CDI_HINT);
+    vendors[3].2 = Some("ascend-ctk");
+    let hint = explain(text, &registry_of(&vendors), None)
+        .expect("explained")
+        .hint;
+    assert!(
+        hint.contains("(nvidia-ctk / amd-ctk / intel-cdi-specs-generator / ascend-ctk)"),
+        "{hint}"
+    );
 }

@@ -39,6 +39,9 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
         "xpu-smi",
         "intel-cdi-specs-generator",
     ],
+    // intel-cdi-specs-generator writes into a directory (`--cdi-dir`), not to one named file, so
+    // it is no `cdi_generator`; the CDI hint still names it (docs/vendors.md#intel-cdi-tier).
+    cdi_tool: Some("intel-cdi-specs-generator"),
     explain_details: Some(explain::details),
     requirement: Some(RequirementHook {
         label_key: "platform",

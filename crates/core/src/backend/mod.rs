@@ -187,6 +187,14 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// The program of the vendor's container toolkit that writes its CDI specs, as the hint for
+    /// a CDI failure names it (`nvidia-ctk`, `intel-cdi-specs-generator`); by default the
+    /// program of [`GpuBackend::cdi_generator`]. `None`: none is known, and the hint says so in
+    /// the vendor's words.
+    fn cdi_tool(&self) -> Option<&'static str> {
+        self.cdi_generator().map(program_of)
+    }
+
     /// The group the vendor's driver (or udev) gives its device nodes, in words (`render or
     /// video`, `HwHiAiUser`): what to ask of udev when a node's group opens nothing. `None`:
     /// sentences say "the group the driver gives them".
@@ -216,6 +224,17 @@ impl Probe {
     /// decided, for `args` (which hands it to [`GpuBackend::plan`]) and `detect` alike.
     pub fn tier_of(&self, backend: &dyn GpuBackend) -> Result<Option<Tier>, GpuError> {
         self.cached_tier(backend.vendor(), || backend.tier(self))
+    }
+}
+
+/// The program a command runs (`nvidia-ctk` of `sudo nvidia-ctk cdi generate`).
+pub fn program_of(command: &'static str) -> &'static str {
+    let mut words = command.split_whitespace();
+    let first = words.next().unwrap_or("");
+    if first == "sudo" {
+        words.next().unwrap_or("")
+    } else {
+        first
     }
 }
 

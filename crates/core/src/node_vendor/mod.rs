@@ -23,6 +23,7 @@ use crate::render_node::{
 };
 use crate::requirement::Requirement;
 
+pub(crate) mod families;
 mod nodes;
 pub use nodes::{NumberedNode, numbered_nodes, vet_bind, vet_shared};
 
@@ -65,7 +66,8 @@ pub struct NodeVendor {
     pub cdi_generator: Option<&'static str>,
     /// The group the driver gives its nodes (`HwHiAiUser`), for what docker and doctor say.
     pub node_group: Option<&'static str>,
-    /// The vendor's failure families.
+    /// The vendor's own failure families; a `<vendor>-node-missing` and a `<vendor>-node-denied`
+    /// family in the vendor's words (its nodes, its group) follow them without being written.
     pub families: &'static [Family],
     /// Words that name the vendor's components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
@@ -336,8 +338,10 @@ impl GpuBackend for NodeVendor {
         self.report(probe, probe.tier_of(self)?)
     }
 
+    /// The vendor's own families, then the node-missing and node-denied families built from
+    /// its nodes and group.
     fn families(&self) -> &'static [Family] {
-        self.families
+        families::of(self)
     }
 
     fn gpu_words(&self) -> &'static [&'static str] {

@@ -80,6 +80,10 @@ pub struct RenderNodeVendor {
     /// The command that writes the vendor's CDI spec to the file named after it with
     /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
     pub cdi_generator: Option<&'static str>,
+    /// The program that writes the vendor's CDI specs when it is not `cdi_generator`'s
+    /// (`intel-cdi-specs-generator`, which takes no `--output=`), for the CDI hint
+    /// ([`GpuBackend::cdi_tool`]).
+    pub cdi_tool: Option<&'static str>,
     /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
     /// This host's facts about a failure of one of the vendor's families
@@ -126,6 +130,7 @@ impl RenderNodeVendor {
             requirement: None,
             node_group: Some("render or video"),
             cdi_generator: None,
+            cdi_tool: None,
             gpu_words: &[],
             explain_details: None,
             host_checks: None,
@@ -351,6 +356,11 @@ impl GpuBackend for RenderNodeVendor {
 
     fn cdi_generator(&self) -> Option<&'static str> {
         self.cdi_generator
+    }
+
+    fn cdi_tool(&self) -> Option<&'static str> {
+        self.cdi_tool
+            .or(self.cdi_generator.map(crate::backend::program_of))
     }
 
     fn node_group(&self) -> Option<&'static str> {
