@@ -12,7 +12,7 @@ pub const AMDGPU_VERSION: &str = "/sys/module/amdgpu/version";
 const AMDGPU_MODULE: &str = "/sys/module/amdgpu";
 
 /// The DKMS module's version, or the kernel's own amdgpu, or none.
-pub fn read(host: &Host, _kernel: Option<&Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
+pub fn read(host: &Host, _kernel: Option<Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
     let version = host
         .read_to_string(Path::new(AMDGPU_VERSION), 256)
         .ok()

@@ -54,7 +54,7 @@ pub fn state(
         })
         .collect();
     let kernel_v = kernel.and_then(kernel_version);
-    let Some(l) = backend.loaded_driver(host, kernel_v.as_ref(), &gpus) else {
+    let Some(l) = backend.loaded_driver(host, kernel_v, &gpus) else {
         return other(kernel, req);
     };
     let bound: Vec<BoundDriver> = l

@@ -12,7 +12,7 @@ use crate::table::{DriverRow, tables};
 const SOURCE: &str = "/sys/bus/pci/devices";
 
 /// The driver bound to each GPU (i915 or xe) and whether it needs `force_probe`.
-pub fn read(host: &Host, kernel: Option<&Version>, gpus: &[GpuOnHost]) -> LoadedDriver {
+pub fn read(host: &Host, kernel: Option<Version>, gpus: &[GpuOnHost]) -> LoadedDriver {
     let mut device_choices = Vec::new();
     let mut bound = Vec::new();
     for g in gpus {
@@ -45,11 +45,11 @@ pub fn read(host: &Host, kernel: Option<&Version>, gpus: &[GpuOnHost]) -> Loaded
 /// Whether `driver` binds Intel GPU `id` only with `force_probe` on kernel `kernel`; with no
 /// driver bound, whether every driver listing it would. `None` where the tables or the kernel
 /// release leave it open.
-fn needs_force_probe(id: u16, driver: Option<&str>, kernel: Option<&Version>) -> Option<bool> {
+fn needs_force_probe(id: u16, driver: Option<&str>, kernel: Option<Version>) -> Option<bool> {
     let t = tables();
     let rows = t.drivers_of(t.macro_of(id)?);
     let row_needs = |row: &DriverRow| -> Option<bool> {
-        match (row.force_probe?, row.default_from.as_ref(), kernel) {
+        match (row.force_probe?, row.default_from.as_ref(), kernel.as_ref()) {
             (false, _, _) => Some(false),
             (true, Some(from), Some(k)) => Some(k < from),
             (true, None, _) => Some(true),

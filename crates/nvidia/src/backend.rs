@@ -329,7 +329,7 @@ impl GpuBackend for Nvidia {
     fn loaded_driver(
         &self,
         host: &gpuctl_core::Host,
-        kernel: Option<&gpuctl_core::requirement::Version>,
+        kernel: Option<gpuctl_core::requirement::Version>,
         gpus: &[gpuctl_core::requirement::GpuOnHost],
     ) -> Option<gpuctl_core::requirement::LoadedDriver> {
         Some(crate::loaded::read(host, kernel, gpus))

@@ -10,7 +10,7 @@ use crate::doctor::{PROC_VERSION, loaded_driver};
 use crate::release::DriverRelease;
 
 /// The loaded module's flavour and branch, and its CUDA ceiling.
-pub(crate) fn read(host: &Host, _kernel: Option<&Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
+pub(crate) fn read(host: &Host, _kernel: Option<Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
     let Some(d) = loaded_driver(host) else {
         return LoadedDriver::not_loaded(PROC_VERSION, "no NVIDIA kernel module is loaded");
     };

@@ -96,7 +96,7 @@ fn release(host: &gpuctl_core::Host) -> Option<String> {
 }
 
 /// For `gpuctl report`: the driver is installed when its version file names a release.
-fn loaded_driver(host: &gpuctl_core::Host, _: Option<&Version>, _: &[GpuOnHost]) -> LoadedDriver {
+fn loaded_driver(host: &gpuctl_core::Host, _: Option<Version>, _: &[GpuOnHost]) -> LoadedDriver {
     match release(host) {
         Some(v) => {
             let mut d = LoadedDriver::new(LoadState::Loaded, VERSION_INFO);

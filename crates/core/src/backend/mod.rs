@@ -209,7 +209,7 @@ pub trait GpuBackend: Send + Sync {
     fn loaded_driver(
         &self,
         _host: &crate::host::Host,
-        _kernel: Option<&crate::requirement::Version>,
+        _kernel: Option<crate::requirement::Version>,
         _gpus: &[crate::requirement::GpuOnHost],
     ) -> Option<crate::requirement::LoadedDriver> {
         None

@@ -382,7 +382,7 @@ impl GpuBackend for NodeVendor {
     fn loaded_driver(
         &self,
         host: &crate::host::Host,
-        kernel: Option<&crate::requirement::Version>,
+        kernel: Option<crate::requirement::Version>,
         gpus: &[crate::requirement::GpuOnHost],
     ) -> Option<crate::requirement::LoadedDriver> {
         self.loaded_driver.map(|f| f(host, kernel, gpus))

@@ -334,7 +334,7 @@ impl GpuBackend for RenderNodeVendor {
     fn loaded_driver(
         &self,
         host: &crate::host::Host,
-        kernel: Option<&crate::requirement::Version>,
+        kernel: Option<crate::requirement::Version>,
         gpus: &[crate::requirement::GpuOnHost],
     ) -> Option<crate::requirement::LoadedDriver> {
         self.loaded_driver.map(|f| f(host, kernel, gpus))

@@ -142,4 +142,4 @@ impl LoadedDriver {
 /// A vendor's reader of its loaded driver, for vendors made of data
 /// ([`crate::RenderNodeVendor`], [`crate::NodeVendor`]): the host, the kernel's `major.minor`
 /// when known, and the vendor's GPUs on the host.
-pub type LoadedDriverHook = fn(&crate::Host, Option<&Version>, &[GpuOnHost]) -> LoadedDriver;
+pub type LoadedDriverHook = fn(&crate::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;
