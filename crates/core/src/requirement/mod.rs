@@ -22,6 +22,7 @@
 mod combine;
 mod constraint;
 mod input_error;
+mod loaded;
 mod model;
 pub mod report;
 mod spec;
@@ -38,6 +39,7 @@ mod tests;
 pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
 pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
+pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
 pub use spec::{
     Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
