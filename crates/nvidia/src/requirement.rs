@@ -1,6 +1,7 @@
 //! NVIDIA's forms in `gpuctl requirement`: device ids (`2704`, `0x2704`, `10de:2704`) and
 //! `--driver` specs (`open:580`, `580+`, `open:570.124.06`) as core's stack specs. The
-//! requirement model itself, which core's answer asks, is [`crate::requirement_model`].
+//! requirement model itself, which core's answer asks, is the crate's private
+//! `requirement_model`, which the backend hands to core.
 
 use std::fmt;
 
