@@ -5,6 +5,7 @@
 pub mod doctor;
 pub mod explain;
 pub mod families;
+pub mod loaded;
 pub mod requirement;
 pub mod table;
 
@@ -49,6 +50,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         "amd-ctk",
     ],
     explain_details: Some(explain::details),
+    loaded_driver: Some(loaded::read),
     host_checks: Some(doctor::checks),
     check_codes: doctor::CHECKS,
     ..RenderNodeVendor::DEFAULT

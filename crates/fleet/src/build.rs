@@ -62,12 +62,7 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
             .find(|s| s.vendor == v.vendor)
             .map(convert::requirement)
             .unwrap_or_default();
-        let driver = match v.vendor.as_str() {
-            "nvidia" => drivers::nvidia(host, kernel, &requirement),
-            "amd" => drivers::amd(host, kernel, &requirement),
-            "intel" => drivers::intel(host, kernel, &devices, &requirement),
-            _ => drivers::other(kernel, &requirement),
-        };
+        let driver = drivers::state(*backend, host, kernel, &devices, &requirement);
         vendors.push(entry(v, devices, requirement, driver));
     }
     Report {

@@ -1,24 +1,15 @@
-//! The driver each vendor's GPUs run with, read from the host's files, and whether it meets
-//! what the GPUs need (docs/fleet.md#drivers). NVIDIA's loaded module comes from the same
-//! reader doctor uses; AMD's and Intel's are in the kernel, so their module directories and the
-//! driver bound to each GPU say what runs.
+//! The driver each vendor's GPUs run with, read from the host's files by the vendor's backend
+//! ([`GpuBackend::loaded_driver`]: NVIDIA's loaded module as doctor reads it, AMD's module
+//! directory, the driver bound to each Intel GPU), and whether it meets what the GPUs need
+//! (docs/fleet.md#drivers). Nothing here knows a vendor.
 
-use std::path::Path;
-
-use gpuctl_core::Host;
-use gpuctl_core::check::kernel::{module_parameter, parse_osrelease};
-use gpuctl_core::requirement::Version;
-use gpuctl_intel::table::tables as intel_tables;
-use gpuctl_nvidia::cuda::driver_cuda_line;
-use gpuctl_nvidia::doctor::{PROC_VERSION, loaded_driver};
-use gpuctl_nvidia::release::DriverRelease;
+use gpuctl_core::check::kernel::parse_osrelease;
+use gpuctl_core::requirement::{GpuOnHost, LoadState, Version};
+use gpuctl_core::{GpuBackend, Host};
 
 use crate::model::{
     BoundDriver, ConstraintEntry, DeviceEntry, DriverState, Fit, Kind, UNKNOWN, VendorRequirement,
 };
-
-/// AMD's out-of-tree (DKMS) amdgpu has a version file; the in-kernel module has none.
-pub const AMDGPU_VERSION: &str = "/sys/module/amdgpu/version";
 
 /// What is known of a host's stack, by component key.
 #[derive(Debug, Default)]
@@ -43,150 +34,60 @@ fn base(kernel: Option<&str>) -> Known {
     k
 }
 
-/// NVIDIA: the loaded module's flavour and branch.
-pub fn nvidia(host: &Host, kernel: Option<&str>, req: &VendorRequirement) -> DriverState {
-    let Some(d) = loaded_driver(host) else {
-        return not_loaded(req, PROC_VERSION, "no NVIDIA kernel module is loaded");
-    };
-    let module = if d.open { "open" } else { "proprietary" };
-    let mut known = base(kernel);
-    known
-        .choices
-        .push(("nvidia-kernel-module", module.to_string()));
-    if let Ok(v) = Version::parse(&d.branch.to_string()) {
-        known.versions.push(("nvidia-driver-branch", v));
-    }
-    let (fits, why) = fit(req, &known);
-    // The newest CUDA line the loaded release runs, from the CUDA release notes' table
-    // (docs/requirement.md); a release the table cannot place is unknown, never guessed.
-    let cuda = DriverRelease::parse(&d.version)
-        .ok()
-        .and_then(|r| driver_cuda_line(&r))
-        .map_or_else(|| UNKNOWN.to_string(), |c| c.to_string());
-    DriverState {
-        state: "loaded".into(),
-        source: Some(PROC_VERSION.into()),
-        version: Some(d.version),
-        kernel_module: Some(module.into()),
-        cuda_ceiling: Some(cuda),
-        bound: Vec::new(),
-        fits,
-        why,
-    }
-}
-
-/// AMD: the DKMS module's version, or the kernel's own amdgpu.
-pub fn amd(host: &Host, kernel: Option<&str>, req: &VendorRequirement) -> DriverState {
-    let known = base(kernel);
-    let version = host
-        .read_to_string(Path::new(AMDGPU_VERSION), 256)
-        .ok()
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty());
-    let (state, source) = match &version {
-        Some(_) => ("loaded", AMDGPU_VERSION),
-        None if host
-            .is_dir(Path::new("/sys/module/amdgpu"))
-            .unwrap_or(false) =>
-        {
-            ("in-kernel", "/sys/module/amdgpu")
-        }
-        None => return not_loaded(req, "/sys/module/amdgpu", "the amdgpu module is not loaded"),
-    };
-    let (fits, why) = fit(req, &known);
-    DriverState {
-        state: state.into(),
-        source: Some(source.into()),
-        version,
-        kernel_module: None,
-        cuda_ceiling: None,
-        bound: Vec::new(),
-        fits,
-        why,
-    }
-}
-
-/// Intel: the driver bound to each GPU (i915 or xe) and whether it needs `force_probe`.
-pub fn intel(
+/// The vendor's driver as its backend reads it ([`GpuBackend::loaded_driver`]), against the
+/// GPUs' requirement; a vendor that reads none is [`other`].
+pub fn state(
+    backend: &dyn GpuBackend,
     host: &Host,
     kernel: Option<&str>,
     devices: &[DeviceEntry],
     req: &VendorRequirement,
 ) -> DriverState {
-    let mut known = base(kernel);
-    let kernel_v = kernel.and_then(kernel_version);
-    let mut bound = Vec::new();
-    for d in devices {
-        let Some(addr) = &d.pci_address else { continue };
-        let driver = d.bound_driver.clone();
-        if let Some(drv) = &driver {
-            known
-                .device_choices
-                .push((addr.clone(), "intel-kernel-driver", drv.clone()));
-        }
-        let device_id =
-            d.id.as_deref()
-                .and_then(|id| id.split_once(':'))
-                .and_then(|(_, dev)| u16::from_str_radix(dev, 16).ok());
-        let force_probe = driver
-            .as_deref()
-            .and_then(|drv| module_parameter(host, drv, "force_probe").ok().flatten());
-        bound.push(BoundDriver {
-            pci_address: addr.clone(),
-            needs_force_probe: device_id
-                .and_then(|id| needs_force_probe(id, driver.as_deref(), kernel_v.as_ref())),
-            driver,
-            force_probe,
-        });
-    }
-    let loaded = bound
+    let gpus: Vec<GpuOnHost> = devices
         .iter()
-        .any(|b| matches!(b.driver.as_deref(), Some("i915" | "xe")));
-    if !loaded && !req.gpus.is_empty() {
-        let mut s = not_loaded(
-            req,
-            "/sys/bus/pci/devices",
-            "no Intel GPU is bound to i915 or xe",
-        );
+        .map(|d| {
+            let device_id =
+                d.id.as_deref()
+                    .and_then(|id| id.split_once(':'))
+                    .and_then(|(_, dev)| u16::from_str_radix(dev, 16).ok());
+            GpuOnHost::new(d.pci_address.clone(), device_id, d.bound_driver.clone())
+        })
+        .collect();
+    let kernel_v = kernel.and_then(kernel_version);
+    let Some(l) = backend.loaded_driver(host, kernel_v, &gpus) else {
+        return other(kernel, req);
+    };
+    let bound: Vec<BoundDriver> = l
+        .bound
+        .iter()
+        .map(|b| BoundDriver {
+            pci_address: b.pci_address.clone(),
+            driver: b.driver.clone(),
+            needs_force_probe: b.needs_force_probe,
+            force_probe: b.force_probe.clone(),
+        })
+        .collect();
+    if let LoadState::NotLoaded(why) = &l.state
+        && !req.gpus.is_empty()
+    {
+        let mut s = not_loaded(req, &l.source, why);
         s.bound = bound;
         return s;
     }
+    let mut known = base(kernel);
+    known.choices.extend(l.choices);
+    known.versions.extend(l.versions);
+    known.device_choices.extend(l.device_choices);
     let (fits, why) = fit(req, &known);
     DriverState {
-        state: if loaded { "loaded" } else { "not-loaded" }.into(),
-        source: Some("/sys/bus/pci/devices".into()),
-        version: None,
-        kernel_module: None,
-        cuda_ceiling: None,
+        state: l.state.as_str().into(),
+        source: Some(l.source),
+        version: l.version,
+        kernel_module: l.kernel_module,
+        cuda_ceiling: l.ceiling,
         bound,
         fits,
         why,
-    }
-}
-
-/// Whether `driver` binds Intel GPU `id` only with `force_probe` on kernel `kernel`; with no
-/// driver bound, whether every driver listing it would. `None` where the tables or the kernel
-/// release leave it open.
-fn needs_force_probe(id: u16, driver: Option<&str>, kernel: Option<&Version>) -> Option<bool> {
-    let t = intel_tables();
-    let rows = t.drivers_of(t.macro_of(id)?);
-    let row_needs = |row: &gpuctl_intel::table::DriverRow| -> Option<bool> {
-        match (row.force_probe?, row.default_from.as_ref(), kernel) {
-            (false, _, _) => Some(false),
-            (true, Some(from), Some(k)) => Some(k < from),
-            (true, None, _) => Some(true),
-            (true, Some(_), None) => None,
-        }
-    };
-    match driver {
-        Some(drv) => rows
-            .iter()
-            .find(|r| r.driver == drv)
-            .and_then(|r| row_needs(r)),
-        None => {
-            let all: Option<Vec<bool>> = rows.iter().map(|r| row_needs(r)).collect();
-            all.filter(|v| !v.is_empty()).map(|v| v.iter().all(|n| *n))
-        }
     }
 }
 

@@ -23,3 +23,4 @@ pub use model::{Report, SCHEMA};
 // The vendor crates whose backends the report asks: named, so their registrations are linked.
 use gpuctl_amd as _;
 use gpuctl_intel as _;
+use gpuctl_nvidia as _;

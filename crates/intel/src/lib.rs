@@ -6,6 +6,7 @@
 pub mod doctor;
 pub mod explain;
 pub mod families;
+pub mod loaded;
 pub mod requirement;
 pub mod table;
 
@@ -47,6 +48,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
         label_key: "platform",
         requirement: device_requirement,
     }),
+    loaded_driver: Some(loaded::read),
     host_checks: Some(doctor::checks),
     check_codes: doctor::CHECKS,
     ..RenderNodeVendor::DEFAULT

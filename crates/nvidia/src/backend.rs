@@ -326,6 +326,15 @@ impl GpuBackend for Nvidia {
         crate::image_check::image_checks(probe, image)
     }
 
+    fn loaded_driver(
+        &self,
+        host: &gpuctl_core::Host,
+        kernel: Option<gpuctl_core::requirement::Version>,
+        gpus: &[gpuctl_core::requirement::GpuOnHost],
+    ) -> Option<gpuctl_core::requirement::LoadedDriver> {
+        Some(crate::loaded::read(host, kernel, gpus))
+    }
+
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
         (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
     }

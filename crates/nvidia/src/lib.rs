@@ -19,6 +19,7 @@ mod floor_verdict;
 pub mod floors;
 mod image_check;
 mod image_env;
+mod loaded;
 pub mod model;
 pub mod nodes;
 mod numbering;

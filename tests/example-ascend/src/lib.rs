@@ -22,6 +22,7 @@ use gpuctl_core::NodeVendor;
 use gpuctl_core::check::CheckCode;
 use gpuctl_core::check::{Check, DoctorContext, Status};
 use gpuctl_core::probe::Probe;
+use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
 /// The plug-in's doctor check: the driver's version file names a release.
 pub const DRIVER_CHECK: CheckCode = CheckCode::new("ascend-driver");
@@ -51,6 +52,7 @@ pub const ASCEND: NodeVendor = NodeVendor {
     node_group: Some("HwHiAiUser"),
     gpu_words: &["/dev/davinci", "ASCEND_VISIBLE_DEVICES", "npu-smi"],
     host_checks: Some(driver_check),
+    loaded_driver: Some(loaded_driver),
     check_codes: &[DRIVER_CHECK],
     ..NodeVendor::DEFAULT
 };
@@ -81,4 +83,29 @@ fn driver_check(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
             ),
     };
     vec![check]
+}
+
+/// The release in the driver's version file, `None` when it names none or cannot be read.
+fn release(host: &gpuctl_core::Host) -> Option<String> {
+    let text = host
+        .read_to_string(Path::new(VERSION_INFO), 64 * 1024)
+        .ok()?;
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("Version="))
+        .map(str::to_string)
+}
+
+/// For `gpuctl report`: the driver is installed when its version file names a release.
+fn loaded_driver(host: &gpuctl_core::Host, _: Option<Version>, _: &[GpuOnHost]) -> LoadedDriver {
+    match release(host) {
+        Some(v) => {
+            let mut d = LoadedDriver::new(LoadState::Loaded, VERSION_INFO);
+            d.version = Some(v);
+            d
+        }
+        None => LoadedDriver::not_loaded(
+            VERSION_INFO,
+            "the Ascend driver's version file names no release",
+        ),
+    }
 }

@@ -260,3 +260,19 @@ fn doctor_runs_the_plug_in_s_driver_check() {
             "Hint: install the Ascend NPU driver (the Ascend HDK 'npu-driver' package) and\n",
         ));
 }
+
+#[test]
+fn the_report_reads_the_plug_in_s_driver() {
+    let t = ascend_host(&[0, 1]);
+    let out = gpuctl(&t).args(["report"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let driver = &report["vendors"][3]["driver"];
+    assert_eq!(driver["state"], "loaded");
+    assert_eq!(driver["source"], "/usr/local/Ascend/driver/version.info");
+    assert_eq!(driver["version"], "24.1.rc2");
+    std::fs::remove_file(t.path("/usr/local/Ascend/driver/version.info")).unwrap();
+    let out = gpuctl(&t).args(["report"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["vendors"][3]["driver"]["state"], "not-loaded");
+}

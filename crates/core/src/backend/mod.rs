@@ -200,6 +200,19 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// What the host's files say of the vendor's loaded driver (`gpuctl report`): its state and
+    /// release, and the component values the requirement's constraints are checked against.
+    /// `kernel` is the running kernel's `major.minor`; `gpus` are the vendor's GPUs on the host.
+    /// `None`: the vendor reads no driver file, and only the kernel is checked.
+    fn loaded_driver(
+        &self,
+        _host: &crate::host::Host,
+        _kernel: Option<crate::requirement::Version>,
+        _gpus: &[crate::requirement::GpuOnHost],
+    ) -> Option<crate::requirement::LoadedDriver> {
+        None
+    }
+
     /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
     fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
         None

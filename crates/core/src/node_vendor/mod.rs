@@ -79,6 +79,9 @@ pub struct NodeVendor {
     pub check_codes: &'static [CheckCode],
     /// The vendor's driver requirement of its PCI devices (`gpuctl requirement`).
     pub requirement: Option<RequirementHook>,
+    /// What the host's files say of the vendor's loaded driver
+    /// ([`GpuBackend::loaded_driver`]); `None`: only the kernel is checked.
+    pub loaded_driver: Option<crate::requirement::LoadedDriverHook>,
     /// Facts of the vendor's own about one device, shown by `detect` after its node.
     pub device_facts: Option<fn(&Probe, &Device) -> Vec<Fact>>,
 }
@@ -108,6 +111,7 @@ impl NodeVendor {
         host_checks: None,
         check_codes: &[],
         requirement: None,
+        loaded_driver: None,
         device_facts: None,
     };
 
@@ -373,6 +377,15 @@ impl GpuBackend for NodeVendor {
 
     fn node_group(&self) -> Option<&'static str> {
         self.node_group
+    }
+
+    fn loaded_driver(
+        &self,
+        host: &crate::host::Host,
+        kernel: Option<crate::requirement::Version>,
+        gpus: &[crate::requirement::GpuOnHost],
+    ) -> Option<crate::requirement::LoadedDriver> {
+        self.loaded_driver.map(|f| f(host, kernel, gpus))
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

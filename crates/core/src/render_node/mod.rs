@@ -74,6 +74,9 @@ pub struct RenderNodeVendor {
     pub shared_node_hint: &'static str,
     /// The vendor's driver requirement of its PCI devices, when it has a table.
     pub requirement: Option<RequirementHook>,
+    /// What the host's files say of the vendor's loaded driver
+    /// ([`GpuBackend::loaded_driver`]); `None`: only the kernel is checked.
+    pub loaded_driver: Option<crate::requirement::LoadedDriverHook>,
     /// The group udev gives the vendor's nodes, in words (`render or video`, the default: DRM
     /// render nodes are group render, card nodes video).
     pub node_group: Option<&'static str>,
@@ -128,6 +131,7 @@ impl RenderNodeVendor {
             unserved: "",
             shared_node_hint: "",
             requirement: None,
+            loaded_driver: None,
             node_group: Some("render or video"),
             cdi_generator: None,
             cdi_tool: None,
@@ -325,6 +329,15 @@ impl GpuBackend for RenderNodeVendor {
 
     fn families(&self) -> &'static [crate::families::Family] {
         self.families
+    }
+
+    fn loaded_driver(
+        &self,
+        host: &crate::host::Host,
+        kernel: Option<crate::requirement::Version>,
+        gpus: &[crate::requirement::GpuOnHost],
+    ) -> Option<crate::requirement::LoadedDriver> {
+        self.loaded_driver.map(|f| f(host, kernel, gpus))
     }
 
     fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {

@@ -23,6 +23,7 @@ pub mod answer;
 mod combine;
 mod constraint;
 mod input_error;
+mod loaded;
 mod model;
 pub mod report;
 mod spec;
@@ -40,6 +41,7 @@ mod tests;
 
 pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
+pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
 pub use spec::{
     Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,

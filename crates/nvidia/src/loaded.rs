@@ -1,0 +1,35 @@
+//! NVIDIA's loaded driver for `gpuctl report` ([`gpuctl_core::GpuBackend::loaded_driver`]): the
+//! module doctor reads (`/proc/driver/nvidia/version`, the license in the module's taint), its
+//! flavour and branch for the requirement's constraints, and the newest CUDA line it runs.
+
+use gpuctl_core::Host;
+use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
+
+use crate::cuda::driver_cuda_line;
+use crate::doctor::{PROC_VERSION, loaded_driver};
+use crate::release::DriverRelease;
+
+/// The loaded module's flavour and branch, and its CUDA ceiling.
+pub(crate) fn read(host: &Host, _kernel: Option<Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
+    let Some(d) = loaded_driver(host) else {
+        return LoadedDriver::not_loaded(PROC_VERSION, "no NVIDIA kernel module is loaded");
+    };
+    let module = if d.open { "open" } else { "proprietary" };
+    let mut out = LoadedDriver::new(LoadState::Loaded, PROC_VERSION);
+    out.choices
+        .push(("nvidia-kernel-module", module.to_string()));
+    if let Ok(v) = Version::parse(&d.branch.to_string()) {
+        out.versions.push(("nvidia-driver-branch", v));
+    }
+    // The newest CUDA line the loaded release runs, from the CUDA release notes' table
+    // (docs/requirement.md); a release the table cannot place is unknown, never guessed.
+    out.ceiling = Some(
+        DriverRelease::parse(&d.version)
+            .ok()
+            .and_then(|r| driver_cuda_line(&r))
+            .map_or_else(|| "unknown".to_string(), |c| c.to_string()),
+    );
+    out.kernel_module = Some(module.to_string());
+    out.version = Some(d.version);
+    out
+}
