@@ -4,8 +4,9 @@ use super::*;
 use crate::backend::MockGpuBackend;
 use crate::host::Host;
 use crate::plan::Tier;
-use crate::plan::{Need, VendorPlan};
+use crate::plan::{Need, Plan, VendorPlan};
 use crate::render::podman_args;
+use crate::selector::{Pick, Selection};
 use gpuctl_cdi::CdiRegistry;
 use rstest::rstest;
 
