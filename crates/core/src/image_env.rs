@@ -13,9 +13,10 @@ pub struct ImageEnv {
 }
 
 impl ImageEnv {
-    /// Reads `KEY=VALUE` lines (what `podman image inspect --format` with [`ENV_FORMAT`]
-    /// prints); lines without `=` (blank ones, podman's trailing newline) are ignored. `name`
-    /// is how sentences call the image (`the image`, or its reference).
+    /// Reads `KEY=VALUE` lines (what `podman image inspect --format` with
+    /// [`ENV_FORMAT`](crate::check::podman::ENV_FORMAT) prints); lines without `=` (blank ones,
+    /// podman's trailing newline) are ignored. `name` is how sentences call the image (`the
+    /// image`, or its reference).
     pub fn parse(name: impl Into<String>, text: &str) -> ImageEnv {
         let mut vars: Vec<(String, String)> = Vec::new();
         for line in text.lines() {

@@ -18,7 +18,8 @@
 //! - [`source_stack`]: a driver source as core's stack, for core's `why_not` and
 //!   `satisfied_by`.
 //! - [`intersect`]: core's combination with Rex's facts of a combination; conflicts are core's.
-//! - [`GenerationRow`], [`GenerationTable`]: device-id ranges to requirements, first match wins.
+//! - [`table::GenerationRow`], [`table::GenerationTable`]: device-id ranges to requirements, first
+//!   match wins.
 //!
 //! The Perl module raises exceptions for arguments of the wrong kind (a source that is not a
 //! hash reference, an intersect member that is not a requirement object, a GPU that is not a
