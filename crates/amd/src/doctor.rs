@@ -3,13 +3,13 @@
 //! `/dev/kfd`, which ROCm opens first; and the groups that own the nodes a container gets
 //! (docs/explain.md#driver-checks).
 
-use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
 use gpuctl_core::check::nodes;
 use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::PciDevice;
+use gpuctl_core::probe::Probe;
 
 use crate::requirement::AMD_VENDOR_ID;
 use crate::{KFD, device_requirement};

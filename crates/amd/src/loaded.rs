@@ -1,9 +1,9 @@
-//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::GpuBackend::loaded_driver`]): the
+//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): the
 //! out-of-tree (DKMS) amdgpu has a version file, the kernel's own module has none.
 
 use std::path::Path;
 
-use gpuctl_core::Host;
+use gpuctl_core::host::Host;
 use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
 /// The DKMS module's version file.

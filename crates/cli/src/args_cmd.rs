@@ -4,7 +4,11 @@ use std::io::Write;
 
 use gpuctl_core::probe::Probe;
 use gpuctl_core::render::{self, Format};
-use gpuctl_core::{Notice, Plan, Registry, Selection, selector};
+use gpuctl_core::{
+    backend::Registry,
+    plan::{Notice, Plan},
+    selector::{self, Selection},
+};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

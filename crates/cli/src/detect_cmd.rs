@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use gpuctl_core::Registry;
+use gpuctl_core::backend::Registry;
 use gpuctl_core::output::ReportFormat;
 use gpuctl_core::probe::Probe;
 

@@ -11,7 +11,7 @@ use gpuctl_core::check::{
 use gpuctl_core::doctor;
 use gpuctl_core::output::ReportFormat;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::{Registry, image, selector};
+use gpuctl_core::{backend::Registry, image, selector};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

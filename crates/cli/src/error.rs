@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_core::host::HostError;
 use gpuctl_core::render::UnsafeArgument;
-use gpuctl_core::requirement::answer::RequirementInputError;
-use gpuctl_core::{GpuError, SelectorError};
+use gpuctl_core::requirement::RequirementInputError;
+use gpuctl_core::{error::GpuError, selector::SelectorError};
 
 /// Exit code: the request was served.
 pub const EXIT_OK: u8 = 0;

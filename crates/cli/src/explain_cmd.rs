@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use gpuctl_core::probe::Probe;
-use gpuctl_core::{Registry, doctor, explain, input};
+use gpuctl_core::{backend::Registry, doctor, explain, input};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

@@ -9,7 +9,7 @@ use gpuctl_core::check::podman::SystemPodman;
 use gpuctl_core::image_env::ImageEnv;
 use gpuctl_core::input;
 
-use gpuctl_core::requirement::answer::RequirementInputError;
+use gpuctl_core::requirement::RequirementInputError;
 
 use crate::CliError;
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gpuctl_core::Host;
+use gpuctl_core::host::Host;
 use gpuctl_core::text::escape_controls;
 
 // The vendor crates this build links. A crate nothing names is not linked, and its

@@ -1,14 +1,14 @@
 //! `gpuctl requirement`: which driver stack can drive the given GPUs or the host's. Core
-//! answers ([`gpuctl_core::requirement::answer`], asking each registered vendor's model) and
+//! answers ([`gpuctl_core::requirement_answer`], asking each registered vendor's model) and
 //! prints ([`gpuctl_core::requirement::text`], or the report as JSON); this file reads the
 //! flags and the image environment file, and picks the exit code.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::Registry;
-use gpuctl_core::requirement::answer::{Request, answer};
+use gpuctl_core::backend::Registry;
 use gpuctl_core::requirement::{VendorRequest, text};
+use gpuctl_core::requirement_answer::{Request, answer};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

@@ -5,7 +5,10 @@ use std::io::Write;
 use gpuctl_core::check::podman::SystemPodman;
 use gpuctl_core::launch::{self, Engine};
 use gpuctl_core::probe::Probe;
-use gpuctl_core::{GpuBackend, Registry, doctor, explain, image, render, selector};
+use gpuctl_core::{
+    backend::{GpuBackend, Registry},
+    doctor, explain, image, render, selector,
+};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use gpuctl_cli as _;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::{Finding, GpuError, Host, Reason, Registry};
+use gpuctl_core::{
+    backend::Registry, error::GpuError, finding::Finding, host::Host, reason::Reason,
+};
 use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use gpuctl_cdi::ReadProblem;
 use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_cli::{CliError, Outcome, exit_code};
-use gpuctl_core::GpuError;
+use gpuctl_core::error::GpuError;
 use gpuctl_core::host::HostError;
 use gpuctl_core::render::{Unsafe, UnsafeArgument};
-use gpuctl_core::requirement::answer::RequirementInputError;
+use gpuctl_core::requirement::RequirementInputError;
 use gpuctl_core::selector::SelectorError;
 use rstest::rstest;
 

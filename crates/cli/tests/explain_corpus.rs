@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use gpuctl_core::Registry;
+use gpuctl_core::backend::Registry;
 use gpuctl_core::explain::explain;
 use gpuctl_core::families::UNRECOGNISED;
 

@@ -2,7 +2,7 @@
 //! logs cut to the lines that carry the error), with every workspace vendor registered, as
 //! `gpuctl explain` runs. Non-GPU failures from the same trackers must stay unclaimed.
 
-use gpuctl_core::Registry;
+use gpuctl_core::backend::Registry;
 use gpuctl_core::explain::explain;
 use rstest::rstest;
 

@@ -31,7 +31,7 @@ fn mock(i: usize, v: &'static str, k: &'static str, tool: Option<&'static str>) 
 
 fn registry_of(vendors: &[(&'static str, &'static str, Option<&'static str>)]) -> Registry {
     Registry::from_backends(vendors.iter().enumerate().map(|(i, (v, k, t))| {
-        &*Box::leak(Box::new(mock(i, v, k, *t))) as &'static dyn crate::GpuBackend
+        &*Box::leak(Box::new(mock(i, v, k, *t))) as &'static dyn crate::backend::GpuBackend
     }))
 }
 

@@ -2,8 +2,8 @@
 //!
 //! An image declares what its GPU user space needs in environment variables (NVIDIA's
 //! `NVIDIA_REQUIRE_CUDA`, ROCm's `ROCM_VERSION`); which variables mean what is each vendor's
-//! business ([`crate::GpuBackend::image_checks`]). Core only carries the `KEY=VALUE` pairs,
-//! reads them from podman (`podman image inspect`, at the one podman boundary,
+//! business ([`crate::backend::GpuBackend::image_checks`]). Core only carries the `KEY=VALUE`
+//! pairs, reads them from podman (`podman image inspect`, at the one podman boundary,
 //! [`crate::check::podman::PodmanCli`]) and walks the vendors.
 
 use crate::backend::GpuBackend;

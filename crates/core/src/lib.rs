@@ -41,21 +41,10 @@ pub mod reason;
 pub mod render;
 pub mod render_node;
 pub mod requirement;
+pub mod requirement_answer;
 pub mod run_args;
 pub mod selector;
 pub mod text;
-
-pub use backend::{GpuBackend, Grant, Registry};
-pub use detect::{Device, Fact, FactValue, VendorReport};
-pub use error::GpuError;
-pub use finding::Finding;
-pub use host::{Host, HostError};
-pub use node_vendor::NodeVendor;
-pub use plan::{Item, Need, Notice, Plan, Tier, VendorPlan};
-pub use probe::Probe;
-pub use reason::Reason;
-pub use render_node::RenderNodeVendor;
-pub use selector::{Pick, Selection, SelectorError};
 
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
 /// dependency of their own.

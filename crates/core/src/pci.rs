@@ -99,7 +99,7 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
 
 /// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
 /// warning for each entry that could not be read. It walks the bus; a caller with a
-/// [`crate::Probe`] asks [`crate::Probe::pci`] instead, which walks it once per run.
+/// [`crate::probe::Probe`] asks [`crate::probe::Probe::pci`] instead, which walks it once per run.
 pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
     PciScan::read(host).gpus_of_vendor(vendor_id)
 }

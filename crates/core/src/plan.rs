@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::finding::Finding;
 
 /// How a vendor's GPUs reach the container. Non-exhaustive: a plug-in that matches on it says
-/// what it does with a tier it does not serve ([`crate::GpuError::TierUnsupported`]).
+/// what it does with a tier it does not serve ([`crate::error::GpuError::TierUnsupported`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -102,7 +102,8 @@ impl VendorPlan {
         }
     }
 
-    /// The group the vendor's nodes belong to, in words ([`crate::GpuBackend::node_group`]).
+    /// The group the vendor's nodes belong to, in words
+    /// ([`crate::backend::GpuBackend::node_group`]).
     pub fn node_group(&self) -> Option<&'static str> {
         self.node_group
     }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use gpuctl_core::pci::PciScan;
-use gpuctl_core::{Finding, Host, Probe};
+use gpuctl_core::{finding::Finding, host::Host, probe::Probe};
 use gpuctl_testkit::Tree;
 
 fn codes(w: &[Finding]) -> Vec<(&'static str, String)> {

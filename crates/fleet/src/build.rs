@@ -12,8 +12,13 @@ use gpuctl_core::check::{
 };
 use gpuctl_core::doctor;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement::answer::{Request, answer_scanned};
-use gpuctl_core::{Device, FactValue, GpuBackend, Host, Registry, Selection, VendorReport};
+use gpuctl_core::requirement_answer::{Request, answer_scanned};
+use gpuctl_core::{
+    backend::{GpuBackend, Registry},
+    detect::{Device, FactValue, VendorReport},
+    host::Host,
+    selector::Selection,
+};
 
 use crate::convert;
 use crate::drivers;

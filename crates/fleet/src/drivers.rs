@@ -5,7 +5,7 @@
 
 use gpuctl_core::check::kernel::parse_osrelease;
 use gpuctl_core::requirement::{GpuOnHost, LoadState, Version};
-use gpuctl_core::{GpuBackend, Host};
+use gpuctl_core::{backend::GpuBackend, host::Host};
 
 use crate::model::{
     BoundDriver, ConstraintEntry, DeviceEntry, DriverState, Fit, Kind, UNKNOWN, VendorRequirement,

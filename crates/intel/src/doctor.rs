@@ -6,13 +6,13 @@
 
 use std::collections::HashMap;
 
-use gpuctl_core::Probe;
 use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
 use gpuctl_core::check::kernel::{self, KernelRelease};
 use gpuctl_core::check::nodes;
 use gpuctl_core::check::{Check, CheckCode, DoctorContext};
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
+use gpuctl_core::probe::Probe;
 
 use crate::requirement::{Binding, INTEL_VENDOR_ID, IntelGpu, lookup};
 use crate::table::DriverRow;

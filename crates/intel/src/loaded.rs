@@ -1,9 +1,9 @@
-//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::GpuBackend::loaded_driver`]): i915
+//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): i915
 //! and xe are in the kernel, so the driver bound to each GPU says what runs, and the Intel table
 //! says whether that driver binds the GPU only with `force_probe` on this kernel.
 
-use gpuctl_core::Host;
 use gpuctl_core::check::kernel::module_parameter;
+use gpuctl_core::host::Host;
 use gpuctl_core::requirement::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, Version};
 
 use crate::table::{DriverRow, tables};

@@ -11,8 +11,13 @@ use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
 use gpuctl_core::requirement::{Requirement, RequirementModel};
 use gpuctl_core::{
-    Device, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe, Reason, Tier, VendorPlan,
-    VendorReport,
+    backend::{GpuBackend, Grant},
+    detect::{Device, Fact, VendorReport},
+    error::GpuError,
+    finding::Finding,
+    plan::{Need, Tier, VendorPlan},
+    probe::Probe,
+    reason::Reason,
 };
 
 use crate::model::RexFacts;
@@ -72,7 +77,7 @@ fn spec_keeps_hook_out(plan: &VendorPlan) -> bool {
         })
 }
 
-fn host_err(e: gpuctl_core::HostError) -> GpuError {
+fn host_err(e: gpuctl_core::host::HostError) -> GpuError {
     GpuError::host(
         e,
         "check the host's /dev and OCI hook directories".to_string(),
@@ -328,7 +333,7 @@ impl GpuBackend for Nvidia {
 
     fn loaded_driver(
         &self,
-        host: &gpuctl_core::Host,
+        host: &gpuctl_core::host::Host,
         kernel: Option<gpuctl_core::requirement::Version>,
         gpus: &[gpuctl_core::requirement::GpuOnHost],
     ) -> Option<gpuctl_core::requirement::LoadedDriver> {

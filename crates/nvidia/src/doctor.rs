@@ -6,7 +6,7 @@ use std::path::Path;
 
 use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::check::{evidence, evidence::Found};
-use gpuctl_core::{GpuBackend, Probe, Tier};
+use gpuctl_core::{backend::GpuBackend, plan::Tier, probe::Probe};
 
 use crate::backend::{KIND, Nvidia};
 use crate::requirement::{NVIDIA_VENDOR_ID, parse_driver_spec};
@@ -103,7 +103,7 @@ pub fn parse_proc_version(text: &str) -> Option<LoadedDriver> {
 
 /// The NVIDIA kernel module the host has loaded: `/proc/driver/nvidia/version`, with the
 /// module's taint flags deciding open or proprietary. `None` when none is loaded.
-pub fn loaded_driver(host: &gpuctl_core::Host) -> Option<LoadedDriver> {
+pub fn loaded_driver(host: &gpuctl_core::host::Host) -> Option<LoadedDriver> {
     let mut loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
         .ok()

@@ -3,7 +3,7 @@
 //! they are; a `--driver` that names a release or a branch is also checked against each GPU's
 //! first listing, and `--cuda` adds the toolkit's minimum driver.
 
-use gpuctl_core::FactValue;
+use gpuctl_core::detect::FactValue;
 use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, VendorStack};
 
 use crate::cuda::{self, CudaVersion};

@@ -6,7 +6,7 @@ use std::path::Path;
 use gpuctl_core::devnode;
 use gpuctl_core::host::Host;
 use gpuctl_core::text::{escape_controls, is_ascii_digits, py_splitlines, py_strip};
-use gpuctl_core::{Finding, GpuError};
+use gpuctl_core::{error::GpuError, finding::Finding};
 
 use crate::numbering::{GPU_MINOR_MAX, Numbering};
 
@@ -20,7 +20,7 @@ const NVSWITCH_MAX: u32 = 63;
 /// procfs `information` files are a dozen short lines.
 const INFO_LIMIT: u64 = 64 * 1024;
 
-pub(crate) fn host_error(e: gpuctl_core::HostError) -> GpuError {
+pub(crate) fn host_error(e: gpuctl_core::host::HostError) -> GpuError {
     GpuError::host(e, "check that /dev and /proc are the host's".to_string())
 }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use gpuctl_cdi::ReadProblem;
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{PCI_DEVICES, PciDevice};
-use gpuctl_core::{Finding, GpuError, Probe};
+use gpuctl_core::{error::GpuError, finding::Finding, probe::Probe};
 
 use crate::nodes::{self, PROC_GPUS, host_error, unserved};
 

@@ -13,7 +13,7 @@ use gpuctl_core::requirement::{self as neutral, Known, Setting, Stack, StackSpec
 pub const NVIDIA_VENDOR_ID: u16 = 0x10de;
 
 /// The most device ids one call takes (core's limit, kept here for the parser's own callers).
-pub const MAX_DEVICE_IDS: usize = neutral::answer::MAX_DEVICE_IDS;
+pub const MAX_DEVICE_IDS: usize = neutral::MAX_DEVICE_IDS;
 
 /// A device-id argument that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]

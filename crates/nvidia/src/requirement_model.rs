@@ -17,9 +17,9 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use gpuctl_core::Host;
+use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::requirement::answer::RequirementInputError;
+use gpuctl_core::requirement::RequirementInputError;
 use gpuctl_core::requirement::report::{GpuInput, VendorInput, VendorStack, report};
 use gpuctl_core::requirement::{
     self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,

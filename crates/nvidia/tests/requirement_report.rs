@@ -9,13 +9,15 @@ use std::path::Path;
 
 use gpuctl_core::image_env::ImageEnv;
 use gpuctl_core::requirement::VendorRequest;
-use gpuctl_core::requirement::answer::{Request, answer};
 use gpuctl_core::requirement::report::{Report, VendorStack};
-use gpuctl_core::{Host, Registry};
+use gpuctl_core::requirement_answer::{Request, answer};
+use gpuctl_core::{backend::Registry, host::Host};
 use rstest::rstest;
 
 fn registry() -> Registry {
-    Registry::from_backends([&gpuctl_nvidia::Nvidia as &'static dyn gpuctl_core::GpuBackend])
+    Registry::from_backends([
+        &gpuctl_nvidia::Nvidia as &'static dyn gpuctl_core::backend::GpuBackend
+    ])
 }
 
 fn ask(host: &Host, ids: &[String], driver: Option<&str>, table: Option<&Path>) -> Report {

@@ -1,5 +1,5 @@
 //! Huawei Ascend NPUs for gpuctl, written from docs/plugin-guide.md alone: the vendor is data
-//! (`gpuctl_core::NodeVendor`) plus one doctor check of its own.
+//! (`gpuctl_core::node_vendor::NodeVendor`) plus one doctor check of its own.
 //!
 //! The facts, with where they come from:
 //! - PCI vendor 0x19e5 (Huawei); the NPUs enumerate as processing accelerators (class 0x1200).
@@ -18,9 +18,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::NodeVendor;
 use gpuctl_core::check::CheckCode;
 use gpuctl_core::check::{Check, DoctorContext, Status};
+use gpuctl_core::node_vendor::NodeVendor;
 use gpuctl_core::probe::Probe;
 use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
@@ -86,7 +86,7 @@ fn driver_check(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
 }
 
 /// The release in the driver's version file, `None` when it names none or cannot be read.
-fn release(host: &gpuctl_core::Host) -> Option<String> {
+fn release(host: &gpuctl_core::host::Host) -> Option<String> {
     let text = host
         .read_to_string(Path::new(VERSION_INFO), 64 * 1024)
         .ok()?;
@@ -96,7 +96,11 @@ fn release(host: &gpuctl_core::Host) -> Option<String> {
 }
 
 /// For `gpuctl report`: the driver is installed when its version file names a release.
-fn loaded_driver(host: &gpuctl_core::Host, _: Option<Version>, _: &[GpuOnHost]) -> LoadedDriver {
+fn loaded_driver(
+    host: &gpuctl_core::host::Host,
+    _: Option<Version>,
+    _: &[GpuOnHost],
+) -> LoadedDriver {
     match release(host) {
         Some(v) => {
             let mut d = LoadedDriver::new(LoadState::Loaded, VERSION_INFO);

@@ -7,12 +7,12 @@
 
 use std::path::Path;
 
+use gpuctl_core::detect::{Device, Fact};
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::probe::Probe;
 use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
-use gpuctl_core::{Device, Fact};
 
 /// Acme's CDI kind.
 pub const KIND: &str = "acme.example/npu";

@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 use gpuctl_cdi::CdiRegistry;
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::spec::{SpecFormat, parse_spec};
-use gpuctl_core::{Host, Pick, Probe, Registry, Selection};
+use gpuctl_core::{
+    backend::Registry,
+    host::Host,
+    probe::Probe,
+    selector::{Pick, Selection},
+};
 use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 
 // The vendor crates register their backends with `inventory`; naming them links them.

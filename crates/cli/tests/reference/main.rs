@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
 use gpuctl_core::probe::Probe;
 use gpuctl_core::render::podman_args;
-use gpuctl_core::{Host, Registry, selector};
+use gpuctl_core::{backend::Registry, host::Host, selector};
 use gpuctl_testkit::Tree;
 
 /// Runs a selection on a tree: the argument line and the warnings, or the error sentence.

@@ -1,7 +1,8 @@
 //! `gpuctl doctor`: the host checks that find a failure family's cause before any container
 //! starts. Every check reads through the host root, so each has fixture tests; the only
 //! process it may run is podman (`podman version`, `podman info`, time-limited, behind the
-//! [`podman::PodmanCli`] trait). Vendors add checks through [`crate::GpuBackend::host_checks`].
+//! [`podman::PodmanCli`] trait). Vendors add checks through
+//! [`crate::backend::GpuBackend::host_checks`].
 
 mod cdi_checks;
 mod host_checks;

@@ -2,9 +2,10 @@
 //! `/dev/<prefix>N` per device, next to shared nodes every device needs and a variable naming
 //! the visible devices. Huawei Ascend NPUs are this shape (`/dev/davinciN` beside
 //! `/dev/davinci_manager`, `/dev/devmm_svm`, `/dev/hisi_hdc`, and `ASCEND_VISIBLE_DEVICES`;
-//! docs/plugin-guide.md). It is the sibling of [`RenderNodeVendor`](crate::RenderNodeVendor),
-//! whose devices are DRM render nodes found through sysfs: the CDI tier is the same recipe, the
-//! raw tier lists `/dev` instead, and `vendor:N` is the driver's own number N.
+//! docs/plugin-guide.md). It is the sibling of
+//! [`RenderNodeVendor`](crate::render_node::RenderNodeVendor), whose devices are DRM render nodes
+//! found through sysfs: the CDI tier is the same recipe, the raw tier lists `/dev` instead, and
+//! `vendor:N` is the driver's own number N.
 
 use crate::backend::{GpuBackend, Grant};
 use crate::check::{Check, CheckCode, DoctorContext};
@@ -234,10 +235,12 @@ impl NodeVendor {
         let mut report = VendorReport::new(probe, self.vendor, self.kind, tier, reason, devices)
             .with_cdi_kinds(probe, &self.cdi_kinds());
         if !left_out.is_empty() {
-            report.warnings.push(crate::Finding::DeviceNodesNotGranted {
-                vendor: self.vendor.to_string(),
-                entries: left_out.join(", "),
-            });
+            report
+                .warnings
+                .push(crate::finding::Finding::DeviceNodesNotGranted {
+                    vendor: self.vendor.to_string(),
+                    entries: left_out.join(", "),
+                });
         }
         Ok(report)
     }

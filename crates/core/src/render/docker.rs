@@ -104,7 +104,7 @@ struct Sorted {
     root: Vec<String>,
     closed: Vec<(String, u32)>,
     /// The group words of the vendors whose nodes are in `root` and in `closed`
-    /// ([`crate::GpuBackend::node_group`]; empty when a vendor gave none).
+    /// ([`crate::backend::GpuBackend::node_group`]; empty when a vendor gave none).
     root_words: Vec<&'static str>,
     closed_words: Vec<&'static str>,
 }

@@ -70,7 +70,8 @@ pub enum Note {
     /// docker has no `keep-groups`: these (node, group id) pairs replace it.
     DockerGroups(Vec<(String, u32)>),
     /// Nodes docker would need a group for that belong to group 0 (no group is added), and the
-    /// group their vendors' drivers give them, in words ([`crate::GpuBackend::node_group`]).
+    /// group their vendors' drivers give them, in words
+    /// ([`crate::backend::GpuBackend::node_group`]).
     DockerRootGroup(Vec<String>, String),
     /// Nodes (with their permission bits) whose group may do no more than everyone, so no
     /// group opens them to the container's user; and the group words, as above.

@@ -133,14 +133,14 @@ pub fn render_nodes(
 pub fn render_node_devices(
     probe: &Probe,
     pci_vendor: &str,
-) -> Result<Vec<crate::Device>, GpuError> {
+) -> Result<Vec<crate::detect::Device>, GpuError> {
     Ok(probe
         .drm()?
         .of_vendor(pci_vendor)
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            crate::Device::new(i, Some(n.address.clone()))
+            crate::detect::Device::new(i, Some(n.address.clone()))
                 .with(Fact::shown("render_node", n.dev_path()))
         })
         .collect())

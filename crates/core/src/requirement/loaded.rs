@@ -1,4 +1,4 @@
-//! What a host's files say of a vendor's loaded driver ([`crate::GpuBackend::loaded_driver`]):
+//! What a host's files say of a vendor's loaded driver ([`crate::backend::GpuBackend::loaded_driver`]):
 //! its state and release, and the component values a requirement's constraints are checked
 //! against. `gpuctl report` (the fleet report) asks every backend for it, so generic code reads
 //! no vendor's driver files (docs/fleet.md#drivers).
@@ -140,6 +140,6 @@ impl LoadedDriver {
 }
 
 /// A vendor's reader of its loaded driver, for vendors made of data
-/// ([`crate::RenderNodeVendor`], [`crate::NodeVendor`]): the host, the kernel's `major.minor`
+/// ([`crate::render_node::RenderNodeVendor`], [`crate::node_vendor::NodeVendor`]): the host, the kernel's `major.minor`
 /// when known, and the vendor's GPUs on the host.
-pub type LoadedDriverHook = fn(&crate::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;
+pub type LoadedDriverHook = fn(&crate::host::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;

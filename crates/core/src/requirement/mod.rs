@@ -19,7 +19,6 @@
 //! over a component's nouns and is the NVIDIA model's word for word when given NVIDIA's nouns
 //! (`open kernel module, driver branch 570 or newer`).
 
-pub mod answer;
 mod combine;
 mod constraint;
 mod input_error;
@@ -33,14 +32,13 @@ mod vendor;
 mod version;
 
 #[cfg(test)]
-mod answer_tests;
-#[cfg(test)]
 mod spec_tests;
 #[cfg(test)]
 mod tests;
 
 pub use combine::CombineError;
 pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
+pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
 pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
 pub use spec::{

@@ -6,10 +6,10 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::answer::RequirementInputError;
+use super::RequirementInputError;
 use super::vendor::{RequirementModel, RequirementSource, Wording};
 use super::{CombineError, Constraint, Requirement, Stack, StackSpec};
-use crate::FactValue;
+use crate::detect::FactValue;
 
 /// One GPU to report on.
 #[derive(Debug, Clone)]

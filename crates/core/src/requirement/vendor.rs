@@ -6,14 +6,14 @@
 //! model) is the one built-in user; a vendor without one gets the defaults, which are what AMD,
 //! Intel and plug-ins use.
 //!
-//! [`GpuBackend::driver_requirement`]: crate::GpuBackend::driver_requirement
+//! [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
 
 use std::path::Path;
 
-use super::answer::RequirementInputError;
+use super::RequirementInputError;
 use super::report::VendorStack;
 use super::{CombineError, Requirement, StackSpec};
-use crate::Host;
+use crate::host::Host;
 use crate::image_env::ImageEnv;
 use crate::pci::PciDevice;
 
@@ -105,7 +105,7 @@ pub trait RequirementSource {
 /// What a vendor's requirement model adds to [`GpuBackend::driver_requirement`]; see the
 /// module docs.
 ///
-/// [`GpuBackend::driver_requirement`]: crate::GpuBackend::driver_requirement
+/// [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
 pub trait RequirementModel: Send + Sync {
     /// The model for one request. Called for every registered model before any GPU is looked
     /// at, so a request the vendor cannot take (an unreadable site table, a toolkit it does

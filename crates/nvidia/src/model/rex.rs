@@ -2,7 +2,7 @@
 //! facts, how they are read back, Rex's combination, and a driver source as a stack
 //! (docs/requirement.md#the-model).
 
-use gpuctl_core::FactValue;
+use gpuctl_core::detect::FactValue;
 use gpuctl_core::requirement::{
     Alternative, CombineError, Constraint, Known, Requirement, Stack, Version,
 };

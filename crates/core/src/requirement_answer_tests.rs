@@ -1,10 +1,13 @@
 //! The answer for a vendor with no requirement data: unknown in its own words, never "any
 //! driver" (docs/plugins.md).
 
-use super::answer::{NO_REQUIREMENT_DATA, Request, answer};
-use super::text::render;
+use super::{NO_REQUIREMENT_DATA, Request, answer};
 use crate::backend::MockGpuBackend;
-use crate::{GpuBackend, Host, Registry};
+use crate::requirement::text::render;
+use crate::{
+    backend::{GpuBackend, Registry},
+    host::Host,
+};
 
 /// A plug-in shaped as Huawei's Ascend would be: PCI vendor 19e5, devices called NPUs, and no
 /// requirement table.

@@ -1,14 +1,21 @@
 //! `gpuctl requirement` from its arguments to its [`Report`]: device ids and `--driver` specs
 //! split among the registered vendors, the host's GPUs when no id is given, each vendor's
 //! requirement model, and the report. The same for every vendor: what differs is in the
-//! vendors' [`RequirementModel`](super::RequirementModel)s.
+//! vendors' [`RequirementModel`](crate::requirement::RequirementModel)s.
+//!
+//! Beside the model, not inside it: it walks the vendor registry, and the plug-in interface
+//! (`backend`) is built on the model, so the model must not import the registry back.
 
-pub use super::input_error::{MAX_DEVICE_IDS, RequirementInputError};
-use super::report::{GpuInput, Report, VendorInput, report};
-use super::vendor::{GpuRequirement, RequirementSource, VendorRequest};
-use super::{Requirement, SpecError, StackSpec, parse_spec, registered_components};
 use crate::pci::{self, PciDevice};
-use crate::{GpuBackend, Host, Registry};
+use crate::requirement::report::{GpuInput, Report, VendorInput, report};
+use crate::requirement::{
+    GpuRequirement, MAX_DEVICE_IDS, Requirement, RequirementInputError, RequirementSource,
+    SpecError, StackSpec, VendorRequest, parse_spec, registered_components,
+};
+use crate::{
+    backend::{GpuBackend, Registry},
+    host::Host,
+};
 
 /// What `gpuctl requirement` was asked.
 #[derive(Debug, Clone, Copy)]
@@ -363,3 +370,7 @@ fn check_specs_have_gpus(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "requirement_answer_tests.rs"]
+mod tests;
