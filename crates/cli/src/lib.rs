@@ -20,7 +20,7 @@ mod args_cmd;
 mod completions_cmd;
 mod detect_cmd;
 mod doctor_cmd;
-pub mod error;
+mod error;
 mod explain_cmd;
 mod fleet_cmd;
 mod image_input;

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_fleet::Report;
+use gpuctl_fleet::model::Report;
 
 const NOW: u64 = 1_796_108_400; // 2026-12-01T07:00:00Z
 

@@ -3,7 +3,7 @@
 //! Feature Discovery labels ([`nfd`]), written atomically ([`output`]), and many hosts'
 //! reports planned together ([`plan`]). See docs/fleet.md.
 
-pub mod build;
+mod build;
 pub mod clock;
 pub mod convert;
 pub mod drivers;
@@ -18,7 +18,6 @@ pub mod stack;
 pub mod summary;
 
 pub use build::build;
-pub use model::{Report, SCHEMA};
 
 // The vendor crates whose backends the report asks: named, so their registrations are linked.
 use gpuctl_amd as _;

@@ -207,7 +207,7 @@ pub fn render(labels: &[Label], now: u64) -> Result<String, NfdError> {
     let _ = writeln!(
         s,
         "# Written by gpuctl report --format nfd ({}); see docs/fleet.md#labels.",
-        crate::SCHEMA
+        crate::model::SCHEMA
     );
     let _ = writeln!(s, "# +expiry-time={}", rfc3339(now + EXPIRY_SECS));
     for l in labels {

@@ -45,7 +45,7 @@ pub struct VendorSummary {
     pub cuda: Option<String>,
 }
 
-/// The part of a [`crate::Report`] planning reads: the same keys, everything else skipped
+/// The part of a [`crate::model::Report`] planning reads: the same keys, everything else skipped
 /// unread, strings borrowed from the file where they have no escapes. Reading 10,000 reports
 /// is mostly this parse (docs/fleet.md#planning).
 #[derive(Deserialize)]

@@ -29,8 +29,9 @@ use gpuctl_core::requirement::{
 use crate::cuda::{self, CudaVersion};
 use crate::floor_verdict;
 use crate::image_env::{self, ImageEnv};
+use crate::model::RexFacts;
 use crate::model::site::{MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows};
-use crate::model::{GenerationRow, GenerationTable, RexFacts};
+use crate::model::table::{GenerationRow, GenerationTable};
 use crate::requirement::{NVIDIA_VENDOR_ID, parse_device_id, parse_driver_spec};
 use crate::table::builtin_table;
 

@@ -7,7 +7,8 @@ use std::borrow::Cow;
 
 use gpuctl_core::requirement::Requirement;
 
-use crate::model::{GenerationRow, GenerationTable, KernelModule};
+use crate::model::KernelModule;
+use crate::model::table::{GenerationRow, GenerationTable};
 
 use KernelModule::{Either, Open, Proprietary};
 

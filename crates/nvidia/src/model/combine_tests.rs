@@ -10,6 +10,7 @@ use rstest::rstest;
 
 use gpuctl_core::requirement::{CombineError, Requirement};
 
+use super::table::{GenerationRow, GenerationTable};
 use super::tests::{b200, b300, bounded, future, h100, k80, p100, v100};
 use super::*;
 

@@ -46,7 +46,6 @@ mod tests;
 
 pub(crate) use rex::stack;
 pub use rex::{RexFacts, intersect, requirement, source_stack, unconstrained};
-pub use table::{GenerationRow, GenerationTable, RowError};
 
 /// NVIDIA's kernel module, one for every NVIDIA GPU of a host.
 pub const KERNEL_MODULE: Component = Component {

@@ -30,7 +30,8 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use thiserror::Error;
 
-use super::{GenerationRow, KernelModule, parse_branch};
+use super::table::GenerationRow;
+use super::{KernelModule, parse_branch};
 
 /// The largest site-policy file read. A site table adds a handful of rows; the cap keeps a
 /// hostile or mistaken file (a disk image, `/dev/zero`) from being loaded at all.

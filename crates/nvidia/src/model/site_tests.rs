@@ -11,8 +11,9 @@ use std::path::Path;
 use rstest::rstest;
 
 use super::KernelModule::{Either, Open};
+use super::RexFacts;
 use super::site::{Format, MAX_FILE_BYTES, MAX_ROWS, SiteError, load_site_rows, parse_site_rows};
-use super::{GenerationRow, GenerationTable, RexFacts};
+use super::table::{GenerationRow, GenerationTable};
 
 const SUBCLASS_YAML: &str = "\
 # The reference's subclass example, as a site-policy file.
