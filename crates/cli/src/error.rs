@@ -96,7 +96,7 @@ pub enum CliError {
         paths: usize,
     },
     /// `doctor --image`: podman could not give the image's environment.
-    Image(gpuctl_core::check::image_env::InspectError),
+    Image(gpuctl_core::check::image_inspect::InspectError),
     /// `run` found an image the host's drivers cannot run (a vendor's image check).
     ImageRefused {
         /// The check's words, as one sentence.
@@ -190,7 +190,9 @@ impl std::fmt::Display for CliError {
                 f,
                 "--cuda {value:?} is not a CUDA version ({reason}); pass one like 12.4"
             ),
-            CliError::Image(e @ gpuctl_core::check::image_env::InspectError::NoPodman { .. }) => {
+            CliError::Image(
+                e @ gpuctl_core::check::image_inspect::InspectError::NoPodman { .. },
+            ) => {
                 write!(
                     f,
                     "{e}; install podman, or pass the image's environment with --image-env FILE"

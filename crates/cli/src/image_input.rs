@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use gpuctl_core::check::image_env::{self, InspectError};
+use gpuctl_core::check::image_inspect::{self, InspectError};
 use gpuctl_core::check::podman::SystemPodman;
 use gpuctl_core::image_env::ImageEnv;
 use gpuctl_core::input;
@@ -54,5 +54,5 @@ pub(crate) fn read_file(path: &Path, name: &str) -> Result<ImageEnv, CliError> {
 /// The image's environment from the podman on `PATH`.
 pub(crate) fn inspect(image: &str) -> Result<ImageEnv, InspectError> {
     let podman = SystemPodman::from_path_var(std::env::var_os("PATH").as_deref());
-    image_env::inspect(&podman, image)
+    image_inspect::inspect(&podman, image)
 }

@@ -7,7 +7,7 @@
 //! [`crate::check::podman::PodmanCli`]) and walks the vendors.
 
 use crate::backend::GpuBackend;
-use crate::check::image_env::{InspectError, inspect};
+use crate::check::image_inspect::{InspectError, inspect};
 use crate::check::podman::{ENV_FORMAT, PodmanCli};
 use crate::check::{Check, CheckCode, Status};
 use crate::probe::Probe;

@@ -7,7 +7,7 @@ pub mod codes;
 pub mod containers_conf;
 pub mod driver;
 pub mod evidence;
-pub mod image_env;
+pub mod image_inspect;
 pub mod kernel;
 pub mod nodes;
 pub mod podman;
