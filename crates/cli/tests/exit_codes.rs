@@ -4,10 +4,11 @@
 
 use std::path::PathBuf;
 
+use gpuctl_cdi::ReadProblem;
 use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_cli::{CliError, Outcome, exit_code};
 use gpuctl_core::error::GpuError;
-use gpuctl_core::host::{HostError, Problem};
+use gpuctl_core::host::HostError;
 use gpuctl_core::render::{Unsafe, UnsafeArgument};
 use gpuctl_core::requirement::RequirementInputError;
 use gpuctl_core::selector::SelectorError;
@@ -30,7 +31,7 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     "the command line is not valid; see 'gpuctl --help'"
 )]
 #[case::root(
-    CliError::Root(HostError { path: PathBuf::from("/nowhere"), problem: Problem::NotFound }),
+    CliError::Root(HostError { path: PathBuf::from("/nowhere"), problem: ReadProblem::NotFound }),
     2,
     "the root directory /nowhere does not exist; pass --root (or GPUCTL_ROOT) an existing directory"
 )]

@@ -5,10 +5,10 @@
 use std::fs::Metadata;
 use std::path::Path;
 
-use gpuctl_cdi::{DirEntry, ReadError, ReadProblem, SpecSource, Warning};
+use gpuctl_cdi::{DirEntry, ReadError, SpecSource, Warning};
 
 use crate::finding::Finding;
-use crate::host::{Host, HostError, Problem};
+use crate::host::{Host, HostError};
 
 impl SpecSource for Host {
     fn list_dir(&self, dir: &Path) -> Result<Vec<DirEntry>, ReadError> {
@@ -31,37 +31,18 @@ impl SpecSource for Host {
     }
 }
 
+// HostError and ReadError carry the same ReadProblem: the host's reasons are the CDI reader's.
 fn read_error(e: HostError) -> ReadError {
-    let problem = match e.problem {
-        Problem::NotFound => ReadProblem::NotFound,
-        Problem::DanglingLink => ReadProblem::DanglingLink,
-        Problem::Loop => ReadProblem::Loop,
-        Problem::NotADirectory => ReadProblem::NotADirectory,
-        Problem::NotALink => ReadProblem::NotALink,
-        Problem::TooLarge { limit } => ReadProblem::TooLarge { limit },
-        Problem::PermissionDenied => ReadProblem::PermissionDenied,
-        Problem::Io(s) => ReadProblem::Io(s),
-    };
     ReadError {
         path: e.path,
-        problem,
+        problem: e.problem,
     }
 }
 
 fn host_error(e: ReadError) -> HostError {
-    let problem = match e.problem {
-        ReadProblem::NotFound => Problem::NotFound,
-        ReadProblem::DanglingLink => Problem::DanglingLink,
-        ReadProblem::Loop => Problem::Loop,
-        ReadProblem::NotADirectory => Problem::NotADirectory,
-        ReadProblem::NotALink => Problem::NotALink,
-        ReadProblem::TooLarge { limit } => Problem::TooLarge { limit },
-        ReadProblem::PermissionDenied => Problem::PermissionDenied,
-        ReadProblem::Io(s) => Problem::Io(s),
-    };
     HostError {
         path: e.path,
-        problem,
+        problem: e.problem,
     }
 }
 

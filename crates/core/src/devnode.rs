@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::host::{Host, Problem};
+use crate::host::Host;
 use crate::text::escape_controls;
+use gpuctl_cdi::ReadProblem;
 
 /// Why a node is not granted, as the words in parentheses after its path: `(a link to /dev/sda,
 /// not one of the driver's nodes)`.
@@ -36,7 +37,7 @@ pub fn vet_link(
 pub fn vet_node(host: &Host, path: &Path, is_own: impl Fn(&Path) -> bool) -> Result<(), LeftOut> {
     match host.read_link(path) {
         Ok(_) => vet_link(host, path, is_own).map(|_| ()),
-        Err(e) if matches!(e.problem, Problem::NotALink | Problem::NotFound) => Ok(()),
+        Err(e) if matches!(e.problem, ReadProblem::NotALink | ReadProblem::NotFound) => Ok(()),
         Err(e) => Err(LeftOut(e.problem.to_string())),
     }
 }

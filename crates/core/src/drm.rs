@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::host::{Host, Problem};
+use crate::host::Host;
 use crate::pci::is_pci_address;
 use crate::text::{escape_controls, py_strip};
+use gpuctl_cdi::ReadProblem;
 
 /// Where sysfs lists DRM devices.
 pub const DRM_SYSFS: &str = "/sys/class/drm";
@@ -98,8 +99,8 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
         let vendor = match host.read_to_string(&node_dir.join("device/vendor"), ATTR_LIMIT) {
             Ok(text) => py_strip(&text).to_string(),
             // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
-            Err(e) if e.problem == Problem::NotFound => continue,
-            Err(e) if e.problem == Problem::NotADirectory => {
+            Err(e) if e.problem == ReadProblem::NotFound => continue,
+            Err(e) if e.problem == ReadProblem::NotADirectory => {
                 out.warnings.push(Finding::DrmDeviceNotALink {
                     node: name.to_string(),
                     path: format!("{DRM_SYSFS}/{name}/device"),

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use rstest::rstest;
 
 use super::*;
-use crate::host::Problem;
+use gpuctl_cdi::ReadProblem;
 
-fn host_error(path: &str, problem: Problem) -> HostError {
+fn host_error(path: &str, problem: ReadProblem) -> HostError {
     HostError {
         path: PathBuf::from(path),
         problem,
@@ -37,7 +37,7 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "CDI spec /etc/cdi/x.yaml is skipped: aliases expand it past 4194304 bytes; podman's CDI library may still load it, building gigabytes of text on the way, so regenerate it without YAML aliases"
 )]
 #[case::dir_unreadable(
-    Finding::CdiDirUnreadable { error: host_error("/etc/cdi", Problem::PermissionDenied) },
+    Finding::CdiDirUnreadable { error: host_error("/etc/cdi", ReadProblem::PermissionDenied) },
     "cdi-dir-unreadable",
     "the CDI spec directory /etc/cdi cannot be read (permission denied), so its specs are not considered; make it readable (podman cannot read it either)"
 )]
@@ -52,7 +52,7 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "/etc/cdi/pipe.yaml is not read: it is a FIFO, not a regular file; podman's CDI library would try to read it and wait for a writer, so remove it from the CDI directory"
 )]
 #[case::spec_unreadable(
-    Finding::CdiSpecUnreadable { error: host_error("/etc/cdi/a.yaml", Problem::Loop) },
+    Finding::CdiSpecUnreadable { error: host_error("/etc/cdi/a.yaml", ReadProblem::Loop) },
     "cdi-spec-unreadable",
     "CDI spec /etc/cdi/a.yaml is a loop of symbolic links; it is skipped"
 )]
@@ -92,12 +92,12 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "/sys/class/drm/renderD128/device is a file where a link to its PCI device is expected; renderD128 is skipped — check that /sys is sysfs"
 )]
 #[case::drm_unreadable(
-    Finding::DrmNodeUnreadable { node: "renderD128".into(), error: host_error("/sys/class/drm/renderD128/device/vendor", Problem::PermissionDenied) },
+    Finding::DrmNodeUnreadable { node: "renderD128".into(), error: host_error("/sys/class/drm/renderD128/device/vendor", ReadProblem::PermissionDenied) },
     "drm-node-unreadable",
     "/sys/class/drm/renderD128/device/vendor cannot be read (permission denied); renderD128 is skipped — check that /sys is sysfs"
 )]
 #[case::drm_address(
-    Finding::DrmAddressUnknown { node: "renderD129".into(), error: host_error("/sys/class/drm/renderD129/device", Problem::NotALink) },
+    Finding::DrmAddressUnknown { node: "renderD129".into(), error: host_error("/sys/class/drm/renderD129/device", ReadProblem::NotALink) },
     "drm-address-unknown",
     "/sys/class/drm/renderD129/device is not a symbolic link, so the PCI address of renderD129 is unknown and it is ordered by its name after the others — check that /sys is sysfs"
 )]
@@ -112,17 +112,17 @@ fn host_error(path: &str, problem: Problem) -> HostError {
     "not granted: /dev/kfd (a link to /dev/sda, not one of the driver's nodes) — a device node that is a symbolic link is passed only when it leads to one of the amd driver's own nodes (podman would hand the container what it leads to); check the host's /dev"
 )]
 #[case::by_path(
-    Finding::ByPathLinkUnreadable { error: host_error("/dev/dri/by-path/pci-0000:03:00.0-render", Problem::Loop) },
+    Finding::ByPathLinkUnreadable { error: host_error("/dev/dri/by-path/pci-0000:03:00.0-render", ReadProblem::Loop) },
     "by-path-link-unreadable",
     "/dev/dri/by-path/pci-0000:03:00.0-render is a loop of symbolic links, so it is not mounted into the container; run 'udevadm trigger' to recreate the /dev/dri/by-path links"
 )]
 #[case::pci_unlistable(
-    Finding::PciUnlistable { error: host_error("/sys/bus/pci/devices", Problem::PermissionDenied) },
+    Finding::PciUnlistable { error: host_error("/sys/bus/pci/devices", ReadProblem::PermissionDenied) },
     "pci-unlistable",
     "/sys/bus/pci/devices cannot be read (permission denied); PCI devices could not be listed — check that /sys is sysfs"
 )]
 #[case::pci_device(
-    Finding::PciDeviceUnreadable { address: "0000:3b:00.0".into(), error: host_error("/sys/bus/pci/devices/0000:3b:00.0/class", Problem::Io("Input/output error".into())) },
+    Finding::PciDeviceUnreadable { address: "0000:3b:00.0".into(), error: host_error("/sys/bus/pci/devices/0000:3b:00.0/class", ReadProblem::Io("Input/output error".into())) },
     "pci-device-unreadable",
     "/sys/bus/pci/devices/0000:3b:00.0/class cannot be read (Input/output error); PCI device 0000:3b:00.0 skipped"
 )]
@@ -186,7 +186,7 @@ fn a_host_problem_is_a_path_and_a_stable_problem_code() {
         node: "renderD128".into(),
         error: host_error(
             "/sys/class/drm/renderD128/device/vendor",
-            Problem::PermissionDenied,
+            ReadProblem::PermissionDenied,
         ),
     };
     let json = serde_json::to_value(&f).unwrap();

@@ -13,67 +13,11 @@ use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
+use gpuctl_cdi::ReadProblem;
 use thiserror::Error;
 
 /// The longest chain of symbolic links one lookup follows, as Linux's `MAXSYMLINKS`.
 const MAX_LINK_HOPS: u32 = 40;
-
-/// Why a host path could not be looked at.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Problem {
-    /// Nothing exists at the path.
-    NotFound,
-    /// The path is, or passes through, a symbolic link whose target does not exist.
-    DanglingLink,
-    /// Symbolic links loop, or chain further than 40 hops.
-    Loop,
-    /// A component of the path that must be a directory is not one.
-    NotADirectory,
-    /// A symbolic link was expected and something else is there.
-    NotALink,
-    /// The file is longer than the probe is willing to read.
-    TooLarge {
-        /// The limit, in bytes.
-        limit: u64,
-    },
-    /// The caller may not read it.
-    PermissionDenied,
-    /// Any other I/O failure, with the operating system's words.
-    Io(String),
-}
-
-impl Problem {
-    /// A stable name for the problem, for JSON (`permission-denied`).
-    pub fn code(&self) -> &'static str {
-        match self {
-            Problem::NotFound => "not-found",
-            Problem::DanglingLink => "dangling-link",
-            Problem::Loop => "link-loop",
-            Problem::NotADirectory => "not-a-directory",
-            Problem::NotALink => "not-a-link",
-            Problem::TooLarge { .. } => "too-large",
-            Problem::PermissionDenied => "permission-denied",
-            Problem::Io(_) => "io-error",
-        }
-    }
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Problem::NotFound => f.write_str("does not exist"),
-            Problem::DanglingLink => f.write_str("is a symbolic link whose target does not exist"),
-            Problem::Loop => f.write_str("is a loop of symbolic links"),
-            Problem::NotADirectory => {
-                f.write_str("passes through something that is not a directory")
-            }
-            Problem::NotALink => f.write_str("is not a symbolic link"),
-            Problem::TooLarge { limit } => write!(f, "is larger than the {limit}-byte read limit"),
-            Problem::PermissionDenied => f.write_str("cannot be read (permission denied)"),
-            Problem::Io(e) => write!(f, "cannot be read ({e})"),
-        }
-    }
-}
 
 /// A host path and what went wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Error)]
@@ -82,11 +26,11 @@ pub struct HostError {
     /// The path as the host names it (not prefixed with the root).
     pub path: PathBuf,
     /// What went wrong.
-    pub problem: Problem,
+    pub problem: ReadProblem,
 }
 
 impl HostError {
-    fn new(path: &Path, problem: Problem) -> Self {
+    fn new(path: &Path, problem: ReadProblem) -> Self {
         HostError {
             path: path.to_path_buf(),
             problem,
@@ -95,15 +39,15 @@ impl HostError {
 
     fn from_io(path: &Path, err: &io::Error) -> Self {
         let problem = match err.raw_os_error() {
-            Some(2) => Problem::NotFound,       // ENOENT
-            Some(20) => Problem::NotADirectory, // ENOTDIR
-            Some(40) => Problem::Loop,          // ELOOP
-            Some(13) | Some(1) => Problem::PermissionDenied,
-            Some(22) => Problem::NotALink, // EINVAL from readlink
+            Some(2) => ReadProblem::NotFound,       // ENOENT
+            Some(20) => ReadProblem::NotADirectory, // ENOTDIR
+            Some(40) => ReadProblem::Loop,          // ELOOP
+            Some(13) | Some(1) => ReadProblem::PermissionDenied,
+            Some(22) => ReadProblem::NotALink, // EINVAL from readlink
             _ => match err.kind() {
-                io::ErrorKind::NotFound => Problem::NotFound,
-                io::ErrorKind::PermissionDenied => Problem::PermissionDenied,
-                _ => Problem::Io(err.to_string()),
+                io::ErrorKind::NotFound => ReadProblem::NotFound,
+                io::ErrorKind::PermissionDenied => ReadProblem::PermissionDenied,
+                _ => ReadProblem::Io(err.to_string()),
             },
         };
         HostError::new(path, problem)
@@ -111,7 +55,10 @@ impl HostError {
 
     /// True when the path is simply absent (not a loop, a dangling link or a permission problem).
     pub fn is_absent(&self) -> bool {
-        matches!(self.problem, Problem::NotFound | Problem::NotADirectory)
+        matches!(
+            self.problem,
+            ReadProblem::NotFound | ReadProblem::NotADirectory
+        )
     }
 }
 
@@ -155,7 +102,7 @@ impl Host {
         let root = root.as_ref();
         let canonical = fs::canonicalize(root).map_err(|e| HostError::from_io(root, &e))?;
         if !canonical.is_dir() {
-            return Err(HostError::new(root, Problem::NotADirectory));
+            return Err(HostError::new(root, ReadProblem::NotADirectory));
         }
         let direct = canonical == Path::new("/");
         Ok(Host {
@@ -195,7 +142,7 @@ impl Host {
                 Ok(meta) if meta.file_type().is_symlink() => {
                     hops += 1;
                     if hops > MAX_LINK_HOPS {
-                        return Err(HostError::new(host_path, Problem::Loop));
+                        return Err(HostError::new(host_path, ReadProblem::Loop));
                     }
                     let target =
                         fs::read_link(&here).map_err(|e| HostError::from_io(host_path, &e))?;
@@ -208,14 +155,14 @@ impl Host {
                 }
                 Ok(meta) => {
                     if !pending.is_empty() && !meta.is_dir() {
-                        return Err(HostError::new(host_path, Problem::NotADirectory));
+                        return Err(HostError::new(host_path, ReadProblem::NotADirectory));
                     }
                     stack.push(part);
                 }
                 Err(e) => {
                     let mut err = HostError::from_io(host_path, &e);
-                    if from_link && err.problem == Problem::NotFound {
-                        err.problem = Problem::DanglingLink;
+                    if from_link && err.problem == ReadProblem::NotFound {
+                        err.problem = ReadProblem::DanglingLink;
                     }
                     return Err(err);
                 }
@@ -247,12 +194,12 @@ impl Host {
     /// absent file (the kernel reports both as ENOENT).
     fn classify(&self, host_path: &Path, err: &io::Error) -> HostError {
         let mut e = HostError::from_io(host_path, err);
-        if e.problem == Problem::NotFound && self.direct {
+        if e.problem == ReadProblem::NotFound && self.direct {
             // Only the error path pays for this walk.
             for anc in host_path.ancestors() {
                 if let Ok(m) = fs::symlink_metadata(anc) {
                     if m.file_type().is_symlink() && fs::metadata(anc).is_err() {
-                        e.problem = Problem::DanglingLink;
+                        e.problem = ReadProblem::DanglingLink;
                     }
                     break;
                 }
@@ -307,7 +254,7 @@ impl Host {
     }
 
     /// Reads at most `limit` bytes of `host_path` as text (invalid UTF-8 becomes U+FFFD).
-    /// A longer file is [`Problem::TooLarge`].
+    /// A longer file is [`ReadProblem::TooLarge`].
     pub fn read_to_string(&self, host_path: &Path, limit: u64) -> Result<String, HostError> {
         let bytes = self.read_bytes(host_path, limit)?;
         Ok(match String::from_utf8(bytes) {
@@ -316,7 +263,7 @@ impl Host {
         })
     }
 
-    /// Reads at most `limit` bytes of `host_path`. A longer file is [`Problem::TooLarge`].
+    /// Reads at most `limit` bytes of `host_path`. A longer file is [`ReadProblem::TooLarge`].
     pub fn read_bytes(&self, host_path: &Path, limit: u64) -> Result<Vec<u8>, HostError> {
         let real = self.resolve(host_path, true)?;
         // Checked before opening: opening a FIFO would block until a writer comes.
@@ -324,11 +271,11 @@ impl Host {
         if !meta.is_file() {
             return Err(HostError::new(
                 host_path,
-                Problem::Io("it is not a regular file".into()),
+                ReadProblem::Io("it is not a regular file".into()),
             ));
         }
         if meta.len() > limit {
-            return Err(HostError::new(host_path, Problem::TooLarge { limit }));
+            return Err(HostError::new(host_path, ReadProblem::TooLarge { limit }));
         }
         let file = File::open(&real).map_err(|e| self.classify(host_path, &e))?;
         let mut buf = Vec::new();
@@ -337,7 +284,7 @@ impl Host {
             .read_to_end(&mut buf)
             .map_err(|e| self.classify(host_path, &e))?;
         if buf.len() as u64 > limit {
-            return Err(HostError::new(host_path, Problem::TooLarge { limit }));
+            return Err(HostError::new(host_path, ReadProblem::TooLarge { limit }));
         }
         Ok(buf)
     }

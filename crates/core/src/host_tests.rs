@@ -41,7 +41,7 @@ fn a_link_out_of_the_root_is_not_followed_out() {
     let err = h
         .read_to_string(Path::new("/etc/cdi/leak.yaml"), 100)
         .expect_err("must not leak");
-    assert_eq!(err.problem, Problem::DanglingLink);
+    assert_eq!(err.problem, ReadProblem::DanglingLink);
     assert_eq!(err.path, Path::new("/etc/cdi/leak.yaml"));
 }
 
@@ -55,10 +55,10 @@ fn loops_are_reported_as_loops() {
     let e = h
         .read_to_string(Path::new("/sys/class/drm/renderD128/device/vendor"), 100)
         .expect_err("loop");
-    assert_eq!(e.problem, Problem::Loop);
+    assert_eq!(e.problem, ReadProblem::Loop);
     assert_eq!(
         h.metadata(Path::new("/a")).expect_err("loop").problem,
-        Problem::Loop
+        ReadProblem::Loop
     );
 }
 
@@ -75,7 +75,7 @@ fn absence_dangling_and_not_a_directory_are_told_apart() {
         h.exists(Path::new("/dev/dangling"))
             .expect_err("dangling")
             .problem,
-        Problem::DanglingLink
+        ReadProblem::DanglingLink
     );
 }
 
@@ -87,7 +87,7 @@ fn reads_are_bounded_and_say_so() {
     let e = h
         .read_to_string(Path::new("/big"), 4096)
         .expect_err("too large");
-    assert_eq!(e.problem, Problem::TooLarge { limit: 4096 });
+    assert_eq!(e.problem, ReadProblem::TooLarge { limit: 4096 });
     assert_eq!(
         e.to_string(),
         "/big is larger than the 4096-byte read limit"
@@ -119,7 +119,7 @@ fn a_fifo_is_not_read() {
     let e = h
         .read_to_string(Path::new("/sys/vendor"), 100)
         .expect_err("not a file");
-    assert!(matches!(e.problem, Problem::Io(_)), "{e}");
+    assert!(matches!(e.problem, ReadProblem::Io(_)), "{e}");
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn read_link_returns_the_raw_target() {
     let e = h
         .read_link(Path::new("/sys/devices/pci0000:00/0000:03:00.0/vendor"))
         .expect_err("not a link");
-    assert_eq!(e.problem, Problem::NotALink);
+    assert_eq!(e.problem, ReadProblem::NotALink);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn listings_are_sorted_by_bytes() {
 #[test]
 fn a_missing_root_is_an_error() {
     let e = Host::at("/definitely/not/here").expect_err("missing");
-    assert_eq!(e.problem, Problem::NotFound);
+    assert_eq!(e.problem, ReadProblem::NotFound);
 }
 
 #[test]
@@ -178,6 +178,6 @@ fn canonical_names_the_host_path_a_link_leads_to() {
     assert_eq!(canon("/dev/nvidiactl"), Ok(PathBuf::from("/dev/nvidiactl")));
     assert_eq!(
         canon("/dev/dangling").map_err(|e| e.problem),
-        Err(Problem::DanglingLink)
+        Err(ReadProblem::DanglingLink)
     );
 }

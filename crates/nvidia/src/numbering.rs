@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::host::{Host, Problem};
+use gpuctl_cdi::ReadProblem;
+use gpuctl_core::host::Host;
 use gpuctl_core::pci::{PCI_DEVICES, PciDevice};
 use gpuctl_core::{error::GpuError, finding::Finding, probe::Probe};
 
@@ -315,7 +316,7 @@ impl Numbering {
                 ),
                 None => format!("its driver link {} names no driver", link.display()),
             },
-            Err(e) if matches!(e.problem, Problem::NotFound) => {
+            Err(e) if matches!(e.problem, ReadProblem::NotFound) => {
                 "it is bound to no driver, so it has no /dev/nvidia node".to_string()
             }
             Err(e) => {

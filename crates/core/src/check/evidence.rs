@@ -6,7 +6,8 @@
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
-use crate::host::{Host, HostError, Problem};
+use crate::host::{Host, HostError};
+use gpuctl_cdi::ReadProblem;
 
 /// What is at a host path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,8 +81,8 @@ pub fn program(host: &Host, path: &Path) -> Found {
 /// (permission, I/O) leaves the check unable to tell.
 fn broken_link(e: HostError) -> Found {
     match e.problem {
-        Problem::DanglingLink => Found::Wrong("a symbolic link to nothing".to_string()),
-        Problem::Loop => Found::Wrong("a loop of symbolic links".to_string()),
+        ReadProblem::DanglingLink => Found::Wrong("a symbolic link to nothing".to_string()),
+        ReadProblem::Loop => Found::Wrong("a loop of symbolic links".to_string()),
         _ => Found::Unknown(e),
     }
 }

@@ -7,9 +7,10 @@ use crate::backend::Grant;
 use crate::devnode;
 use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::host::{Host, Problem};
+use crate::host::Host;
 use crate::plan::{Need, VendorPlan};
 use crate::text::{escape_controls, is_ascii_digits};
+use gpuctl_cdi::ReadProblem;
 
 /// A per-device node the host has: its number in the driver's numbering, its host path, and
 /// why it is not granted when it is not the driver's node.
@@ -112,7 +113,7 @@ pub(super) struct Selected<'a> {
 pub fn vet_bind(host: &Host, path: &str) -> Option<String> {
     match host.read_link(Path::new(path)) {
         Ok(_) => return Some("a symbolic link".to_string()),
-        Err(e) if !matches!(e.problem, Problem::NotALink | Problem::NotFound) => {
+        Err(e) if !matches!(e.problem, ReadProblem::NotALink | ReadProblem::NotFound) => {
             return Some(e.problem.to_string());
         }
         Err(_) => {}
