@@ -384,6 +384,11 @@ fn runc_s_stale_mount_wording() {
 #[case(
     "Error: error stat'ing file '/opt/data': Permission denied: OCI runtime permission denied error"
 )]
+// https://github.com/winboat-org/winboat/pull/533 (a USB device gone since the container was
+// made: crun's stat of a /dev path no GPU vendor owns, not a stale CDI spec)
+#[case(
+    "Error: unable to start container \"64f6f99244bd6e5c15c592184db61b2a0f21a5c9bc1f4b9e1a80f7357daab08d\": crun: cannot stat `/dev/bus/usb/001/004`: No such file or directory: OCI runtime attempted to invoke a command that was not found"
+)]
 // https://github.com/containers/podman/issues/22004
 #[case("ls: cannot open directory '.': Permission denied")]
 // https://github.com/Koenkk/zigbee2mqtt.io/pull/3372

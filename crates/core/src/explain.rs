@@ -180,6 +180,11 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
     let text = py_strip(stderr);
     let mut best = families::classify(text, registry);
+    if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
+        && foreign_node(text, registry, probe)
+    {
+        best = None;
+    }
     let kinds: Vec<&str> = registry
         .backends()
         .iter()
@@ -241,6 +246,29 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         host: None,
         hint: hint::remedy(&family, text, registry, probe),
     })
+}
+
+/// A runtime's stat of a `/dev` path that no vendor's words claim and no valid spec on this host
+/// names (a USB device given with `--device` or a compose `devices:` entry, winboat-org/winboat#533)
+/// is not a stale GPU spec: gpuctl does not claim it. podman's own CDI injection
+/// (`failed to stat CDI host device`) and a text naming a CDI kind stay claimed.
+fn foreign_node(text: &str, registry: &Registry, probe: Option<&Probe>) -> bool {
+    if text.contains("failed to stat CDI host device") {
+        return false;
+    }
+    let Some(path) = hint::missing_path(text).filter(|p| p.starts_with("/dev/")) else {
+        return false;
+    };
+    let owned = families::gpu_words(registry)
+        .iter()
+        .filter(|w| w.starts_with("/dev/"))
+        .any(|w| path.starts_with(w) || path == w.trim_end_matches('/'));
+    let kind = registry
+        .backends()
+        .iter()
+        .flat_map(|b| b.cdi_kinds())
+        .any(|k| text.contains(k));
+    !owned && !kind && probe.is_none_or(|p| hint::spec_naming(p, path).is_none())
 }
 
 /// A node vendor's node that a runtime could not stat, when a valid spec on this host names it:
