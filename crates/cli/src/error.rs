@@ -181,6 +181,10 @@ impl std::fmt::Display for CliError {
             CliError::Write { reason } => {
                 write!(f, "cannot write the result to stdout ({reason})")
             }
+            // The error names its own remedy: nothing was written, nothing to check.
+            CliError::Output(e @ gpuctl_fleet::output::OutputError::NotAFile { .. }) => {
+                write!(f, "{e}")
+            }
             CliError::Output(e) => write!(
                 f,
                 "{e}; the old file is left as it was: check the directory exists and is writable"

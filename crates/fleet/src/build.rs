@@ -104,10 +104,22 @@ pub fn host_info(host: &Host) -> HostInfo {
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty())
     };
+    let [kernel_name, etc_hostname] = HOSTNAME_PATHS;
     HostInfo {
-        name: HOSTNAME_PATHS.iter().find_map(|p| read(p)),
+        // The kernel's name is the name, `#` and all; only the file has comments.
+        name: read(kernel_name).or_else(|| read(etc_hostname).and_then(|t| etc_hostname_name(&t))),
         kernel: read(OSRELEASE),
     }
+}
+
+/// The name in an `/etc/hostname` text: its first line that is neither blank nor a comment
+/// (hostname(5): "Comments (lines starting with a `#`) are ignored"; systemd's
+/// `read_etc_hostname_stream` takes the first such line, trimmed).
+pub fn etc_hostname_name(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
 }
 
 fn text_fact(d: &Device, key: &str) -> Option<String> {
@@ -167,5 +179,22 @@ fn doctor_summary(registry: &Registry, probe: &Probe) -> DoctorSummary {
                 facts: c.facts.clone(),
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::etc_hostname_name;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("node1\n", Some("node1"))]
+    #[case("# written by the installer\nnode1\n", Some("node1"))]
+    #[case("\n  # indented comment\n\n  node2  \nignored\n", Some("node2"))]
+    #[case("#node1\n", None)]
+    #[case("# only comments\n#\n", None)]
+    #[case("", None)]
+    fn etc_hostname_skips_comments_and_blank_lines(#[case] text: &str, #[case] name: Option<&str>) {
+        assert_eq!(etc_hostname_name(text).as_deref(), name);
     }
 }

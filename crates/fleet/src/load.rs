@@ -1,11 +1,19 @@
-//! Reading report files for `gpuctl fleet`: files named on the command line and the files in
-//! directories named (not recursing, dot-files ignored, in name order). A file that is not a
-//! `gpuctl.report/1` report is named and skipped, never fatal for the others. Each report is
-//! reduced to what planning needs as soon as it is read, so memory grows with the summaries,
-//! not with the files.
+//! Reading report files for `gpuctl fleet`: files named on the command line and the entries of
+//! directories named (not recursing, dot-files ignored, in name order; links followed to
+//! regular files, as NFD follows them). Every entry that is not read is named with the reason,
+//! never dropped in silence: a file that is not a `gpuctl.report/1` report, a link to nothing or
+//! a loop, a FIFO or device (never opened in a way that blocks, never read past the size limit),
+//! the same file reached twice, the same host reported twice. Each report is reduced to what
+//! planning needs as soon as it is read, so memory grows with the summaries, not with the
+//! files.
 
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
+use gpuctl_core::check::evidence::kind_of;
 use serde::{Deserialize, Serialize};
 
 use crate::model::SCHEMA;
@@ -23,33 +31,88 @@ pub struct Skipped {
     pub why: String,
 }
 
-/// The files to read: each file argument, and each directory argument's regular files.
+fn skipped(path: &Path, why: String) -> Skipped {
+    Skipped {
+        file: path.display().to_string(),
+        why,
+    }
+}
+
+/// The files to read: each file argument, and each directory argument's entries that lead to
+/// regular files. A file reached twice (named twice, or a link to a file also listed) is read
+/// once and its second name is said.
 pub fn files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Skipped>) {
     let mut out = Vec::new();
-    let mut skipped = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            match std::fs::read_dir(p) {
-                Ok(entries) => {
-                    let mut names: Vec<PathBuf> = entries
-                        .filter_map(Result::ok)
-                        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                        .map(|e| e.path())
-                        .collect();
-                    names.sort();
-                    out.extend(names);
-                }
-                Err(e) => skipped.push(Skipped {
-                    file: p.display().to_string(),
-                    why: format!("cannot list the directory: {e}"),
-                }),
+    let mut skip = Vec::new();
+    // (device, inode) of each file taken, and the name it was taken under.
+    let mut seen: HashMap<(u64, u64), PathBuf> = HashMap::new();
+    let mut take = |p: PathBuf, meta: Option<std::fs::Metadata>, skip: &mut Vec<Skipped>| {
+        if let Some(m) = meta {
+            if let Some(first) = seen.get(&(m.dev(), m.ino())) {
+                let why = format!("the same file as {}; read once", first.display());
+                skip.push(skipped(&p, why));
+                return;
             }
-        } else {
-            out.push(p.clone());
+            seen.insert((m.dev(), m.ino()), p.clone());
+        }
+        out.push(p);
+    };
+    for p in paths {
+        if !p.is_dir() {
+            // Whatever it is, read() names why it cannot be read.
+            let meta = std::fs::metadata(p).ok().filter(std::fs::Metadata::is_file);
+            take(p.clone(), meta, &mut skip);
+            continue;
+        }
+        let entries = match std::fs::read_dir(p) {
+            Ok(e) => e,
+            Err(e) => {
+                skip.push(skipped(p, format!("cannot list the directory: {e}")));
+                continue;
+            }
+        };
+        let mut names: Vec<PathBuf> = Vec::new();
+        for e in entries {
+            match e {
+                Ok(e) if e.file_name().as_encoded_bytes().starts_with(b".") => {}
+                Ok(e) => names.push(e.path()),
+                Err(e) => skip.push(skipped(p, format!("cannot list an entry: {e}"))),
+            }
+        }
+        names.sort();
+        for n in names {
+            // metadata() follows links: a link to a report is read, as NFD reads it.
+            match std::fs::metadata(&n) {
+                Ok(m) if m.is_file() => take(n, Some(m), &mut skip),
+                Ok(m) if m.is_dir() => skip.push(skipped(
+                    &n,
+                    "a directory; fleet reads the files of the directories it is given, not of their subdirectories (name it too)".into(),
+                )),
+                Ok(m) => skip.push(skipped(&n, not_regular(&m))),
+                Err(e) => skip.push(skipped(&n, unreadable(&n, &e))),
+            }
         }
     }
-    (out, skipped)
+    (out, skip)
+}
+
+fn not_regular(m: &std::fs::Metadata) -> String {
+    format!(
+        "it is {}, not a regular file; a report is a file 'gpuctl report' wrote",
+        kind_of(m)
+    )
+}
+
+/// An entry metadata() cannot follow: a link to nothing or a loop is said as such.
+fn unreadable(path: &Path, e: &std::io::Error) -> String {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && e.kind() == std::io::ErrorKind::NotFound {
+        "a symbolic link to nothing".into()
+    } else if is_link && e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+        "a loop of symbolic links".into()
+    } else {
+        format!("cannot read it: {e}")
+    }
 }
 
 #[derive(Deserialize)]
@@ -57,20 +120,38 @@ struct Head {
     schema: Option<serde_json::Value>,
 }
 
-/// One file read and summarized, or why not.
+/// Opens `path` for reading only when it leads to a regular file. `O_NONBLOCK` keeps the open
+/// from waiting on a FIFO put there after any earlier look; the opened file's own type decides.
+fn open_report(path: &Path) -> Result<File, String> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| unreadable(path, &e))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if meta.is_file() {
+        Ok(file)
+    } else {
+        Err(not_regular(&meta))
+    }
+}
+
+/// One file read and summarized, or why not. At most [`MAX_REPORT_BYTES`] + 1 bytes are read,
+/// whatever the file's metadata says.
 pub fn read(path: &Path) -> Result<HostSummary, Skipped> {
-    let skip = |why: String| Skipped {
-        file: path.display().to_string(),
-        why,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| skip(format!("cannot read it: {e}")))?;
-    if meta.len() > MAX_REPORT_BYTES {
+    let skip = |why: String| skipped(path, why);
+    let file = open_report(path).map_err(skip)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_REPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| skip(format!("cannot read it: {e}")))?;
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
         return Err(skip(format!(
-            "{} bytes, larger than any report ({MAX_REPORT_BYTES} at most)",
-            meta.len()
+            "over {MAX_REPORT_BYTES} bytes, larger than any report"
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| skip(format!("cannot read it: {e}")))?;
     match serde_json::from_slice::<LeanReport<'_>>(&bytes) {
         Ok(r) if r.schema == SCHEMA => Ok(summarize(&r, path)),
         Ok(r) => Err(skip(other_schema(&r.schema))),
@@ -92,34 +173,55 @@ fn other_schema(s: &str) -> String {
     )
 }
 
-/// Every file read, on `threads` threads, summaries in file order.
+/// Every file read, on `threads` threads, summaries in file order. A host whose report names
+/// it as an earlier file's does (the same `host.name`) is counted once: the later file is
+/// named, not planned twice.
 pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Skipped>) {
     let threads = threads.clamp(1, 64).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
     let results: Vec<Vec<Result<HostSummary, Skipped>>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(|f| read(f)).collect::<Vec<_>>()))
+            .map(|part| {
+                let h = s.spawn(move || part.iter().map(|f| read(f)).collect::<Vec<_>>());
+                (part, h)
+            })
             .collect();
         handles
             .into_iter()
-            .map(|h| {
+            .map(|(part, h)| {
+                // One result per file even then, so each stays paired with its name.
                 h.join().unwrap_or_else(|_| {
-                    vec![Err(Skipped {
-                        file: String::new(),
-                        why: "a reader thread failed".into(),
-                    })]
+                    part.iter()
+                        .map(|f| Err(skipped(f, "a reader thread failed".into())))
+                        .collect()
                 })
             })
             .collect()
     });
     let mut hosts = Vec::with_capacity(files.len());
-    let mut skipped = Vec::new();
-    for r in results.into_iter().flatten() {
+    let mut skip = Vec::new();
+    let mut first: HashMap<String, &Path> = HashMap::new();
+    for (r, file) in results.into_iter().flatten().zip(files) {
         match r {
-            Ok(h) => hosts.push(h),
-            Err(s) => skipped.push(s),
+            Ok(h) => match h.reported_name.then(|| first.get(&h.name)).flatten() {
+                Some(earlier) => skip.push(skipped(
+                    file,
+                    format!(
+                        "the same host as {} (host name {:?}); counted once",
+                        earlier.display(),
+                        h.name
+                    ),
+                )),
+                None => {
+                    if h.reported_name {
+                        first.insert(h.name.clone(), file);
+                    }
+                    hosts.push(h);
+                }
+            },
+            Err(s) => skip.push(s),
         }
     }
-    (hosts, skipped)
+    (hosts, skip)
 }

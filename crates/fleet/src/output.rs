@@ -2,7 +2,9 @@
 //! The text goes to a dot-file in the target's directory (NFD ignores dot-files, and the
 //! rename stays on one filesystem), created exclusively and never through a link, synced, then
 //! renamed over the target. A target that is a link is replaced, not followed; a failed write
-//! leaves the old file as it was.
+//! leaves the old file as it was. rename(2) replaces any entry that is not a directory, so a
+//! target that is a device node, a FIFO or a socket (`--output /dev/null` as root) is refused
+//! before anything is written.
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -33,6 +35,17 @@ pub enum OutputError {
         /// The operating system's words.
         reason: String,
     },
+    /// The target is there and is neither a regular file nor a link: the rename would replace
+    /// a device node, a FIFO or a socket with a regular file.
+    #[error(
+        "{path}: it is {kind}, not a regular file, and is left as it was: a report is written as a file of its own; name a file path (such as /etc/kubernetes/node-feature-discovery/features.d/gpuctl), or leave out --output to print it"
+    )]
+    NotAFile {
+        /// The target.
+        path: PathBuf,
+        /// What it is, in words (`a character device`).
+        kind: &'static str,
+    },
     /// The rename over the target failed (a directory there, another filesystem).
     #[error("{path}: cannot replace it: {reason}")]
     Rename {
@@ -52,6 +65,7 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), OutputError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    refuse_special(path)?;
     let (temp, mut file) = create_temp(path, &dir, &name.to_string_lossy())?;
     let written = file
         .write_all(text)
@@ -80,6 +94,24 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), OutputError> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Refuses a target that the rename would replace though it is no file: `lstat`, so a link is
+/// judged as a link (replaced by design), never by what it leads to. A directory is left to
+/// the rename, which refuses it with the system's words.
+fn refuse_special(path: &Path) -> Result<(), OutputError> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        // Absent (the usual first write), or not reachable: create_temp says what fails.
+        return Ok(());
+    };
+    let t = meta.file_type();
+    if t.is_file() || t.is_symlink() || t.is_dir() {
+        return Ok(());
+    }
+    Err(OutputError::NotAFile {
+        path: path.into(),
+        kind: gpuctl_core::check::evidence::kind_of(&meta),
+    })
 }
 
 /// Creates `.NAME.gpuctl-PID-N.tmp` in `dir` with O_CREAT|O_EXCL|O_NOFOLLOW: an existing file

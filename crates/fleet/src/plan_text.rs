@@ -1,22 +1,30 @@
 //! `gpuctl fleet`'s text: per vendor the stack or the groups and what divides them, then
 //! drift, the CUDA answer and the files skipped. Long host lists are cut for people; the JSON
-//! has them all.
+//! has them all. Host names, file names, reasons and stacks come from the reports (a host's
+//! name is whatever its `/etc/hostname` held), so each is written through [`e`]: a line break
+//! in a name cannot start a line of its own, an escape sequence cannot reach the terminal
+//! (docs/output-safety.md, "Text output").
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+
+use gpuctl_core::text::escape_controls;
 
 use crate::plan::FleetPlan;
 
 const SHOWN: usize = 8;
 
+/// A string from a report, as text output may hold it.
+fn e(s: &str) -> Cow<'_, str> {
+    escape_controls(s)
+}
+
 fn names(hosts: &[String]) -> String {
+    let shown: Vec<Cow<'_, str>> = hosts.iter().take(SHOWN).map(|h| e(h)).collect();
     if hosts.len() > SHOWN {
-        format!(
-            "{} and {} more",
-            hosts[..SHOWN].join(", "),
-            hosts.len() - SHOWN
-        )
+        format!("{} and {} more", shown.join(", "), hosts.len() - SHOWN)
     } else {
-        hosts.join(", ")
+        shown.join(", ")
     }
 }
 
@@ -41,23 +49,25 @@ pub fn render(p: &FleetPlan) -> String {
             let _ = writeln!(
                 s,
                 "{} ({} host(s)): one stack fits every host: {}",
-                v.vendor, v.hosts, v.groups[0].describe
+                e(&v.vendor),
+                v.hosts,
+                e(&v.groups[0].describe)
             );
         } else if v.fits_all {
-            let _ = writeln!(s, "{} ({} host(s)): no host to plan", v.vendor, v.hosts);
+            let _ = writeln!(s, "{} ({} host(s)): no host to plan", e(&v.vendor), v.hosts);
         } else {
             let _ = writeln!(
                 s,
                 "{} ({} host(s)): no one stack fits every host; {} group(s):",
-                v.vendor,
+                e(&v.vendor),
                 v.hosts,
                 v.groups.len()
             );
             for g in &v.groups {
-                let _ = writeln!(s, "  {}: {}", g.describe, names(&g.hosts));
+                let _ = writeln!(s, "  {}: {}", e(&g.describe), names(&g.hosts));
             }
             for d in &v.divides {
-                let _ = writeln!(s, "  divided by: {d}");
+                let _ = writeln!(s, "  divided by: {}", e(d));
             }
             if !v.conflicted.is_empty() {
                 let _ = writeln!(s, "  no stack drives all GPUs of: {}", names(&v.conflicted));
@@ -67,11 +77,11 @@ pub fn render(p: &FleetPlan) -> String {
     if !p.drift.is_empty() {
         s.push_str("drift:\n");
         for d in &p.drift {
-            let _ = writeln!(s, "  - {}", d.message);
+            let _ = writeln!(s, "  - {}", e(&d.message));
         }
     }
     if let Some(c) = &p.cuda {
-        let _ = writeln!(s, "CUDA {}:", c.cuda);
+        let _ = writeln!(s, "CUDA {}:", e(&c.cuda));
         let _ = writeln!(s, "  can run it: {}", or_none(&c.can));
         let _ = writeln!(s, "  cannot: {}", or_none(&c.cannot));
         if !c.unknown.is_empty() {
@@ -85,7 +95,7 @@ pub fn render(p: &FleetPlan) -> String {
     if !p.skipped.is_empty() {
         s.push_str("skipped:\n");
         for k in &p.skipped {
-            let _ = writeln!(s, "  - {}: {}", k.file, k.why);
+            let _ = writeln!(s, "  - {}: {}", e(&k.file), e(&k.why));
         }
     }
     s

@@ -18,6 +18,9 @@ pub const SPEC_DRIVER_CHECK: &str = "nvidia-spec-driver";
 pub struct HostSummary {
     /// The host's name, or the file's when the report has none.
     pub name: String,
+    /// True when the name is the report's own `host.name`, not the file's: only such a name
+    /// identifies a host (two reports with it are one host reported twice).
+    pub reported_name: bool,
     /// Vendors with GPUs.
     pub vendors: Vec<VendorSummary>,
     /// CDI specs written for another driver than the loaded one, one sentence each.
@@ -185,6 +188,7 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
         .collect();
     HostSummary {
         name,
+        reported_name: r.host.name.is_some(),
         vendors,
         stale_specs,
     }
