@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use gpuctl_fleet::every::StopSignals;
 use gpuctl_fleet::{build, nfd, output};
 
 use crate::write_out;
@@ -31,8 +32,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: write again every SECONDS, forever (a DaemonSet's timer in an image with
-    /// no shell). A failed write is said on stderr and tried again at the next tick.
+    /// With --output: write again every SECONDS until SIGTERM or SIGINT (a DaemonSet's timer
+    /// in an image with no shell), then exit 0. A failed write is said on stderr and tried
+    /// again at the next tick. With --format nfd the labels expire after two periods (one hour
+    /// at least).
     #[arg(long, value_name = "SECONDS", requires = "output", value_parser = clap::value_parser!(u64).range(1..))]
     pub every: Option<u64>,
 }
@@ -43,11 +46,23 @@ pub fn run(ctx: &Context, a: &ReportArgs, out: &mut dyn Write) -> Result<Outcome
     let Some(every) = a.every else {
         return once(ctx, a, out);
     };
+    // Watched before the first write, so a stop during it is not lost (every.rs says why).
+    let stop = StopSignals::watch()
+        .map_err(|e| {
+            ctx.ui
+                .warn(&format!("cannot watch SIGTERM and SIGINT: {e}"))
+        })
+        .ok();
+    let period = std::time::Duration::from_secs(every);
     loop {
         if let Err(e) = once(ctx, a, out) {
             ctx.ui.error(&e.to_string());
         }
-        std::thread::sleep(std::time::Duration::from_secs(every));
+        match &stop {
+            Some(s) if s.wait(period) => return Ok(Outcome::Served),
+            Some(_) => {}
+            None => std::thread::sleep(period),
+        }
     }
 }
 
@@ -66,7 +81,7 @@ fn once(ctx: &Context, a: &ReportArgs, out: &mut dyn Write) -> Result<Outcome, C
         ReportFormat::Nfd => {
             let (labels, dropped) = nfd::labels(&report);
             ctx.ui.warn_all(&dropped);
-            nfd::render(&labels, now()).map_err(CliError::Nfd)?
+            nfd::render(&labels, now(), a.every).map_err(CliError::Nfd)?
         }
     };
     match &a.output {

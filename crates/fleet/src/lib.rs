@@ -7,6 +7,7 @@ mod build;
 pub mod clock;
 pub mod convert;
 pub mod drivers;
+pub mod every;
 pub mod label;
 pub mod load;
 pub mod model;

@@ -17,9 +17,18 @@ use crate::model::{Kind, Report, VendorEntry};
 pub const PREFIX: &str = "gpuctl.io";
 /// NFD skips a feature file larger than this, whole.
 pub const MAX_FILE_BYTES: usize = 64 * 1024;
-/// How long the labels stay after they were written: twelve runs of the DaemonSet's
+/// How long the labels stay after they were written, at least: twelve runs of the DaemonSet's
 /// five-minute timer (deploy/kubernetes), so a few missed runs do not drop them.
 pub const EXPIRY_SECS: u64 = 3600;
+/// The latest time RFC 3339 can write (9999-12-31T23:59:59Z): a longer `--every` gets this.
+const LAST_RFC3339: u64 = 253_402_300_799;
+
+/// How long labels written now must stay: [`EXPIRY_SECS`], or two periods of `--every` when
+/// that is longer, so the labels outlive the next write by at least one more period (a write
+/// takes a moment, and one failed write does not drop them).
+pub fn lifetime(every: Option<u64>) -> u64 {
+    every.map_or(EXPIRY_SECS, |e| e.saturating_mul(2).max(EXPIRY_SECS))
+}
 
 /// One label.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,15 +210,20 @@ fn driver_labels(l: &mut Labels, v: &VendorEntry) {
     l.add(&format!("{name}.driver.fits"), d.fits.as_str());
 }
 
-/// The feature file: a header, the expiry directive (`now` plus [`EXPIRY_SECS`]), the labels.
-pub fn render(labels: &[Label], now: u64) -> Result<String, NfdError> {
+/// The feature file: a header, the expiry directive (`now` plus [`lifetime`] of `every`, the
+/// seconds of `report --every` when it writes again), the labels.
+pub fn render(labels: &[Label], now: u64, every: Option<u64>) -> Result<String, NfdError> {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# Written by gpuctl report --format nfd ({}); see docs/fleet.md#labels.",
         crate::model::SCHEMA
     );
-    let _ = writeln!(s, "# +expiry-time={}", rfc3339(now + EXPIRY_SECS));
+    let _ = writeln!(
+        s,
+        "# +expiry-time={}",
+        rfc3339(now.saturating_add(lifetime(every)).min(LAST_RFC3339))
+    );
     for l in labels {
         let _ = writeln!(s, "{}={}", l.name, l.value);
     }
@@ -217,4 +231,36 @@ pub fn render(labels: &[Label], now: u64) -> Result<String, NfdError> {
         return Err(NfdError::TooLarge { bytes: s.len() });
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EXPIRY_SECS, lifetime, render};
+    use rstest::rstest;
+
+    /// The labels outlive the next write by a period at least: an hour for a single write or a
+    /// short `--every`, two periods for a long one; a period too long for RFC 3339 still writes
+    /// a time NFD parses.
+    #[rstest]
+    #[case(None, EXPIRY_SECS)]
+    #[case(Some(300), EXPIRY_SECS)]
+    #[case(Some(1800), 3600)]
+    #[case(Some(3600), 7200)]
+    #[case(Some(7200), 14_400)]
+    #[case(Some(u64::MAX), u64::MAX)]
+    fn the_expiry_covers_the_next_write_with_margin(#[case] every: Option<u64>, #[case] secs: u64) {
+        assert_eq!(lifetime(every), secs);
+        if let Some(e) = every {
+            assert!(lifetime(every) >= e.saturating_add(e.min(EXPIRY_SECS / 2)));
+        }
+    }
+
+    #[rstest]
+    #[case(None, "1970-01-01T01:00:00Z")]
+    #[case(Some(7200), "1970-01-01T04:00:00Z")]
+    #[case(Some(u64::MAX), "9999-12-31T23:59:59Z")]
+    fn the_directive_says_that_time(#[case] every: Option<u64>, #[case] when: &str) {
+        let text = render(&[], 0, every).unwrap_or_default();
+        assert!(text.contains(&format!("# +expiry-time={when}\n")), "{text}");
+    }
 }
