@@ -6,9 +6,10 @@ use std::path::Path;
 
 use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::check::{evidence, evidence::Found};
-use gpuctl_core::{backend::GpuBackend, plan::Tier, probe::Probe};
+use gpuctl_core::{backend::GpuBackend, devnode, plan::Tier, probe::Probe};
 
 use crate::backend::{KIND, Nvidia};
+use crate::nodes::leads_to_driver_node;
 use crate::requirement::{NVIDIA_VENDOR_ID, parse_driver_spec};
 use crate::requirement_model::host_stack;
 
@@ -180,6 +181,18 @@ fn uvm(probe: &Probe) -> Check {
     const UVM: &str = "/dev/nvidia-uvm";
     let found = evidence::device_node(probe.host(), Path::new(UVM));
     let c = Check::new(UVM_CHECK, UVM, Status::Ok);
+    // A link is the driver's node only when it resolves to one (`-> sda` hands CUDA a disk),
+    // by the rule the grants follow (docs/output-safety.md, "Device nodes that are links").
+    if matches!(found, Found::Present)
+        && let Err(why) = devnode::vet_node(probe.host(), Path::new(UVM), leads_to_driver_node)
+    {
+        return Check {
+            status: Status::Problem,
+            ..c
+        }
+        .fact(format!("{UVM} is {}: CUDA would open that instead", why.0))
+        .remedy("remove the link and load the module: sudo nvidia-modprobe -u -c=0 (or 'sudo modprobe nvidia-uvm'), then regenerate the CDI spec");
+    }
     match found {
         Found::Present => c.fact("present"),
         Found::Unknown(_) => Check {

@@ -121,7 +121,7 @@ pub fn dev_nodes(host: &Host) -> Result<DevNodes, GpuError> {
 }
 
 /// True when a link's target is itself one of the driver's nodes in `/dev`.
-fn leads_to_driver_node(target: &Path) -> bool {
+pub(crate) fn leads_to_driver_node(target: &Path) -> bool {
     devnode::is_node_in(target, "/dev", is_driver_node_name)
 }
 

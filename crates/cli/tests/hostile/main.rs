@@ -4,12 +4,14 @@
 //! not asked for. This file is the harness; the trees are in the modules, by round:
 //! `trees` (issue 9: size, links, FIFOs), `grants` (issue 16: names that split or forge a
 //! grant, links to other devices, docker's groups), `forged` (issue 16: output that can be
-//! forged), `fleet` (issue 25: report's output and fleet's input).
+//! forged), `fleet` (issue 25: report's output and fleet's input), `nodes` (issue 25: a uvm link,
+//! doctor's group advice).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod fleet;
 mod forged;
 mod grants;
+mod nodes;
 mod trees;
 
 use std::ffi::OsStr;

@@ -1,13 +1,11 @@
 //! Host checks that know no vendor: what each selected vendor offers, the OCI runtime against
-//! keep-groups, SELinux's device boolean, and the invoking user's access to the device nodes a
-//! container would get.
+//! keep-groups, and SELinux's device boolean. The invoking user's access to the device nodes a
+//! container would get is `node_access`.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::backend::GpuBackend;
 use crate::check::codes;
-use crate::check::user::group_name;
 use crate::check::{Check, DoctorContext, Status, containers_conf, evidence};
 use crate::host::Host;
 use crate::plan::{Need, Plan};
@@ -198,96 +196,4 @@ fn read_small(host: &Host, path: &str) -> Read {
         Ok(t) => Read::Text(t),
         Err(e) => Read::Cannot(e.to_string()),
     }
-}
-
-/// For rootless podman: the invoking user can open every device node the selection passes
-/// (raw `--device` nodes and the nodes the selected CDI specs inject). When who runs podman is
-/// unknown, the nodes only root could open are "cannot tell", never passed.
-pub fn render_groups(
-    probe: &Probe,
-    ctx: &DoctorContext,
-    plan: Option<&Plan>,
-    vendors: &[&dyn GpuBackend],
-) -> Vec<Check> {
-    if ctx.rootless() == Some(false) {
-        return vec![
-            Check::new(codes::RENDER_GROUPS, "device nodes", Status::Skipped)
-                .fact("podman runs as root: group membership does not limit it"),
-        ];
-    }
-    let mut nodes: Vec<String> = Vec::new();
-    if let Some(plan) = plan {
-        nodes.extend(plan.items().iter().filter_map(|i| match &i.need {
-            Need::DeviceNode(path) => Some(path.clone()),
-            _ => None,
-        }));
-    }
-    for v in vendors {
-        for kind in v.cdi_kinds() {
-            for spec in probe.cdi().specs_for(kind) {
-                nodes.extend(spec.host_nodes.iter().cloned());
-            }
-        }
-    }
-    nodes.sort();
-    nodes.dedup();
-    let host = probe.host();
-    let mut out = Vec::new();
-    for node in nodes {
-        let meta = match host.metadata(Path::new(&node)) {
-            Ok(Some(m)) => m,
-            Ok(None) => continue,
-            Err(e) => {
-                out.push(
-                    Check::new(codes::RENDER_GROUPS, node, Status::Warning)
-                        .fact(format!("cannot tell who may open it: {e}")),
-                );
-                continue;
-            }
-        };
-        let mode = meta.mode();
-        let by_other = mode & 0o006 == 0o006;
-        let group = group_name(host, meta.gid());
-        let shown = format!(
-            "{node}: mode {:04o}, group {group} ({})",
-            mode & 0o7777,
-            meta.gid()
-        );
-        let Some(who) = &ctx.identity else {
-            let c = Check::new(codes::RENDER_GROUPS, node, Status::Ok);
-            out.push(if by_other {
-                c.fact(format!("{shown}; open to every user"))
-            } else {
-                Check {
-                    status: Status::Warning,
-                    ..c
-                }
-                .fact(format!(
-                    "{shown}; the invoking user is unknown (/proc/self/status cannot be read), so gpuctl cannot tell whether rootless podman may open it"
-                ))
-                .remedy(format!(
-                    "run gpuctl as the user who runs podman; that user needs group {group} ('sudo usermod -aG {group} $USER')"
-                ))
-            });
-            continue;
-        };
-        let by_owner = meta.uid() == who.uid && mode & 0o600 == 0o600;
-        let by_group = who.in_group(meta.gid()) && mode & 0o060 == 0o060;
-        let fact = format!(
-            "{shown}; uid {} is {}in it",
-            who.uid,
-            if who.in_group(meta.gid()) { "" } else { "not " }
-        );
-        let c = if by_other || by_owner || by_group {
-            Check::new(codes::RENDER_GROUPS, node, Status::Ok).fact(fact)
-        } else {
-            Check::new(codes::RENDER_GROUPS, node, Status::Problem)
-                .fact(fact)
-                .remedy(format!(
-                    "sudo usermod -aG {group} $USER, log in again, and keep the group with '--group-add keep-groups' under crun"
-                ))
-        };
-        out.push(c);
-    }
-    out
 }

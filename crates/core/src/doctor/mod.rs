@@ -6,6 +6,7 @@
 
 mod cdi_checks;
 mod host_checks;
+mod node_access;
 mod report;
 
 use crate::backend::GpuBackend;
@@ -66,7 +67,7 @@ pub fn run(
     let plan = plan.ok();
     checks.push(host_checks::oci_runtime(probe, ctx, plan.as_ref()));
     checks.push(host_checks::selinux(probe));
-    checks.extend(host_checks::render_groups(
+    checks.extend(node_access::render_groups(
         probe,
         ctx,
         plan.as_ref(),
