@@ -120,9 +120,16 @@ struct Head {
     schema: Option<serde_json::Value>,
 }
 
-/// Opens `path` for reading only when it leads to a regular file. `O_NONBLOCK` keeps the open
-/// from waiting on a FIFO put there after any earlier look; the opened file's own type decides.
+/// Opens `path` for reading only when it leads to a regular file. The type is looked at before
+/// the open, since opening a device can act (a watchdog starts, a tape rewinds); `O_NONBLOCK`
+/// keeps the open from waiting on a FIFO put there since, and the opened file's own type
+/// decides.
 fn open_report(path: &Path) -> Result<File, String> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(not_regular(&m)),
+        Ok(_) => {}
+        Err(e) => return Err(unreadable(path, &e)),
+    }
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
