@@ -109,6 +109,7 @@ pub fn host_info(host: &Host) -> HostInfo {
         // The kernel's name is the name, `#` and all; only the file has comments.
         name: read(kernel_name).or_else(|| read(etc_hostname).and_then(|t| etc_hostname_name(&t))),
         kernel: read(OSRELEASE),
+        machine_id: crate::machine_id::machine_id(host),
     }
 }
 

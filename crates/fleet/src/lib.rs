@@ -10,6 +10,7 @@ pub mod drivers;
 pub mod every;
 pub mod label;
 pub mod load;
+pub mod machine_id;
 pub mod model;
 pub mod nfd;
 pub mod output;

@@ -174,6 +174,22 @@ pub fn read(path: &Path) -> Result<HostSummary, Skipped> {
     }
 }
 
+/// Why a second report with an earlier one's host name is not planned.
+fn twice(h: &HostSummary, earlier: &Path, earlier_id: Option<&str>) -> String {
+    match (earlier_id, h.machine_id.as_deref()) {
+        (Some(a), Some(b)) if a != b => format!(
+            "another machine with the host name {:?} of {} (their machine ids differ); fleet names hosts by name, so give one of them another hostname",
+            h.name,
+            earlier.display()
+        ),
+        _ => format!(
+            "the same host as {} (host name {:?}); counted once",
+            earlier.display(),
+            h.name
+        ),
+    }
+}
+
 fn other_schema(s: &str) -> String {
     format!(
         "its schema is {s:?}, and this gpuctl reads {SCHEMA}; write it again with this gpuctl's 'gpuctl report'"
@@ -182,7 +198,9 @@ fn other_schema(s: &str) -> String {
 
 /// Every file read, on `threads` threads, summaries in file order. A host whose report names
 /// it as an earlier file's does (the same `host.name`) is counted once: the later file is
-/// named, not planned twice.
+/// named, not planned twice. When both reports carry machine ids and they differ, these are two
+/// hosts with one name, which a plan that names hosts cannot tell apart: the later is refused
+/// with that sentence.
 pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Skipped>) {
     let threads = threads.clamp(1, 64).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
@@ -208,21 +226,15 @@ pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Ski
     });
     let mut hosts = Vec::with_capacity(files.len());
     let mut skip = Vec::new();
-    let mut first: HashMap<String, &Path> = HashMap::new();
+    // Each reported name, the file it came from and its machine id.
+    let mut first: HashMap<String, (&Path, Option<String>)> = HashMap::new();
     for (r, file) in results.into_iter().flatten().zip(files) {
         match r {
             Ok(h) => match h.reported_name.then(|| first.get(&h.name)).flatten() {
-                Some(earlier) => skip.push(skipped(
-                    file,
-                    format!(
-                        "the same host as {} (host name {:?}); counted once",
-                        earlier.display(),
-                        h.name
-                    ),
-                )),
+                Some((earlier, id)) => skip.push(skipped(file, twice(&h, earlier, id.as_deref()))),
                 None => {
                     if h.reported_name {
-                        first.insert(h.name.clone(), file);
+                        first.insert(h.name.clone(), (file, h.machine_id.clone()));
                     }
                     hosts.push(h);
                 }

@@ -33,6 +33,10 @@ pub struct HostInfo {
     pub name: Option<String>,
     /// `/proc/sys/kernel/osrelease` (`6.8.0-60-generic`); `null` when unreadable.
     pub kernel: Option<String>,
+    /// `/etc/machine-id` hashed for gpuctl (never the id itself: [`crate::machine_id`]);
+    /// `null` when the tree has no valid one. Added within version 1.
+    #[serde(default)]
+    pub machine_id: Option<String>,
 }
 
 /// One vendor on the host.

@@ -21,6 +21,9 @@ pub struct HostSummary {
     /// True when the name is the report's own `host.name`, not the file's: only such a name
     /// identifies a host (two reports with it are one host reported twice).
     pub reported_name: bool,
+    /// The report's `host.machine_id`, when it has one: two reports with one name and two
+    /// machine ids are two hosts.
+    pub machine_id: Option<String>,
     /// Vendors with GPUs.
     pub vendors: Vec<VendorSummary>,
     /// CDI specs written for another driver than the loaded one, one sentence each.
@@ -68,6 +71,8 @@ pub struct LeanReport<'a> {
 struct LeanHost<'a> {
     #[serde(borrow)]
     name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    machine_id: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -189,6 +194,7 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
     HostSummary {
         name,
         reported_name: r.host.name.is_some(),
+        machine_id: r.host.machine_id.as_deref().map(str::to_string),
         vendors,
         stale_specs,
     }

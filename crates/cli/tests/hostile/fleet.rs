@@ -335,6 +335,64 @@ fn a_host_reported_twice_is_counted_once_and_named() {
     );
 }
 
+/// Item 5, by machine: two hosts that share a host name but not a machine id (a cloned image)
+/// are not one host reported twice: the second is refused with that sentence; the report
+/// carries the id only hashed (machine-id(5)).
+#[test]
+fn two_machines_with_one_name_are_refused_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = [
+        "3d1219c7c4c5404aaa1f6d2a48adfda4",
+        "51df0b4bc3b04c9780e299b98ca373b8",
+    ];
+    for (id, file) in ids.iter().zip(["one.json", "two.json"]) {
+        let t = nvidia_host("node-a", 0x2901, OPEN);
+        t.file("/etc/machine-id", &format!("{id}\n"));
+        report_to(&t, &dir.path().join(file));
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(!text.contains(id), "the raw machine id is in the report");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let hashed = v["host"]["machine_id"].as_str().unwrap();
+        assert!(
+            hashed.len() == 32 && hashed.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{hashed}"
+        );
+    }
+    // The same machine again: a duplicate, counted once.
+    std::fs::copy(dir.path().join("one.json"), dir.path().join("three.json")).unwrap();
+    let out = fleet(&["--format", "json"], &[dir.path()]);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["hosts"], 1, "{v}");
+    let skipped: Vec<String> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["file"].as_str().unwrap(),
+                s["why"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let name = |f: &str| dir.path().join(f).display().to_string();
+    assert_eq!(
+        skipped,
+        [
+            format!(
+                "{}: the same host as {} (host name \"node-a\"); counted once",
+                name("three.json"),
+                name("one.json")
+            ),
+            format!(
+                "{}: another machine with the host name \"node-a\" of {} (their machine ids differ); fleet names hosts by name, so give one of them another hostname",
+                name("two.json"),
+                name("one.json")
+            ),
+        ]
+    );
+}
+
 /// Item 17: `/etc/hostname` with comment lines (hostname(5): lines starting with `#` are
 /// ignored) names the host by its one other line, when the kernel's file is absent.
 #[test]
