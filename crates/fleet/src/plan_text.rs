@@ -1,7 +1,7 @@
 //! `gpuctl fleet`'s text: per vendor the stack or the groups and what divides them, then
 //! drift, the CUDA answer and the files skipped. Long host lists are cut for people; the JSON
 //! has them all. Host names, file names, reasons and stacks come from the reports (a host's
-//! name is whatever its `/etc/hostname` held), so each is written through [`e`]: a line break
+//! name is whatever its `/etc/hostname` held), so each is escaped (`escape_controls`): a line break
 //! in a name cannot start a line of its own, an escape sequence cannot reach the terminal
 //! (docs/output-safety.md, "Text output").
 
