@@ -43,8 +43,8 @@ pub enum OutputError {
     NotAFile {
         /// The target.
         path: PathBuf,
-        /// What it is, in words (`a character device`).
-        kind: &'static str,
+        /// What it is, in words (`a character device`, `a link to a FIFO`).
+        kind: String,
     },
     /// The rename over the target failed (a directory there, another filesystem).
     #[error("{path}: cannot replace it: {reason}")]
@@ -97,20 +97,30 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), OutputError> {
 }
 
 /// Refuses a target that the rename would replace though it is no file: `lstat`, so a link is
-/// judged as a link (replaced by design), never by what it leads to. A directory is left to
-/// the rename, which refuses it with the system's words.
+/// judged as a link (replaced by design, never written through). A link that leads to a device,
+/// a FIFO or a socket is refused too: `--output /dev/stdout` would otherwise replace the
+/// system's `/dev/stdout` link with a file. A directory is left to the rename, which refuses
+/// it with the system's words.
 fn refuse_special(path: &Path) -> Result<(), OutputError> {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         // Absent (the usual first write), or not reachable: create_temp says what fails.
         return Ok(());
     };
-    let t = meta.file_type();
-    if t.is_file() || t.is_symlink() || t.is_dir() {
+    let (meta, through) = if meta.file_type().is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(target) => (target, "a link to "),
+            // A link to nothing (or a loop) is replaced like any link.
+            Err(_) => return Ok(()),
+        }
+    } else {
+        (meta, "")
+    };
+    if meta.is_file() || meta.is_dir() {
         return Ok(());
     }
     Err(OutputError::NotAFile {
         path: path.into(),
-        kind: gpuctl_core::check::evidence::kind_of(&meta),
+        kind: format!("{through}{}", gpuctl_core::check::evidence::kind_of(&meta)),
     })
 }
 

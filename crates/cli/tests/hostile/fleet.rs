@@ -71,15 +71,18 @@ fn fleet(args: &[&str], paths: &[&Path]) -> Outcome {
     }
 }
 
-/// Item 1: `report --output` at a FIFO (and, as root, a character device like /dev/null made
-/// here) is refused with a sentence, exit 1, and the node is still what it was.
+/// Item 1: `report --output` at a FIFO, a link to one, and (as root) a character device like
+/// /dev/null made here is refused with a sentence, exit 1, and the node is still what it was.
 #[test]
 fn report_output_never_replaces_a_fifo_or_a_device_node() {
     let host = nvidia_host("node-a", 0x2901, OPEN);
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo");
     mkfifo(&fifo);
-    let mut targets = vec![(fifo, "a FIFO")];
+    // A link that leads to one (`--output /dev/stdout`) is not replaced either.
+    let link = dir.path().join("stdout");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let mut targets = vec![(fifo, "a FIFO"), (link.clone(), "a link to a FIFO")];
     let null = dir.path().join("null");
     // mknod needs root (CAP_MKNOD); the DaemonSet is root, so that is where it matters.
     let made = Command::new("mknod")
@@ -112,7 +115,10 @@ fn report_output_never_replaces_a_fifo_or_a_device_node() {
                 out.stderr
             );
             let t = std::fs::symlink_metadata(&target).unwrap().file_type();
-            assert!(t.is_fifo() || t.is_char_device(), "{kind} was replaced");
+            assert!(
+                t.is_fifo() || t.is_char_device() || t.is_symlink(),
+                "{kind} was replaced"
+            );
         }
     }
     // Nothing was left behind: no temporary file was made.
