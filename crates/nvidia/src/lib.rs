@@ -24,6 +24,8 @@ pub mod model;
 pub mod nodes;
 mod numbering;
 pub mod release;
+pub mod release_lists;
+mod release_verdict;
 pub mod requirement;
 mod requirement_model;
 pub mod table;
