@@ -239,3 +239,7 @@ fn between_words(
     }
     parts.join("; ")
 }
+
+#[cfg(test)]
+#[path = "release_verdict_tests.rs"]
+mod tests;
