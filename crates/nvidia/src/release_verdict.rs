@@ -73,6 +73,18 @@ fn above_newest(id: u16, spec: &DriverRelease, below: Option<&ReadRelease>) -> b
     below.is_some_and(|r| r.lists(id)) && max.is_some_and(|m| m >= spec.branch())
 }
 
+/// Whether the read release `below`, the nearest under `spec`, vouches for it. Releases of an
+/// older branch can postdate `spec` (470.256.02 came years after 510.47.03) and carry backports
+/// (GeForce RTX 3050 OEM, 2508, added in 470.141.03 of August 2022, after 510.47.03): an older
+/// branch's listing counts only when a read release of a yet older branch lists the id too.
+fn lower_side(id: u16, spec: &DriverRelease, below: &ReadRelease) -> bool {
+    below.lists(id)
+        && (below.release.branch() == spec.branch()
+            || lists::releases()
+                .iter()
+                .any(|r| r.release.branch() < below.release.branch() && r.lists(id)))
+}
+
 /// Whether the proprietary module of release (or branch) `spec` supports `device_id`.
 pub fn proprietary_listing(id: u16, spec: &DriverRelease) -> Listing {
     if let Some(r) = lists::read_release(spec) {
@@ -103,10 +115,16 @@ pub fn proprietary_listing(id: u16, spec: &DriverRelease) -> Listing {
             return by_branch_read(id, spec.branch(), &read, branch_floor);
         }
     }
+    // Where the open module's README of this release was read and lists the id, the proprietary
+    // module of the release supports it: at each of the 7 releases where both lists were read,
+    // every id the open README lists is in the proprietary list (docs/requirement.md).
+    if !spec.is_branch_only() && open_listing(id, spec) == Listing::Lists {
+        return Listing::Lists;
+    }
     let (below, above) = lists::neighbours(spec);
     let own_floor = matches!(&bound, ProprietaryBound::Listed(f)
         if in_branch(f) && !spec.is_branch_only() && *spec >= f.first);
-    let low = below.is_some_and(|r| r.lists(id)) || own_floor;
+    let low = below.is_some_and(|r| lower_side(id, spec, r)) || own_floor;
     let high = match above {
         Some(r) => r.lists(id),
         None => above_newest(id, spec, below),

@@ -116,6 +116,12 @@ fn every_row_is_judged_by_its_own_release() {
 )]
 // Between reads: 535.54.03 sits between 525.147.05 and 535.216.03, which both list the RTX 4080.
 #[case(0x2704, "535.54.03", "lists", "")]
+// 510.47.03 sits between 470.256.02 and 525.147.05, which both list the RTX 3050 OEM (2508),
+// but 470 has it as a backport (changelog 470.141.03) and 460.106.00 lacks it: not known.
+#[case(0x2508, "510.47.03", "unknown", "470.256.02 lists it")]
+// T4 is listed by 460.106.00 and 470.256.02 as by 525.147.05: 510.47.03 lists it.
+#[case(0x1eb8, "510.47.03", "lists", "")]
+#[case(0x1eb8, "510", "lists", "")]
 // 520.56.06: 470.256.02 lacks it, 525.147.05 lists it; nothing finer is known.
 #[case(0x2704, "520.56.06", "unknown", "470.256.02 does not list it")]
 fn findings_1_to_4(#[case] id: u16, #[case] spec: &str, #[case] want: &str, #[case] words: &str) {
@@ -152,4 +158,35 @@ fn an_id_no_source_names_gets_the_generation_bound_never_a_pass() {
         matches!(&got, Listing::Lacks(w) if w.contains("the generation's bound")),
         "{got:?}"
     );
+}
+
+#[test]
+fn the_open_readme_and_the_kernelopen_flag_agree_where_both_were_read() {
+    let open: BTreeMap<&str, BTreeSet<u16>> = include_str!("../data/open-releases.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            let ids = c[3].split(' ').map(|i| u16::from_str_radix(i, 16).unwrap());
+            (c[0], ids.collect())
+        })
+        .collect();
+    let mut both = 0;
+    for (release, ids) in table() {
+        let Some(readme) = open.get(release.as_str()) else {
+            continue;
+        };
+        both += 1;
+        let flagged: BTreeSet<u16> = ids
+            .iter()
+            .filter(|(_, (_, _, k))| k == "yes")
+            .map(|(i, _)| *i)
+            .collect();
+        assert_eq!(&flagged, readme, "{release}");
+        for id in readme {
+            let got = proprietary_listing(*id, &rel(&release));
+            assert_eq!(got, Listing::Lists, "{id:04x} @ {release}");
+        }
+    }
+    assert_eq!(both, 7);
 }
