@@ -239,7 +239,14 @@ fn between_words(
 ) -> String {
     let mut parts = vec![format!("proprietary {spec} was not read")];
     if let Some(r) = below {
-        parts.push(format!("{} {}", r.release, said(r, id)));
+        if r.lists(id) && !lower_side(id, spec, r) {
+            parts.push(format!(
+                "{} lists it, but as a release of an older branch that can postdate {spec} (no release read of a yet older branch lists it)",
+                r.release
+            ));
+        } else {
+            parts.push(format!("{} {}", r.release, said(r, id)));
+        }
     }
     match above {
         Some(r) => parts.push(format!("{} {}", r.release, said(r, id))),

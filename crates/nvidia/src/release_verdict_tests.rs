@@ -118,7 +118,12 @@ fn every_row_is_judged_by_its_own_release() {
 #[case(0x2704, "535.54.03", "lists", "")]
 // 510.47.03 sits between 470.256.02 and 525.147.05, which both list the RTX 3050 OEM (2508),
 // but 470 has it as a backport (changelog 470.141.03) and 460.106.00 lacks it: not known.
-#[case(0x2508, "510.47.03", "unknown", "470.256.02 lists it")]
+#[case(
+    0x2508,
+    "510.47.03",
+    "unknown",
+    "470.256.02 lists it, but as a release of an older branch"
+)]
 // T4 is listed by 460.106.00 and 470.256.02 as by 525.147.05: 510.47.03 lists it.
 #[case(0x1eb8, "510.47.03", "lists", "")]
 #[case(0x1eb8, "510", "lists", "")]
