@@ -27,8 +27,11 @@ fn kind(l: &Listing) -> &'static str {
     }
 }
 
-/// release -> id -> (README sections, json list, kernelopen), straight from the columns.
-fn table() -> BTreeMap<String, BTreeMap<u16, (Vec<String>, String, String)>> {
+/// One row's README sections, json list and kernelopen flag.
+type Row = (Vec<String>, String, String);
+
+/// release -> id -> row, straight from the columns.
+fn table() -> BTreeMap<String, BTreeMap<u16, Row>> {
     let mut out: BTreeMap<String, BTreeMap<u16, _>> = BTreeMap::new();
     for line in LISTS
         .lines()
