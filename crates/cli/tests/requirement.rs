@@ -17,6 +17,8 @@ use serde_json::{Value, json};
 mod floors;
 #[path = "requirement/host.rs"]
 mod host;
+#[path = "requirement/release_lists.rs"]
+mod release_lists;
 #[path = "requirement/vendors.rs"]
 mod vendors;
 

@@ -3,15 +3,14 @@
 //! `gpuctl requirement --driver` adds to Rex-GPU's generation verdict, and the lines that name
 //! each GPU's floors.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::floors::{self, ProprietaryBound};
 use crate::model::KernelModule;
 use crate::release::DriverRelease;
+use crate::release_lists as lists;
 
 const OPEN_RELEASES: &str = include_str!("../data/open-releases.tsv");
-const PROPRIETARY_BRANCHES: &str = include_str!("../data/proprietary-branches.tsv");
 
 /// What the sources say of one release (or branch) and one GPU.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,28 +51,6 @@ fn open_releases() -> &'static [OpenRelease] {
     })
 }
 
-/// Branch -> (newest release read, the ids it supports), for the proprietary branches whose
-/// README list was read.
-fn proprietary_branches() -> &'static HashMap<u32, (DriverRelease, Vec<u16>)> {
-    static T: OnceLock<HashMap<u32, (DriverRelease, Vec<u16>)>> = OnceLock::new();
-    T.get_or_init(|| {
-        PROPRIETARY_BRANCHES
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .filter_map(|l| {
-                let cols: Vec<&str> = l.split('\t').collect();
-                let release = DriverRelease::parse(cols.first()?).ok()?;
-                let ids = cols
-                    .get(3)?
-                    .split(' ')
-                    .filter_map(|i| u16::from_str_radix(i, 16).ok())
-                    .collect();
-                Some((release.branch(), (release, ids)))
-            })
-            .collect()
-    })
-}
-
 fn first_words(device_id: u16) -> String {
     match floors::open_floor(device_id) {
         Some(f) => format!(
@@ -86,10 +63,34 @@ fn first_words(device_id: u16) -> String {
 
 /// Whether open-module release (or branch) `spec` lists `device_id`.
 pub fn open_listing(device_id: u16, spec: &DriverRelease) -> Listing {
-    let Some(floor) = floors::open_floor(device_id) else {
-        return Listing::Unknown(first_words(device_id));
-    };
     let releases = open_releases();
+    // supported-gpus.json's `kernelopen` flag of the proprietary release of the same number is
+    // a minimum of what the open module of that release supports (issue 24, finding 5).
+    if crate::release_lists::read_release(spec)
+        .and_then(|r| r.entry(device_id))
+        .and_then(|e| e.kernelopen)
+        == Some(true)
+    {
+        return Listing::Lists;
+    }
+    let Some(floor) = floors::open_floor(device_id) else {
+        // No README read lists it: a release (or branch) whose README was read lacks it.
+        let read = releases.iter().any(|r| {
+            if spec.is_branch_only() {
+                r.release.branch() == spec.branch()
+            } else {
+                r.release == *spec
+            }
+        });
+        return if read {
+            Listing::Lacks(format!(
+                "{}, and no supported-gpus.json read flags it kernelopen",
+                first_words(device_id)
+            ))
+        } else {
+            Listing::Unknown(first_words(device_id))
+        };
+    };
     let lists = |r: &OpenRelease| r.ids.contains(&device_id);
     if let Some(r) = releases
         .iter()
@@ -176,55 +177,10 @@ pub fn open_listing(device_id: u16, spec: &DriverRelease) -> Listing {
     }
 }
 
-/// Whether proprietary-module release (or branch) `spec` supports `device_id`.
+/// Whether proprietary-module release (or branch) `spec` supports `device_id`: each release's
+/// own list first ([`crate::release_verdict`]).
 pub fn proprietary_listing(device_id: u16, spec: &DriverRelease) -> Listing {
-    let bound = floors::proprietary_bound(device_id);
-    if let Some((newest, ids)) = proprietary_branches().get(&spec.branch())
-        && !ids.contains(&device_id)
-    {
-        return Listing::Lacks(format!(
-            "the README of {newest}, the newest release of branch {} read, does not list it",
-            spec.branch()
-        ));
-    }
-    match bound {
-        ProprietaryBound::Listed(f) => {
-            if spec.branch() > f.first.branch() || (!spec.is_branch_only() && *spec >= f.first) {
-                Listing::Lists
-            } else if spec.is_branch_only() && spec.branch() == f.first.branch() {
-                Listing::Depends(format!(
-                    "the release within branch {}: NVIDIA's changelog adds \"{}\" in {} ({})",
-                    spec.branch(),
-                    f.product,
-                    f.first,
-                    f.date
-                ))
-            } else {
-                Listing::Lacks(format!(
-                    "NVIDIA's changelog adds \"{}\" in {} ({})",
-                    f.product, f.first, f.date
-                ))
-            }
-        }
-        ProprietaryBound::AtMost(open) => {
-            let known = proprietary_branches().contains_key(&spec.branch());
-            if known || spec.branch() > open.branch() || (!spec.is_branch_only() && *spec >= open) {
-                Listing::Lists
-            } else if spec.is_branch_only() && spec.branch() == open.branch() {
-                Listing::Depends(format!(
-                    "the release within branch {}: the proprietary module supports it from {open} at the latest (the open module's first release listing it)",
-                    spec.branch()
-                ))
-            } else {
-                Listing::Unknown(format!(
-                    "no source says whether proprietary {spec} supports it; the proprietary module supports it from {open} at the latest (the open module's first release listing it)"
-                ))
-            }
-        }
-        ProprietaryBound::Unknown => Listing::Unknown(format!(
-            "no source gives the proprietary module's first release for 10de:{device_id:04x}"
-        )),
-    }
+    crate::release_verdict::proprietary_listing(device_id, spec)
 }
 
 /// The floor lines for one GPU, as `gpuctl requirement` prints them under its requirement,
@@ -239,12 +195,9 @@ pub fn floor_lines(device_id: u16, module: KernelModule) -> Vec<String> {
             f.first, f.date
         ));
     }
-    if out.is_empty()
-        && matches!(
-            floors::proprietary_bound(device_id),
-            ProprietaryBound::Unknown
-        )
-    {
+    let bound = floors::proprietary_bound(device_id);
+    let read_lists = lists::any_lists(device_id);
+    if out.is_empty() && matches!(bound, ProprietaryBound::Unknown) && !read_lists {
         out.push(format!(
             "no source lists 10de:{device_id:04x}: the requirement is Rex-GPU's generation guess"
         ));
@@ -253,15 +206,41 @@ pub fn floor_lines(device_id: u16, module: KernelModule) -> Vec<String> {
     if module == KernelModule::Open {
         return out;
     }
-    match floors::proprietary_bound(device_id) {
+    match &bound {
         ProprietaryBound::Listed(f) => out.push(format!(
             "first listed: proprietary kernel module {} ({}, NVIDIA changelog: \"{}\")",
             f.first, f.date, f.product
         )),
+        ProprietaryBound::SharedName(f, n) => out.push(format!(
+            "NVIDIA changelog: \"{}\" added in {} ({}), a name {n} device ids carry: no floor for 10de:{device_id:04x}",
+            f.product, f.first, f.date
+        )),
         ProprietaryBound::AtMost(open) => out.push(format!(
             "proprietary kernel module: {open} at the latest (the open module's first release listing it; no source gives an earlier one)"
         )),
-        ProprietaryBound::Unknown => {}
+        ProprietaryBound::Unknown => {
+            if let Some(r) = lists::first_listing(device_id) {
+                let all = lists::releases();
+                let span = match (all.first(), all.last()) {
+                    (Some(a), Some(b)) => format!("{} to {}", a.release, b.release),
+                    _ => String::new(),
+                };
+                out.push(format!(
+                    "first listed by the proprietary releases read ({span}): {}, its README",
+                    r.release
+                ));
+            }
+        }
+    }
+    // Said where it is stricter than the generation's ceiling (a GeForce 8800 on 340, not 470).
+    let rex_max = crate::model::RexFacts::max_branch(&crate::table::builtin_requirement(device_id));
+    if let Some((label, branch, r)) = lists::legacy_ceiling(device_id)
+        && rex_max.is_none_or(|m| branch < m)
+    {
+        out.push(format!(
+            "last branch: {label} (the README of {} lists it only under \"The {label} driver supports\")",
+            r.release
+        ));
     }
     out
 }
@@ -293,7 +272,8 @@ mod tests {
     #[case(0x2704, "570.124.06", "lists")]
     #[case(0x2704, "570", "lists")]
     #[case(0x2704, "700.1.2", "lists")]
-    #[case(0x1db4, "570", "unknown")]
+    // V100 is proprietary only: no open README read lists it, no json flags it kernelopen.
+    #[case(0x1db4, "570", "lacks")]
     fn open_module_releases(#[case] id: u16, #[case] spec: &str, #[case] want: &str) {
         assert_eq!(
             kind(&open_listing(id, &rel(spec))),
@@ -309,13 +289,23 @@ mod tests {
     #[case(0x2704, "535.54.03", "lists")]
     #[case(0x2704, "525", "depends")]
     #[case(0x2704, "520.56.06", "unknown")]
-    #[case(0x2330, "450", "unknown")]
+    // 450.248.02 was read, and lacks H100.
+    #[case(0x2330, "450", "lacks")]
     #[case(0x2330, "470", "lacks")]
     #[case(0x2330, "560", "lists")]
-    #[case(0x2507, "470.129.06", "lists")]
-    #[case(0x2507, "470.103.01", "lacks")]
+    // "GeForce RTX 3050" names 2507, 2582 and 2584: no per-id floor, and neither 470.129.06
+    // nor 470.103.01 was read (460.106.00 lacks it, 470.256.02 lists it).
+    #[case(0x2507, "470.129.06", "unknown")]
+    #[case(0x2507, "470.103.01", "unknown")]
     #[case(0x2507, "470", "depends")]
-    #[case(0x1e04, "410.57", "lists")]
+    #[case(0x2507, "470.256.02", "lists")]
+    // "GeForce RTX 2080 Ti" names 1e04 and 1e07; 418.226.00's README lists it.
+    #[case(0x1e04, "410.57", "unknown")]
+    #[case(0x1e04, "418.226.00", "lists")]
+    // V100: the changelog adds "Tesla V100-PCIE-16GB" (one id) in 384.98; 390.157 lists it.
+    #[case(0x1db4, "384.98", "lists")]
+    #[case(0x1db4, "384.90", "lacks")]
+    #[case(0x1db4, "384", "depends")]
     fn proprietary_module_releases(#[case] id: u16, #[case] spec: &str, #[case] want: &str) {
         let got = proprietary_listing(id, &rel(spec));
         assert_eq!(kind(&got), want, "{got:?}");

@@ -61,7 +61,8 @@ pub fn under_combined(report: &mut VendorStack, toolkit: Option<(&DriverRelease,
                 prop = Some(newest(prop, &r));
                 prop_bound = true;
             }
-            ProprietaryBound::Unknown => prop_unknown = true,
+            // A name several ids carry is no floor for one of them.
+            ProprietaryBound::SharedName(..) | ProprietaryBound::Unknown => prop_unknown = true,
         }
     }
     let open = match open {

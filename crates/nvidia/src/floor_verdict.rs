@@ -8,7 +8,6 @@ use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, Vendor
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_check::{Listing, open_listing, proprietary_listing};
-use crate::floors;
 use crate::model::KernelModule;
 use crate::release::DriverRelease;
 use crate::requirement::DriverSpec;
@@ -186,8 +185,8 @@ fn cuda_why_not(rel: &DriverRelease, v: CudaVersion, min: &DriverRelease) -> Opt
 }
 
 /// Why release `rel` does not list one GPU, for the module the spec names or, when it names
-/// none, the modules the GPU can use. `None` when it lists it, or when no source lists the id
-/// at all (Rex-GPU's generation guess stands, and the floor lines say it is a guess).
+/// none, the modules the GPU can use. `None` when it lists it; an id no source lists gets its
+/// generation's bound, which is never a pass ([`crate::release_verdict`]).
 fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>) -> Option<String> {
     let id = gpu
         .requirement
@@ -195,14 +194,6 @@ fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>)
         .as_deref()
         .and_then(|d| u16::from_str_radix(d, 16).ok())?;
     let gpu_module = kernel_module(&gpu.requirement);
-    if floors::open_floor(id).is_none()
-        && matches!(
-            floors::proprietary_bound(id),
-            floors::ProprietaryBound::Unknown
-        )
-    {
-        return None;
-    }
     let who = &gpu.requirement.who;
     let check = |m: KernelModule| match m {
         KernelModule::Open => ("open", open_listing(id, rel)),

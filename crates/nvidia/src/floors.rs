@@ -53,6 +53,10 @@ pub enum ProprietaryBound {
     /// Only the open README lists it: the proprietary module supports it from this release
     /// at the latest (it may have earlier).
     AtMost(DriverRelease),
+    /// The changelog names a product of the id, but the README gives that name to several ids
+    /// (`GeForce RTX 3050`: 2507, 2584, ...): the release added *a* GPU of that name, which is
+    /// no floor for this id (issue 24, finding 3). The count is how many ids carry the name.
+    SharedName(ProprietaryFloor, usize),
     /// No source gives a release.
     Unknown,
 }
@@ -65,6 +69,18 @@ fn open_table() -> &'static HashMap<u16, OpenFloor> {
 fn proprietary_table() -> &'static HashMap<u16, ProprietaryFloor> {
     static T: OnceLock<HashMap<u16, ProprietaryFloor>> = OnceLock::new();
     T.get_or_init(|| parse_proprietary(PROPRIETARY_FLOORS))
+}
+
+/// How many device ids each changelog product name was matched to.
+fn name_counts() -> &'static HashMap<String, usize> {
+    static T: OnceLock<HashMap<String, usize>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut counts = HashMap::new();
+        for f in proprietary_table().values() {
+            *counts.entry(f.product.clone()).or_insert(0) += 1;
+        }
+        counts
+    })
 }
 
 fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
@@ -128,6 +144,10 @@ pub fn open_floor(device_id: u16) -> Option<&'static OpenFloor> {
 /// What the sources say of the proprietary module's floor for a device id.
 pub fn proprietary_bound(device_id: u16) -> ProprietaryBound {
     if let Some(f) = proprietary_table().get(&device_id) {
+        let sharing = name_counts().get(&f.product).copied().unwrap_or(1);
+        if sharing > 1 {
+            return ProprietaryBound::SharedName(f.clone(), sharing);
+        }
         return ProprietaryBound::Listed(f.clone());
     }
     match open_floor(device_id) {
@@ -182,9 +202,13 @@ mod tests {
 
     #[test]
     fn a_changelog_floor_beats_the_open_upper_bound() {
-        // RTX 2080 Ti: changelog 410.57; the open README lists it from 515.48.07.
+        // RTX 2080 Ti: changelog 410.57, but 1e04 and 1e07 carry the name: no per-id floor.
         assert!(
-            matches!(proprietary_bound(0x1e04), ProprietaryBound::Listed(f) if f.first == rel("410.57"))
+            matches!(proprietary_bound(0x1e04), ProprietaryBound::SharedName(f, 2) if f.first == rel("410.57"))
+        );
+        // Tesla V100-PCIE-16GB, one id: changelog 384.98.
+        assert!(
+            matches!(proprietary_bound(0x1db4), ProprietaryBound::Listed(f) if f.first == rel("384.98"))
         );
         // RTX 4080: the changelog stops at 470, so only the open floor bounds it.
         assert_eq!(

@@ -4,7 +4,8 @@
 //!
 //! Public are what other crates read: the backend ([`Nvidia`]), the requirement vocabulary and
 //! tables ([`model`], [`requirement`], [`table`]), the driver's release and CUDA lines
-//! ([`release`], [`cuda`], [`floors`]), the loaded-driver reader ([`doctor`]) and the device-minor
+//! ([`release`], [`cuda`], [`floors`], each release's own supported-GPU list in
+//! [`release_lists`]), the loaded-driver reader ([`doctor`]) and the device-minor
 //! parser ([`nodes`]). The rest is reached through the backend.
 
 mod backend;
@@ -24,6 +25,8 @@ pub mod model;
 pub mod nodes;
 mod numbering;
 pub mod release;
+pub mod release_lists;
+mod release_verdict;
 pub mod requirement;
 mod requirement_model;
 pub mod table;

@@ -192,9 +192,18 @@ fn every_proprietary_floor_is_the_first_changelog_entry_naming_a_product_of_the_
                 );
             }
         }
-        assert!(
-            matches!(floors::proprietary_bound(hex(dev)), ProprietaryBound::Listed(f) if f.first.as_str() == release)
-        );
+        // A name several rows carry is no per-id floor (issue 24, finding 3).
+        let sharing = floor_rows.iter().filter(|c| c[3] == product).count();
+        match floors::proprietary_bound(hex(dev)) {
+            ProprietaryBound::Listed(f) => {
+                assert_eq!((f.first.as_str(), sharing), (release, 1), "{dev}")
+            }
+            ProprietaryBound::SharedName(f, n) => {
+                assert_eq!((f.first.as_str(), n), (release, sharing), "{dev}");
+                assert!(n > 1, "{dev}");
+            }
+            other => panic!("{dev}: {other:?}"),
+        }
     }
 }
 
@@ -223,10 +232,16 @@ fn known_proprietary_floors() {
         ProprietaryBound::Listed(f) => f.first.as_str().to_string(),
         other => panic!("{id:04x}: {other:?}"),
     };
-    assert_eq!(listed(0x1e04), "410.57"); // RTX 2080 Ti
-    assert_eq!(listed(0x2204), "455.23.04"); // RTX 3090
+    // RTX 2080 Ti: 1e04 and 1e07 carry the name, so 410.57 is no floor of either.
+    assert!(matches!(
+        floors::proprietary_bound(0x1e04),
+        ProprietaryBound::SharedName(f, 2) if f.first.as_str() == "410.57"
+    ));
     assert_eq!(listed(0x1db4), "384.98"); // V100 PCIe 16GB
-    assert_eq!(listed(0x1b80), "367.27"); // GTX 1080
+    // GTX 1080 names 1b80, 1ba0 and 1be0: no per-id floor.
+    assert!(
+        matches!(floors::proprietary_bound(0x1b80), ProprietaryBound::SharedName(f, _) if f.first.as_str() == "367.27")
+    );
     // H100 PCIe and RTX 4080: no changelog entry, the open README bounds them
     assert_eq!(
         floors::proprietary_bound(0x2331),
