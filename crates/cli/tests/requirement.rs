@@ -17,6 +17,8 @@ use serde_json::{Value, json};
 mod floors;
 #[path = "requirement/host.rs"]
 mod host;
+#[path = "requirement/vendor_lists.rs"]
+mod vendor_lists;
 #[path = "requirement/vendors.rs"]
 mod vendors;
 

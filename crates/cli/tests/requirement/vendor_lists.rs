@@ -1,0 +1,73 @@
+//! Issue 24's AMD and Intel examples, as printed: each release's own list decides (ROCm's
+//! matrices, the amdgpu/i915/xe id lists of the kernel releases read), and what no read
+//! release lists is never a pass.
+
+use predicates::prelude::*;
+use rstest::rstest;
+
+use super::gpuctl;
+
+fn requirement(args: &[&str]) -> assert_cmd::Command {
+    let mut all = vec!["requirement"];
+    all.extend_from_slice(args);
+    gpuctl(&all)
+}
+
+/// gfx900 (MI25) is in no ROCm release of crates/amd/data/rocm-gpus.tsv: "unofficial" is its
+/// own answer, never "satisfies", whatever the kernel.
+#[test]
+fn an_unofficial_target_never_satisfies() {
+    requirement(&[
+        "1002:6860",
+        "--driver",
+        "rocm:6.2",
+        "--driver",
+        "kernel:6.8",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(
+        "driver rocm:6.2, kernel:6.8: does not satisfy — AMD Radeon Instinct MI25 (gfx900, \
+             1002:6860): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx900, so none \
+             satisfies it\n",
+    ))
+    .stdout(predicate::str::contains(": satisfies").not());
+}
+
+/// 6602 (OLAND) and 983a (KABINI) are in amdgpu's pciidlist of every kernel read, though libdrm
+/// names neither and the thunk gives neither a target: known devices, never "unknown device".
+#[rstest]
+#[case("6602", "OLAND")]
+#[case("983a", "KABINI")]
+fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str) {
+    requirement(&[
+        &format!("1002:{id}"),
+        "--driver",
+        "rocm:6.2",
+        "--driver",
+        "kernel:6.8",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(format!(
+        "note: amdgpu's pciidlist lists it as CHIP_{chip}"
+    )))
+    .stdout(predicate::str::contains("unknown device").not())
+    .stdout(predicate::str::contains(": satisfies").not());
+}
+
+/// Cyan Skillfish (gfx1013, 13f9-13fc): no ROCm release lists its target, so never "any driver".
+#[rstest]
+#[case("13f9")]
+#[case("13fa")]
+#[case("13fb")]
+#[case("13fc")]
+fn cyan_skillfish_is_never_any_driver(#[case] id: &str) {
+    requirement(&[&format!("1002:{id}")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(format!(
+            "AMD GPU (gfx1013, 1002:{id}): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx1013"
+        )))
+        .stdout(predicate::str::contains("any driver").not());
+}
