@@ -22,6 +22,7 @@
 
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
+use crate::kernels;
 use crate::table::{TargetSource, tables};
 
 /// AMD's PCI vendor id.
@@ -92,13 +93,24 @@ pub fn lookup(device_id: u16, revision: Option<u8>) -> AmdGpu {
         Some((target, _)) => support(target, name),
         None => RocmSupport::Unlisted,
     };
-    let first_kernel = t.first_kernel(device_id, found.as_ref().map(|(t, _)| t.as_str()));
+    let reads = kernels::reads();
+    let by_target = || t.first_kernel(device_id, found.as_ref().map(|(t, _)| t.as_str()));
+    // The pciidlist per release line (amdgpu-pciids.tsv) first; an id only Debian's trees
+    // list takes the first read release from which every later read lists it.
+    let first_kernel = match (t.pciids.get(&device_id), reads.settled_from(device_id)) {
+        (None, Some((from, oldest))) => (!oldest).then_some(from),
+        _ => by_target(),
+    };
     AmdGpu {
         device_id,
         revision,
         name,
         first_kernel,
-        chip: t.pciids.get(&device_id).map(|row| row.chip),
+        chip: t
+            .pciids
+            .get(&device_id)
+            .map(|row| row.chip)
+            .or_else(|| reads.chip(device_id)),
         target: found.as_ref().map(|(t, _)| t.clone()),
         target_source: found.map(|(_, s)| s),
         rocm,
@@ -205,15 +217,49 @@ impl AmdGpu {
     /// `r` with amdgpu's chip where no name says what the GPU is, the GPU's kernel floor when a
     /// source states one, and why there is none when the oldest tree read already lists it.
     fn with_kernel(&self, mut r: Requirement) -> Requirement {
+        let reads = kernels::reads();
+        let id = self.device_id;
         if let Some(chip) = self.chip {
             if self.name.is_none() {
                 r = r.with_note(format!("amdgpu's pciidlist lists it as CHIP_{chip}"));
             }
-            if self.first_kernel.is_none()
-                && let Some(oldest) = tables().oldest_pciid_tree()
-            {
+            let oldest = match tables().pciids.contains_key(&id) {
+                true => tables().oldest_pciid_tree(),
+                false => reads.releases.first().copied(),
+            };
+            match (self.first_kernel, oldest) {
+                (None, Some(oldest)) => {
+                    r = r.with_note(format!(
+                        "amdgpu lists it in every Linux release read ({oldest} on); its first release is older"
+                    ))
+                }
+                (Some(floor), _) if !tables().pciids.contains_key(&id) => {
+                    let before = reads.releases.iter().rev().find(|v| **v < floor).copied();
+                    let unread = match before {
+                        Some(b) => format!(", not in {b} (read); the releases between were not read"),
+                        None => String::new(),
+                    };
+                    r = r.with_note(format!(
+                        "amdgpu's pciidlist lists it from Linux {floor} on among the releases read{unread}"
+                    ));
+                }
+                _ => {}
+            }
+            if let Some(note) = reads.generation_note(chip) {
+                r = r.with_note(note);
+            }
+        }
+        if let Some(floor) = self.first_kernel {
+            let stable: Vec<String> = reads
+                .listed_before(id, floor)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            if !stable.is_empty() {
                 r = r.with_note(format!(
-                    "amdgpu lists it in every Linux release read ({oldest} on); its first release is older"
+                    "Linux {} (read) lists it too, a stable update of an older release line; \
+                     {floor} is the first from which every release read lists it",
+                    stable.join(", ")
                 ));
             }
         }

@@ -37,9 +37,11 @@ fn an_unofficial_target_never_satisfies() {
 /// 6602 (OLAND) and 983a (KABINI) are in amdgpu's pciidlist of every kernel read, though libdrm
 /// names neither and the thunk gives neither a target: known devices, never "unknown device".
 #[rstest]
-#[case("6602", "OLAND")]
-#[case("983a", "KABINI")]
-fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str) {
+/// Both are SI/CIK chips: amdgpu-si-cik.tsv (amdgpu_drv.c of each release read) says which
+/// releases need the module parameters.
+#[case("6602", "OLAND", "amdgpu.si_support=1 radeon.si_support=0")]
+#[case("983a", "KABINI", "amdgpu.cik_support=1 radeon.cik_support=0")]
+fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str, #[case] params: &str) {
     requirement(&[
         &format!("1002:{id}"),
         "--driver",
@@ -56,18 +58,29 @@ fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str) {
     .stdout(predicate::str::contains(": satisfies").not());
 }
 
-/// Cyan Skillfish (gfx1013, 13f9-13fc): no ROCm release lists its target, so never "any driver".
+/// Cyan Skillfish (gfx1013, 13f9-13fc): no ROCm release lists its target, so never "any driver"
+/// nor a pass; amdgpu's pciidlist lists the four from Debian's 6.1.176 on, not in 5.10.223.
 #[rstest]
 #[case("13f9")]
 #[case("13fa")]
 #[case("13fb")]
 #[case("13fc")]
 fn cyan_skillfish_is_never_any_driver(#[case] id: &str) {
-    requirement(&[&format!("1002:{id}")])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(format!(
-            "AMD GPU (gfx1013, 1002:{id}): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx1013"
-        )))
-        .stdout(predicate::str::contains("any driver").not());
+    requirement(&[
+        &format!("1002:{id}"),
+        "--driver",
+        "rocm:7.2.3",
+        "--driver",
+        "kernel:7.3.4",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(format!(
+        "AMD GPU (gfx1013, 1002:{id}): Linux kernel 6.1.176 or newer\n"
+    )))
+    .stdout(predicate::str::contains(format!(
+        "does not satisfy — AMD GPU (gfx1013, 1002:{id}): unofficial: no ROCm release read \
+             (5.5.1 to 7.2.3) lists gfx1013, so none satisfies it"
+    )))
+    .stdout(predicate::str::contains("any driver").not());
 }
