@@ -52,7 +52,7 @@ def read(root, path):
 
 def ids_of(name, defs, seen=()):
     body = defs.get(name, "")
-    ids = [h.lower() for h in re.findall(r"0x([0-9a-fA-F]{4})\b", body)]
+    ids = [h.lower() for h in re.findall(r"0[xX]([0-9a-fA-F]{4})\b", body)]
     for sub in re.findall(r"\b((?:INTEL|XE)_\w+_IDS)\b", body):
         if sub != name and sub not in seen:
             ids += ids_of(sub, defs, seen + (name,))

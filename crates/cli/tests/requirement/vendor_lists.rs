@@ -84,3 +84,49 @@ fn cyan_skillfish_is_never_any_driver(#[case] id: &str) {
     )))
     .stdout(predicate::str::contains("any driver").not());
 }
+
+/// 56c0 (ATS-M) with i915 on Linux 7.2: ats_m_info has .require_force_probe in every release
+/// read (crates/intel/data/kernel-releases.tsv, 7.2.13 included), so the answer names
+/// i915.force_probe=56c0 for the i915 alternative.
+#[test]
+fn ats_m_with_i915_needs_force_probe() {
+    requirement(&["8086:56c0", "--driver", "i915", "--driver", "kernel:7.2"])
+        .assert()
+        .stdout(predicate::str::starts_with(
+            "Intel GPU (Arctic Sound-M, 8086:56c0): i915 kernel driver (needs i915.force_probe=56c0) \
+             or xe kernel driver",
+        ));
+}
+
+/// d74a/d74b: Debian's 7.3.4 lists them, 7.2.13 does not, so 7.2 does not satisfy; d744: 7.2.13
+/// lists it (nvls_desc, force_probe), so it is known, and 7.3.4, which dropped it, does not
+/// satisfy; 674c: cri_desc is gated in 7.2.13, so force_probe is settled.
+#[rstest]
+#[case(&["8086:d74a", "--driver", "kernel:7.2"], 1,
+       "Intel GPU (Nova Lake-S, 8086:d74a): xe kernel driver, Linux kernel 7.3.4 or newer\n",
+       "driver kernel:7.2: does not satisfy — Intel GPU (Nova Lake-S, 8086:d74a): kernel 7.2 is older than 7.3.4\n")]
+#[case(&["8086:d74b", "--driver", "kernel:7.2"], 1,
+       "Intel GPU (Nova Lake-S, 8086:d74b): xe kernel driver, Linux kernel 7.3.4 or newer\n",
+       "driver kernel:7.2: does not satisfy — Intel GPU (Nova Lake-S, 8086:d74b): kernel 7.2 is older than 7.3.4\n")]
+#[case(&["8086:d744", "--driver", "kernel:7.3.4"], 1,
+       "Intel GPU (Nova Lake-S, 8086:d744): xe kernel driver (Linux kernel 7.2.13 or older; needs \
+        xe.force_probe=d744 and i915.force_probe=!d744), Linux kernel 6.19 or newer\n",
+       "driver kernel:7.3.4: does not satisfy — Intel GPU (Nova Lake-S, 8086:d744): with the xe kernel driver, kernel 7.3.4 is newer than 7.2.13\n")]
+#[case(&["8086:674c", "--driver", "kernel:7.2"], 0,
+       "Intel GPU (Crescent Island, 8086:674c): xe kernel driver (needs xe.force_probe=674c and \
+        i915.force_probe=!674c), Linux kernel 6.19 or newer\n",
+       "driver kernel:7.2: satisfies\n")]
+fn intel_ids_follow_the_kernel_releases_read(
+    #[case] args: &[&str],
+    #[case] code: i32,
+    #[case] line: &str,
+    #[case] verdict: &str,
+) {
+    requirement(args)
+        .assert()
+        .code(code)
+        .stdout(predicate::str::starts_with(line))
+        .stdout(predicate::str::ends_with(verdict))
+        .stdout(predicate::str::contains("not settled").not())
+        .stdout(predicate::str::contains("unknown device").not());
+}

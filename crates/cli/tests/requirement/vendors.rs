@@ -324,17 +324,18 @@ fn an_intel_choice_is_data_in_json() {
     );
 }
 
-/// Text and JSON say the same of a vendor whose constraints are all per device (Battlemage e220:
-/// xe alone, and no source gives the release that first lists it).
+/// Text and JSON say the same of a vendor whose constraints are all per device (Skylake 1912:
+/// i915 alone, listed by every release read, so no kernel floor; Battlemage e220, the example
+/// before issue 24, now has one from the kernel releases read: 7.2.13).
 #[test]
 fn a_per_device_choice_is_no_host_wide_constraint_in_text_and_json() {
-    let v = json_of(&["requirement", "--format", "json", "8086:e220"], 0);
+    let v = json_of(&["requirement", "--format", "json", "8086:1912"], 0);
     assert_eq!(
         v["vendors"][0]["combined"]["describe"],
         json!("no host-wide constraint (each GPU's requirement above is its own)")
     );
     assert_eq!(v["vendors"][0]["combined"]["constraints"], json!([]));
-    requirement(&["8086:e220"])
+    requirement(&["8086:1912"])
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
