@@ -2,8 +2,9 @@
 //! (docs/requirement.md#amd-table): the pciidlist of `amdgpu_drv.c` per release
 //! (`amdgpu-kernels.tsv`) and, per release, whether amdgpu binds SI and CIK chips by default or
 //! leaves them to radeon unless its `si_support`/`cik_support` parameter says otherwise
-//! (`amdgpu-si-cik.tsv`). Both are written by `data/amdgpu-kernels.py`, whose header names each
-//! package, version and file.
+//! (`amdgpu-si-cik.tsv`), and what amdkfd, ROCm's kernel side, supports per release: LLVM
+//! targets, or chips in trees older than its `gfx_target_version` (`amdkfd-kernels.tsv`). All
+//! are written by `data/amdgpu-kernels.py`, whose header names each package, version and file.
 //!
 //! The releases are Debian's point releases (5.10.223, 6.1.176, ...), which carry stable
 //! updates: an id a stable update added is listed by the point release though its release
@@ -20,6 +21,7 @@ use gpuctl_core::text::tsv_rows;
 
 const AMDGPU_KERNELS: &str = include_str!("../data/amdgpu-kernels.tsv");
 const AMDGPU_SI_CIK: &str = include_str!("../data/amdgpu-si-cik.tsv");
+const AMDKFD_KERNELS: &str = include_str!("../data/amdkfd-kernels.tsv");
 
 /// One pciidlist entry at one release read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +56,8 @@ pub struct KernelReads {
     pub lists: BTreeMap<u16, Vec<Listing>>,
     /// The SI and CIK rows, in file order.
     pub generations: Vec<GenerationRow>,
+    /// amdkfd's support per release read: (release, `target` or `chip`, the target or chip).
+    pub kfd: Vec<(Version, &'static str, &'static str)>,
     /// Lines that did not parse (file name, line); empty for the shipped files.
     pub skipped: Vec<(&'static str, &'static str)>,
 }
@@ -109,10 +113,26 @@ fn parse() -> KernelReads {
             _ => k.skipped.push(("amdgpu-si-cik.tsv", line)),
         }
     }
+    for (line, f) in tsv_rows(AMDKFD_KERNELS) {
+        match (f.as_slice(), f.first().and_then(|v| Version::parse(v).ok())) {
+            ([_, kind @ ("target" | "chip"), value], Some(r)) => k.kfd.push((r, kind, value)),
+            _ => k.skipped.push(("amdkfd-kernels.tsv", line)),
+        }
+    }
     k
 }
 
 impl KernelReads {
+    /// Whether amdkfd at `release` supports LLVM `target`; `None` where that tree names chips,
+    /// not targets, or was not read.
+    pub fn kfd_supports(&self, release: Version, target: &str) -> Option<bool> {
+        let rows: Vec<_> = self.kfd.iter().filter(|(r, _, _)| *r == release).collect();
+        rows.iter()
+            .all(|(_, kind, _)| *kind == "target")
+            .then(|| rows.iter().any(|(_, _, t)| *t == target))
+            .filter(|_| !rows.is_empty())
+    }
+
     /// The chip the newest read listing the id gives it.
     pub fn chip(&self, id: u16) -> Option<&'static str> {
         self.lists.get(&id).and_then(|l| l.last()).map(|l| l.chip)

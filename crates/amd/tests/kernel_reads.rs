@@ -141,3 +141,38 @@ fn si_and_cik_ids_say_which_releases_need_the_module_parameters() {
     }
     assert!(checked > 50, "{checked}");
 }
+
+/// amdkfd (amdkfd-kernels.tsv) against every kernel floor: for each GPU whose target a ROCm
+/// release lists, every read release at or after its floor whose kfd_device.c names targets
+/// supports that target, so no floor lets ROCm's kernel side refuse the GPU in a read release.
+#[test]
+fn amdkfd_supports_every_rocm_target_from_its_floor_in_every_read() {
+    use gpuctl_amd::requirement::RocmSupport;
+    let (t, k) = (tables(), reads());
+    let ids: std::collections::BTreeSet<u16> =
+        t.gfxip.keys().chain(t.pciids.keys()).copied().collect();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for id in ids {
+        let gpu = lookup(id, None);
+        let (Some(target), RocmSupport::Listed { .. }) = (gpu.target.as_deref(), &gpu.rocm) else {
+            continue;
+        };
+        for release in &k.releases {
+            if gpu.first_kernel.is_some_and(|f| *release < f) {
+                continue;
+            }
+            match k.kfd_supports(*release, target) {
+                Some(true) => checked += 1,
+                Some(false) => wrong.push(format!("{id:04x} {target} at {release}")),
+                None => {}
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 100, "{checked}");
+    // 5.10.223's kfd_device.c names chips (no gfx_target_version yet); 6.1.176 on, targets.
+    assert_eq!(k.kfd_supports(v("5.10.223"), "gfx90a"), None);
+    assert_eq!(k.kfd_supports(v("6.1.176"), "gfx942"), Some(false));
+    assert_eq!(k.kfd_supports(v("6.12.117"), "gfx942"), Some(true));
+}
