@@ -36,9 +36,9 @@ fn an_unofficial_target_never_satisfies() {
 
 /// 6602 (OLAND) and 983a (KABINI) are in amdgpu's pciidlist of every kernel read, though libdrm
 /// names neither and the thunk gives neither a target: known devices, never "unknown device".
-#[rstest]
 /// Both are SI/CIK chips: amdgpu-si-cik.tsv (amdgpu_drv.c of each release read) says which
 /// releases need the module parameters.
+#[rstest]
 #[case("6602", "OLAND", "amdgpu.si_support=1 radeon.si_support=0")]
 #[case("983a", "KABINI", "amdgpu.cik_support=1 radeon.cik_support=0")]
 fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str, #[case] params: &str) {
@@ -53,6 +53,10 @@ fn pciidlist_ids_are_known(#[case] id: &str, #[case] chip: &str, #[case] params:
     .code(1)
     .stdout(predicate::str::contains(format!(
         "note: amdgpu's pciidlist lists it as CHIP_{chip}"
+    )))
+    .stdout(predicate::str::contains(format!(
+        "in Linux 5.10.223, 6.1.176, 6.12.117 only with {params} (radeon has it otherwise); by \
+         default in Linux 7.2.13, 7.3.4"
     )))
     .stdout(predicate::str::contains("unknown device").not())
     .stdout(predicate::str::contains(": satisfies").not());
