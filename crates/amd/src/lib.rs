@@ -5,6 +5,7 @@
 pub mod doctor;
 pub mod explain;
 pub mod families;
+pub mod kernels;
 pub mod loaded;
 pub mod requirement;
 pub mod table;

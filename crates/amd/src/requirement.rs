@@ -13,10 +13,16 @@
 //!   settles it, no kernel constraint is made rather than a guessed one.
 //! - A target no ROCm release lists still gets its name, target and kernel; its note says no
 //!   release lists it officially (and the community override, where `rocm-unofficial.tsv` has
-//!   one).
+//!   one). It is "unofficial", its own answer: no ROCm release satisfies it, since a release
+//!   satisfies only a target it lists (the requirement is unknown with that reason, so no
+//!   stack is ever said to fit it).
+//! - An id amdgpu's pciidlist lists is a known device even where libdrm has no name for it and
+//!   the thunk no target (SI and CIK ids such as 6602, 983a): it gets its chip, never "unknown
+//!   device".
 
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
+use crate::kernels;
 use crate::table::{TargetSource, tables};
 
 /// AMD's PCI vendor id.
@@ -74,6 +80,8 @@ pub struct AmdGpu {
     pub rocm: RocmSupport,
     /// The first kernel whose amdgpu drives it, where a source states it.
     pub first_kernel: Option<Version>,
+    /// amdgpu's chip for it (`OLAND`), where amdgpu's pciidlist lists the id.
+    pub chip: Option<&'static str>,
 }
 
 /// The table's answer for device `id` at `revision`.
@@ -85,12 +93,24 @@ pub fn lookup(device_id: u16, revision: Option<u8>) -> AmdGpu {
         Some((target, _)) => support(target, name),
         None => RocmSupport::Unlisted,
     };
-    let first_kernel = t.first_kernel(device_id, found.as_ref().map(|(t, _)| t.as_str()));
+    let reads = kernels::reads();
+    let by_target = || t.first_kernel(device_id, found.as_ref().map(|(t, _)| t.as_str()));
+    // The pciidlist per release line (amdgpu-pciids.tsv) first; an id only Debian's trees
+    // list takes the first read release from which every later read lists it.
+    let first_kernel = match (t.pciids.get(&device_id), reads.settled_from(device_id)) {
+        (None, Some((from, oldest))) => (!oldest).then_some(from),
+        _ => by_target(),
+    };
     AmdGpu {
         device_id,
         revision,
         name,
         first_kernel,
+        chip: t
+            .pciids
+            .get(&device_id)
+            .map(|row| row.chip)
+            .or_else(|| reads.chip(device_id)),
         target: found.as_ref().map(|(t, _)| t.clone()),
         target_source: found.map(|(_, s)| s),
         rocm,
@@ -127,7 +147,11 @@ impl AmdGpu {
     /// The GPU's requirement: a ROCm range when ROCm lists its target, with notes for people.
     pub fn requirement(&self) -> Requirement {
         let mut r = Requirement::new("AMD", AMD_VENDOR_ID).with_device_id(self.device_id);
-        if self.name.is_none() && self.target.is_none() && self.first_kernel.is_none() {
+        if self.name.is_none()
+            && self.target.is_none()
+            && self.first_kernel.is_none()
+            && self.chip.is_none()
+        {
             // No source lists the id: unknown, never "any driver".
             return r.with_unknown("unknown device: no source lists it");
         }
@@ -172,11 +196,17 @@ impl AmdGpu {
                     "unofficial: no ROCm release lists {target}; users set \
                      HSA_OVERRIDE_GFX_VERSION={override_version}"
                 ));
+                r = r.with_unknown(unofficial(target));
             }
             RocmSupport::Unlisted => {
                 r = r.with_note(match &self.target {
                     Some(t) => format!("no ROCm release lists {t} officially"),
                     None => "no ROCm release lists its target".to_string(),
+                });
+                r = r.with_unknown(match &self.target {
+                    Some(t) => unofficial(t),
+                    None => "no ROCm release can be said to fit it: its LLVM target is not known"
+                        .to_string(),
                 });
             }
         }
@@ -184,8 +214,60 @@ impl AmdGpu {
         self.with_kernel(r)
     }
 
+    /// `r` with amdgpu's chip where no name says what the GPU is, the GPU's kernel floor when a
+    /// source states one, and why there is none when the oldest tree read already lists it.
+    fn with_kernel(&self, mut r: Requirement) -> Requirement {
+        let reads = kernels::reads();
+        let id = self.device_id;
+        if let Some(chip) = self.chip {
+            if self.name.is_none() {
+                r = r.with_note(format!("amdgpu's pciidlist lists it as CHIP_{chip}"));
+            }
+            let oldest = match tables().pciids.contains_key(&id) {
+                true => tables().oldest_pciid_tree(),
+                false => reads.releases.first().copied(),
+            };
+            match (self.first_kernel, oldest) {
+                (None, Some(oldest)) => {
+                    r = r.with_note(format!(
+                        "amdgpu lists it in every Linux release read ({oldest} on); its first release is older"
+                    ))
+                }
+                (Some(floor), _) if !tables().pciids.contains_key(&id) => {
+                    let before = reads.releases.iter().rev().find(|v| **v < floor).copied();
+                    let unread = match before {
+                        Some(b) => format!(", not in {b} (read); the releases between were not read"),
+                        None => String::new(),
+                    };
+                    r = r.with_note(format!(
+                        "amdgpu's pciidlist lists it from Linux {floor} on among the releases read{unread}"
+                    ));
+                }
+                _ => {}
+            }
+            if let Some(note) = reads.generation_note(chip) {
+                r = r.with_note(note);
+            }
+        }
+        if let Some(floor) = self.first_kernel {
+            let stable: Vec<String> = reads
+                .listed_before(id, floor)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            if !stable.is_empty() {
+                r = r.with_note(format!(
+                    "Linux {} (read) lists it too, a stable update of an older release line; \
+                     {floor} is the first from which every release read lists it",
+                    stable.join(", ")
+                ));
+            }
+        }
+        self.with_floor(r)
+    }
+
     /// `r` with the GPU's kernel floor, when a source states one.
-    fn with_kernel(&self, r: Requirement) -> Requirement {
+    fn with_floor(&self, r: Requirement) -> Requirement {
         match Constraint::range(LINUX_KERNEL, self.first_kernel, None) {
             Ok(c) if self.first_kernel.is_some() => r.with_constraint(c),
             _ => r,
@@ -195,5 +277,18 @@ impl AmdGpu {
     /// True when some ROCm release lists the GPU's target.
     pub fn rocm_listed(&self) -> bool {
         matches!(self.rocm, RocmSupport::Listed { .. })
+    }
+}
+
+/// The answer for a target no ROCm release lists: unofficial, never a pass, with the releases
+/// read so the reader knows what "no release" covers.
+fn unofficial(target: &str) -> String {
+    let t = tables();
+    let read = t.rocm.iter().map(|r| r.release);
+    match (read.clone().min(), read.max()) {
+        (Some(lo), Some(hi)) => format!(
+            "unofficial: no ROCm release read ({lo} to {hi}) lists {target}, so none satisfies it"
+        ),
+        _ => format!("unofficial: no ROCm release read lists {target}, so none satisfies it"),
     }
 }

@@ -19,6 +19,8 @@ mod floors;
 mod host;
 #[path = "requirement/release_lists.rs"]
 mod release_lists;
+#[path = "requirement/vendor_lists.rs"]
+mod vendor_lists;
 #[path = "requirement/vendors.rs"]
 mod vendors;
 

@@ -6,6 +6,7 @@
 pub mod doctor;
 pub mod explain;
 pub mod families;
+pub mod kernels;
 pub mod loaded;
 pub mod requirement;
 pub mod table;

@@ -6,6 +6,7 @@ use gpuctl_core::requirement::{
     Alternative, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
 };
 
+use crate::kernels;
 use crate::table::{ComputeRow, DriverRow, tables};
 
 /// What an id no source lists is.
@@ -61,7 +62,11 @@ pub struct IntelGpu {
 /// The table's answer for device `id`.
 pub fn lookup(device_id: u16) -> IntelGpu {
     let t = tables();
-    let macro_name = t.macro_of(device_id);
+    // An id the project's pciids.h copy no longer has (d744) is still the platform's where a
+    // release read lists it.
+    let macro_name = t
+        .macro_of(device_id)
+        .or_else(|| kernels::reads().macro_of(device_id));
     let platform = macro_name.and_then(|m| t.platform(m));
     IntelGpu {
         device_id,
@@ -86,9 +91,49 @@ fn with_device_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
     if let Some(first) = tables().id_pull(d.driver, device_id) {
         d.first_kernel = Some(first);
     }
-    if d.driver != "i915" {
-        return d;
+    if d.driver == "i915" {
+        d = with_i915_releases(d, device_id);
     }
+    with_reads(d, device_id)
+}
+
+/// The row with what the kernel releases read from Debian settle (kernels.rs): a first
+/// release where the release-line sources give none, the last release of an id a newer read
+/// dropped, and force_probe as the newest read asks it; a device no read lists is marked so.
+fn with_reads(mut d: DriverRow, device_id: u16) -> DriverRow {
+    let reads = kernels::reads();
+    let Some(f) = reads.facts(d.driver, device_id) else {
+        if reads.has_driver(d.driver) {
+            d.unlisted_through = reads.newest(d.driver);
+        }
+        return d;
+    };
+    if d.first_kernel.is_none() {
+        // Listed by the driver's oldest read and dated by no other source: that read is the
+        // floor, a conservative one (an older release may list it too), never no floor, which
+        // would let any kernel drive it (xe itself came in 6.8).
+        d.first_kernel = f.first.or_else(|| {
+            (d.driver == "xe")
+                .then(|| reads.releases.get("xe").and_then(|r| r.first()).copied())
+                .flatten()
+        });
+    }
+    d.last_kernel = f.last;
+    if f.gated {
+        d.force_probe = Some(true);
+        d.parameter = "force_probe";
+        d.default_from = None;
+    } else {
+        d.force_probe = Some(false);
+        if d.default_from.is_none() {
+            d.default_from = f.unasked_from;
+        }
+    }
+    d
+}
+
+/// The row with i915's release data (i915-releases.tsv, i915-legacy.tsv) for the id.
+fn with_i915_releases(mut d: DriverRow, device_id: u16) -> DriverRow {
     if let Some(rel) = tables().i915_release(device_id) {
         // An id 4.12 already lists keeps no first kernel: its first release was not read.
         if !tables().i915_before_oldest.contains(&device_id) {
@@ -158,7 +203,9 @@ impl IntelGpu {
             format!("{}.force_probe={id:04x}", d.driver),
             format!("{other}.force_probe=!{id:04x}"),
         ];
-        if d.force_probe == Some(true) {
+        // xe gated: i915 may bind the device unasked, so it is kept off too. i915 gated (ATS-M
+        // in every release read) falls through: xe is kept off only where it binds unasked.
+        if d.force_probe == Some(true) && d.driver == "xe" {
             return pair;
         }
         if d.parameter == "alpha_support" {
@@ -214,13 +261,50 @@ impl IntelGpu {
         if self.drivers.is_empty() {
             return r.with_unknown(UNKNOWN_DEVICE);
         }
+        // A driver no release read lists the id in is no alternative: which release brings it
+        // is not known, and no read release binds it.
+        let (unlisted, listed): (Vec<&DriverRow>, Vec<&DriverRow>) = self
+            .drivers
+            .iter()
+            .partition(|d| d.unlisted_through.is_some());
+        for d in &unlisted {
+            if let Some(newest) = d.unlisted_through {
+                r = r.with_note(format!(
+                    "{} lists it in no Linux release read (through {newest}); pciids.h of 2026 has it",
+                    d.driver
+                ));
+            }
+        }
+        for d in &listed {
+            let stable = d
+                .first_kernel
+                .map(|first| kernels::reads().listed_before(d.driver, id, first))
+                .unwrap_or_default();
+            if let (Some(first), false) = (d.first_kernel, stable.is_empty()) {
+                r = r.with_note(format!(
+                    "{}: Linux {} (read) lists it too, a stable update of an older release line; \
+                     its release line's first is {first}",
+                    d.driver,
+                    stable.join(", ")
+                ));
+            }
+        }
+        if listed.is_empty() {
+            let newest = unlisted.iter().filter_map(|d| d.unlisted_through).max();
+            return r.with_unknown(match newest {
+                Some(v) => format!(
+                    "no Linux release read (through {v}) lists it, so none can be said to drive it"
+                ),
+                None => UNKNOWN_DEVICE.to_string(),
+            });
+        }
         if tables().i915_before_oldest.contains(&id) {
             r = r.with_note(
                 "i915 binds it in every Linux release read (4.12 on); its first release is older",
             );
         }
-        if let Some(xe) = self.drivers.iter().find(|d| d.driver == "xe")
-            && self.drivers.len() == 1
+        if let Some(xe) = listed.iter().find(|d| d.driver == "xe")
+            && listed.len() == 1
         {
             if xe.first_kernel.is_none() {
                 r = r.with_note(xe_release_unsettled(xe.macro_name));
@@ -231,16 +315,15 @@ impl IntelGpu {
                 );
             }
         }
-        let firsts: Option<Vec<Version>> = self.drivers.iter().map(|d| d.first_kernel).collect();
+        let firsts: Option<Vec<Version>> = listed.iter().map(|d| d.first_kernel).collect();
         let floor = firsts.and_then(|f| f.into_iter().min());
-        let alternatives = self
-            .drivers
+        let alternatives = listed
             .iter()
             .map(|d| {
                 let mut alt = Alternative::plain(d.driver);
-                if let Some(first) = d.first_kernel
-                    && Some(first) != floor
-                    && let Ok(c) = Constraint::range(LINUX_KERNEL, Some(first), None)
+                let first = d.first_kernel.filter(|f| Some(*f) != floor);
+                if (first.is_some() || d.last_kernel.is_some())
+                    && let Ok(c) = Constraint::range(LINUX_KERNEL, first, d.last_kernel)
                 {
                     alt.needs.push(c);
                 }

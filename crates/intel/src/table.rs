@@ -60,6 +60,11 @@ pub struct DriverRow {
     /// The module parameter the releases before `default_from` need: `force_probe`, or
     /// `alpha_support` (its name before Linux 5.3).
     pub parameter: &'static str,
+    /// The last kernel release read that lists it, when a newer read no longer does.
+    pub last_kernel: Option<Version>,
+    /// The newest release read of the driver, when no release read lists the device although
+    /// the platform row says the driver lists the platform (an id added after every read).
+    pub unlisted_through: Option<Version>,
 }
 
 /// When i915 binds one device id, from i915's own sources release by release.
@@ -161,6 +166,8 @@ fn parse_all() -> Tables {
                     first_kernel,
                     default_from: None,
                     parameter: "force_probe",
+                    last_kernel: None,
+                    unlisted_through: None,
                 }),
                 _ => t.skipped.push(("drivers.tsv", line)),
             },

@@ -107,10 +107,13 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.10 is needed")]
 #[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
 #[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
-// crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11.
-#[case(&["--driver", "kernel:6.1", "1002:6980"], 0, "driver kernel:6.1: satisfies")]
-#[case(&["--driver", "kernel:4.9", "1002:6980"], 1,
-       "driver kernel:4.9: does not satisfy — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): kernel 4.9 is older than 4.11")]
+// crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11,
+// but no ROCm release read lists gfx803 (rocm-gpus.tsv): unofficial, never a pass (issue 24).
+#[case(&["--driver", "kernel:6.1", "1002:6980"], 1,
+       "driver kernel:6.1: does not satisfy — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx803, so none satisfies it")]
+// Vega20's floor (4.20, amdgpu-pciids.tsv) still decides where ROCm lists the target.
+#[case(&["--driver", "rocm:6.2", "--driver", "kernel:4.19", "1002:66af"], 1,
+       "driver rocm:6.2, kernel:4.19: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): kernel 4.19 is older than 4.20")]
 #[case(&["--driver", "xe", "--driver", "kernel:6.1", "8086:e20b"], 1,
        "driver xe, kernel:6.1: does not satisfy — Intel GPU (Battlemage, 8086:e20b): kernel 6.1 is older than 6.10")]
 fn per_vendor_driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
@@ -321,17 +324,18 @@ fn an_intel_choice_is_data_in_json() {
     );
 }
 
-/// Text and JSON say the same of a vendor whose constraints are all per device (Battlemage e220:
-/// xe alone, and no source gives the release that first lists it).
+/// Text and JSON say the same of a vendor whose constraints are all per device (Skylake 1912:
+/// i915 alone, listed by every release read, so no kernel floor; Battlemage e220, the example
+/// before issue 24, now has one from the kernel releases read: 7.2.13).
 #[test]
 fn a_per_device_choice_is_no_host_wide_constraint_in_text_and_json() {
-    let v = json_of(&["requirement", "--format", "json", "8086:e220"], 0);
+    let v = json_of(&["requirement", "--format", "json", "8086:1912"], 0);
     assert_eq!(
         v["vendors"][0]["combined"]["describe"],
         json!("no host-wide constraint (each GPU's requirement above is its own)")
     );
     assert_eq!(v["vendors"][0]["combined"]["constraints"], json!([]));
-    requirement(&["8086:e220"])
+    requirement(&["8086:1912"])
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
