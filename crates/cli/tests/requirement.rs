@@ -74,7 +74,7 @@ fn v100_and_b200_conflict_in_json_with_a_driver() {
     assert_eq!(
         nvidia["driver"],
         json!({"spec": "open:580", "specs": ["open:580"], "satisfied": false,
-               "why_not": V100_B200})
+               "fits": "no", "why_not": V100_B200})
     );
     assert_eq!(nvidia["gpus"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["host_conflicts"], json!([]));

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::requirement::RequirementInputError;
-use gpuctl_core::requirement::report::{GpuInput, VendorInput, VendorStack, report};
+use gpuctl_core::requirement::report::VendorStack;
 use gpuctl_core::requirement::{
     self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
     VendorRequest, Wording,
@@ -238,36 +238,4 @@ fn not_compute_warning(
         )
     });
     format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
-}
-
-/// NVIDIA's part of the answer for the host's NVIDIA GPUs (`devices`, from the probe's one PCI
-/// scan) with the built-in table, checked
-/// against `spec` by Rex's rules alone (what doctor asks of the loaded driver); `None` when the
-/// answer cannot be built.
-pub fn host_stack(
-    host: &Host,
-    devices: &[PciDevice],
-    spec: &crate::requirement::DriverSpec,
-) -> Option<VendorStack> {
-    let source = NVIDIA_REQUIREMENTS.source(&VendorRequest::default()).ok()?;
-    let gpus = devices
-        .iter()
-        .zip(source.requirements(Some(host), devices))
-        .map(|(d, r)| GpuInput {
-            vendor: "nvidia",
-            pci_address: Some(d.address.clone()),
-            requirement: r.requirement,
-            left_out: r.left_out,
-            floors: r.floors,
-        })
-        .collect();
-    let input = VendorInput {
-        vendor: "nvidia",
-        display: "NVIDIA".to_string(),
-        gpus,
-        model: Some(&NVIDIA_REQUIREMENTS),
-        source: None,
-    };
-    let mut r = report(vec![input], &[spec.to_stack_spec()], Vec::new()).ok()?;
-    r.vendors.pop()
 }

@@ -143,7 +143,7 @@ fn json_carries_each_constraint_as_data_in_the_vendors_entry() {
     assert_eq!(
         amd["driver"],
         json!({"spec": "rocm:6.2, kernel:6.8", "specs": ["rocm:6.2", "kernel:6.8"],
-               "satisfied": true, "why_not": null})
+               "satisfied": true, "fits": "yes", "why_not": null})
     );
     let gpu = &amd["gpus"][0];
     assert_eq!(gpu["device_id"], json!("74a1"));
@@ -155,7 +155,10 @@ fn json_carries_each_constraint_as_data_in_the_vendors_entry() {
                {"component": "kernel", "kind": "range", "scope": "host", "min": "6.5",
                 "max": null, "describe": "Linux kernel 6.5 or newer"}])
     );
-    assert_eq!(gpu["driver"], json!({"satisfied": true, "why_not": null}));
+    assert_eq!(
+        gpu["driver"],
+        json!({"satisfied": true, "fits": "yes", "why_not": null})
+    );
     assert_eq!(v["host_conflicts"], json!([]));
 }
 

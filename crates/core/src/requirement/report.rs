@@ -8,7 +8,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use super::RequirementInputError;
 use super::vendor::{RequirementModel, RequirementSource, Wording};
-use super::{CombineError, Constraint, Requirement, Stack, StackSpec};
+use super::{CombineError, Constraint, Fit, Requirement, Stack, StackSpec, Verdict};
 use crate::detect::FactValue;
 
 /// One GPU to report on.
@@ -128,10 +128,22 @@ impl From<&Requirement> for RequirementView {
 /// Whether a driver stack drives one GPU, or a vendor's GPUs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GpuVerdict {
-    /// True when it does.
+    /// True when it does (`fits` is `yes`).
     pub satisfied: bool,
-    /// Why not, when it does not.
+    /// The one verdict's word: `yes`, `no`, or `unknown` (docs/requirement.md#one-verdict).
+    pub fits: Fit,
+    /// Why not, or what is missing to tell, when it does not.
     pub why_not: Option<String>,
+}
+
+impl GpuVerdict {
+    fn of(v: Verdict) -> GpuVerdict {
+        GpuVerdict {
+            satisfied: v.fits(),
+            fits: v.fit,
+            why_not: v.why,
+        }
+    }
 }
 
 /// One GPU's entry.
@@ -158,10 +170,49 @@ pub struct DriverVerdict {
     pub spec: String,
     /// The specs as given.
     pub specs: Vec<String>,
-    /// Whether they drive every GPU of the vendor that counts.
+    /// Whether they drive every GPU of the vendor (`fits` is `yes`).
     pub satisfied: bool,
-    /// Why not, when they do not.
+    /// The one verdict's word: `yes`, `no`, or `unknown` (docs/requirement.md#one-verdict).
+    pub fits: Fit,
+    /// Why not, or what is missing to tell, when they do not.
     pub why_not: Option<String>,
+}
+
+impl DriverVerdict {
+    /// The verdict these fields say. A vendor's `finish` that turns `satisfied` off without
+    /// naming the word is read as "does not fit"; one that says `unknown` stays unknown.
+    pub fn verdict(&self) -> Verdict {
+        let fit = match (self.satisfied, self.fits) {
+            (true, Fit::Yes) => Fit::Yes,
+            (_, Fit::Unknown) => Fit::Unknown,
+            _ => Fit::No,
+        };
+        Verdict {
+            fit,
+            why: if fit == Fit::Yes {
+                None
+            } else {
+                Some(
+                    self.why_not
+                        .clone()
+                        .unwrap_or_else(|| "the vendor's sources refuse it".to_string()),
+                )
+            },
+        }
+    }
+
+    /// Sets the fields from `v`.
+    pub fn set(&mut self, v: Verdict) {
+        self.satisfied = v.fits();
+        self.fits = v.fit;
+        self.why_not = v.why;
+    }
+
+    /// Makes the fields agree ([`DriverVerdict::verdict`]) after a vendor has finished them.
+    fn settle(&mut self) {
+        let v = self.verdict();
+        self.set(v);
+    }
 }
 
 /// One vendor's part of the answer.
@@ -187,6 +238,10 @@ pub struct VendorStack {
     /// Lines printed under the combined line (NVIDIA's driver floor for every GPU together).
     #[serde(skip)]
     pub under_combined: Vec<String>,
+    /// The verdict against a stack that names nothing, for a vendor no `--driver` spec
+    /// concerns (what report asks of a plug-in vendor whose driver it cannot read).
+    #[serde(skip)]
+    pub unasked: Verdict,
     /// How the text says it.
     #[serde(skip)]
     pub wording: Wording,
@@ -207,6 +262,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// THE verdict for `vendor` (its selector name): of the `--driver` specs that concern it,
+    /// or of a stack naming nothing when none does; `None` when the report has no entry for it.
+    pub fn verdict(&self, vendor: &str) -> Option<Verdict> {
+        let v = self.vendors.iter().find(|v| v.vendor == vendor)?;
+        Some(
+            v.driver
+                .as_ref()
+                .map_or_else(|| v.unasked.clone(), DriverVerdict::verdict),
+        )
+    }
+
     /// True when there is nothing to report.
     pub fn is_empty(&self) -> bool {
         self.vendors.is_empty()
@@ -214,6 +280,7 @@ impl Report {
 
     /// True when the answer is "no": GPUs conflict, or a spec does not drive a GPU.
     pub fn unserved(&self) -> bool {
+        // `satisfied` is false for "does not fit" and for "unknown" alike: unknown is no pass.
         !self.host_conflicts.is_empty()
             || self
                 .vendors
@@ -263,6 +330,9 @@ pub fn report(
                 .collect();
             source.finish(&mut stack, &concern)?;
         }
+        if let Some(d) = stack.driver.as_mut() {
+            d.settle();
+        }
         stacks.push(stack);
     }
     Ok(Report {
@@ -300,13 +370,9 @@ fn vendor_stack(
             pci_address: g.pci_address.clone(),
             counted: g.left_out.is_none(),
             floors: g.floors.clone(),
-            driver: stack.as_ref().map(|st| {
-                let why_not = g.requirement.why_not(st);
-                GpuVerdict {
-                    satisfied: why_not.is_none(),
-                    why_not,
-                }
-            }),
+            driver: stack
+                .as_ref()
+                .map(|st| GpuVerdict::of(g.requirement.verdict(st))),
         })
         .collect();
     for (g, v) in input.gpus.iter().zip(&views) {
@@ -340,21 +406,29 @@ fn vendor_stack(
             Err(CombineError::Conflict { conflicts, .. }) => (None, conflicts),
         }
     };
-    let driver = stack.as_ref().map(|st| {
+    let verdict_on = |st: &Stack| {
         // Rex's verdict is one reason: the conflicts, or what the combined requirement
         // refuses. The others name each GPU the stack does not drive.
-        let why_not = if !wording.combined_verdict {
-            per_gpu_why_not(&input.gpus, &views)
+        let counted = if !wording.combined_verdict {
+            per_gpu_verdict(&input.gpus, &views, st)
         } else if !conflicts.is_empty() {
-            Some(conflicts.join("; "))
+            Verdict::no(conflicts.join("; "))
         } else {
-            combined.as_ref().and_then(|c| c.why_not(st))
+            combined.as_ref().map_or(Verdict::FITS, |c| c.verdict(st))
         };
+        // A GPU left out of the combined line still has to be driven: a stack that will not
+        // drive it (a Kepler on the open 580 module) does not fit the host.
+        counted.and(left_out_verdict(&input.gpus, st))
+    };
+    let unasked = verdict_on(&Stack::new());
+    let driver = stack.as_ref().map(|st| {
+        let v = verdict_on(st);
         DriverVerdict {
             spec: spec_text.clone(),
             specs: concern.iter().map(|s| s.spec.clone()).collect(),
-            satisfied: why_not.is_none(),
-            why_not,
+            satisfied: v.fits(),
+            fits: v.fit,
+            why_not: v.why,
         }
     });
     let combined_view = combined.as_ref().map(|c| {
@@ -379,6 +453,7 @@ fn vendor_stack(
             sections: Sections::default(),
             lines: Vec::new(),
             under_combined: Vec::new(),
+            unasked,
             wording,
             display: input.display,
         },
@@ -386,21 +461,52 @@ fn vendor_stack(
     )
 }
 
-/// Each counted GPU that the stack does not drive, as `who: reason`, said once for GPUs that
-/// fail alike; `None` when every one is driven.
-fn per_gpu_why_not(gpus: &[GpuInput], views: &[GpuView]) -> Option<String> {
-    let mut why: Vec<String> = Vec::new();
-    for (g, v) in gpus.iter().zip(views) {
-        let Some(reason) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
-            continue;
-        };
-        if g.left_out.is_some() {
-            continue;
-        }
-        let line = format!("{}: {reason}", g.requirement.who());
-        if !why.contains(&line) {
-            why.push(line);
+/// Each counted GPU's verdict, the worst first: `who: reason` for every GPU that fails (or,
+/// when none fails, that cannot be told), said once for GPUs alike.
+fn per_gpu_verdict(gpus: &[GpuInput], views: &[GpuView], stack: &Stack) -> Verdict {
+    let verdicts: Vec<(Fit, String)> = gpus
+        .iter()
+        .zip(views)
+        .filter(|(g, _)| g.left_out.is_none())
+        .filter_map(|(g, _)| {
+            let v = g.requirement.verdict(stack);
+            let why = v.why?;
+            Some((v.fit, format!("{}: {why}", g.requirement.who())))
+        })
+        .collect();
+    // A failure is not diluted by unknowns: the worst word's lines only.
+    let worst = if verdicts.iter().any(|(f, _)| *f == Fit::No) {
+        Fit::No
+    } else if verdicts.is_empty() {
+        return Verdict::FITS;
+    } else {
+        Fit::Unknown
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for (_, line) in verdicts.into_iter().filter(|(f, _)| *f == worst) {
+        if !lines.contains(&line) {
+            lines.push(line);
         }
     }
-    (!why.is_empty()).then(|| why.join("; "))
+    Verdict {
+        fit: worst,
+        why: Some(lines.join("; ")),
+    }
+}
+
+/// The GPUs left out of the combined requirement that `stack` does not drive, as
+/// `who: reason`; fits when there is none.
+fn left_out_verdict(gpus: &[GpuInput], stack: &Stack) -> Verdict {
+    let mut out = Verdict::FITS;
+    for g in gpus.iter().filter(|g| g.left_out.is_some()) {
+        let v = g.requirement.verdict(stack);
+        if let Some(why) = &v.why {
+            let v = Verdict {
+                fit: v.fit,
+                why: Some(format!("{}: {why}", g.requirement.who())),
+            };
+            out = out.and(v);
+        }
+    }
+    out
 }
