@@ -180,6 +180,13 @@ fn surfaces_agree(root: &Path) -> Vec<(String, String, String)> {
                 "{name}: doctor against report ({why})"
             );
         }
+        if vendor != "nvidia" && fits == "no" && state != "not-loaded" {
+            assert_eq!(
+                doctor_word(root, &format!("{vendor}-driver")).as_deref(),
+                Some("no"),
+                "{name}: doctor against report ({why})"
+            );
+        }
         out.push((vendor.clone(), fits.clone(), why.clone()));
     }
     out
@@ -356,6 +363,12 @@ fn unlisted_amd_intel_and_plugin_style_ids_are_unknown_everywhere() {
         let mine = got.iter().find(|g| g.0 == vendor).unwrap();
         assert_eq!(mine.1, "unknown", "{vendor}: {got:?}");
         assert!(mine.2.contains("no source lists it"), "{got:?}");
+        // Doctor's driver check says it too: a warning, never ok.
+        assert_eq!(
+            doctor_word(t.root(), &format!("{vendor}-driver")).as_deref(),
+            Some("unknown"),
+            "{vendor}"
+        );
         // fleet puts it under no known stack and does not exit 0.
         let (code, text) = fleet_of(t.root(), &[]);
         assert_eq!(code, 1, "{text}");

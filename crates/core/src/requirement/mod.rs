@@ -25,6 +25,7 @@ mod input_error;
 mod loaded;
 mod model;
 pub mod report;
+mod report_verdict;
 mod spec;
 mod stack;
 pub mod text;
