@@ -394,3 +394,56 @@ fn unlisted_amd_intel_and_plugin_style_ids_are_unknown_everywhere() {
         "{text}"
     );
 }
+
+/// A stand-in engine: `image inspect` prints `$IMAGE_ENV`, `run` prints `started`.
+const ENGINE: &str = "#!/bin/sh\nif [ \"$1\" = image ]; then printf '%s\\n' \"$IMAGE_ENV\"; exit 0; fi\necho started\n";
+
+#[test]
+fn run_s_pre_start_check_asks_the_same_verdict() {
+    use std::os::unix::fs::PermissionsExt;
+    let engine = tempfile::tempdir().unwrap();
+    let podman = engine.path().join("podman");
+    fs::write(&podman, ENGINE).unwrap();
+    fs::set_permissions(&podman, fs::Permissions::from_mode(0o755)).unwrap();
+    let image_env = "CUDA_VERSION=12.4.1";
+    let env_file = engine.path().join("image.env");
+    fs::write(&env_file, format!("{image_env}\n")).unwrap();
+    for (device, want) in [(0x2941u16, "no"), (0x2330, "yes")] {
+        let t = nvidia_host("node-run", device, &open_banner("570.86.15"));
+        t.file(
+            "/etc/cdi/nvidia.yaml",
+            &gpuctl_testkit::cdi_yaml("nvidia.com/gpu", &["0", "all"]),
+        );
+        let id = format!("10de:{device:04x}");
+        let fits = requirement_fits(
+            None,
+            &[
+                "--driver",
+                "open:570.86.15",
+                "--image-env",
+                env_file.to_str().unwrap(),
+                &id,
+            ],
+            "nvidia",
+        );
+        assert_eq!(fits, want, "{id}");
+        let out = cargo_bin_cmd!("gpuctl")
+            .env("PATH", format!("{}:/usr/bin:/bin", engine.path().display()))
+            .env("IMAGE_ENV", image_env)
+            .env_remove("GPUCTL_PODMAN_VERSION")
+            .arg("--root")
+            .arg(t.root())
+            .args(["run", "--gpus", "nvidia", "img"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if want == "yes" {
+            assert!(stdout.contains("started"), "{id}: {stdout} {stderr}");
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{id}: {stderr}");
+            assert!(!stdout.contains("started"), "{id}: {stdout}");
+            assert!(stderr.contains("570.124.04"), "{id}: {stderr}");
+        }
+    }
+}

@@ -80,7 +80,7 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .collect();
     let mut out = driver::driver_checks(DRIVER, "Intel", &findings);
     // THE verdict on the loaded stack, as `gpuctl requirement --driver` gives it.
-    gpuctl_core::check::fit::apply(&mut out, DRIVER, probe, "intel");
+    gpuctl_core::driver_fit::apply(&mut out, DRIVER, probe, "intel");
     out.extend(nodes::bound_render_nodes_check(
         probe,
         INTEL_VENDOR_ID,

@@ -131,8 +131,11 @@ impl RequirementModel for NvidiaRequirements {
         let toolkit = match request.toolkit {
             Some(text) => Some(parse_toolkit(text)?),
             // The image's CUDA line stands for --cuda when Table 3 lists it.
+            // NVIDIA_DISABLE_REQUIRE turns the toolkit's check off: its CUDA line counts for
+            // nothing then (issue 24, item 9).
             None => image
                 .as_ref()
+                .filter(|(_, env)| !env.disabled)
                 .and_then(|(_, env)| floor_verdict::image_cuda(env))
                 .filter(|v| cuda::toolkit_floor(*v).is_some()),
         };

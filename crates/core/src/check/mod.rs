@@ -7,7 +7,6 @@ pub mod codes;
 pub mod containers_conf;
 pub mod driver;
 pub mod evidence;
-pub mod fit;
 pub mod image_inspect;
 pub mod kernel;
 pub mod nodes;

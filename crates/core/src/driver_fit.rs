@@ -8,6 +8,7 @@
 use crate::backend::Registry;
 use crate::check::kernel::{bound_driver, kernel_release};
 use crate::check::{Check, CheckCode, Status};
+use crate::image_env::ImageEnv;
 use crate::probe::Probe;
 use crate::requirement::{Fit, GpuOnHost, LoadState, VendorRequest, Verdict};
 use crate::requirement_answer::{Request, answer_scanned, loaded_specs};
@@ -27,6 +28,16 @@ pub struct LoadedVerdict {
 /// `None` when the vendor has no GPU, its backend reads no driver, or its driver is not loaded
 /// (doctor's binding checks say that themselves).
 pub fn loaded_verdict(probe: &Probe, vendor: &str) -> Option<LoadedVerdict> {
+    loaded_verdict_with(probe, vendor, None)
+}
+
+/// As [`loaded_verdict`], with an image's environment as `requirement --image-env` reads it
+/// (`gpuctl run`'s pre-start check).
+pub fn loaded_verdict_with(
+    probe: &Probe,
+    vendor: &str,
+    image: Option<&ImageEnv>,
+) -> Option<LoadedVerdict> {
     let registry = Registry::discovered();
     let backend = registry.get(vendor)?;
     let host = probe.host();
@@ -50,7 +61,10 @@ pub fn loaded_verdict(probe: &Probe, vendor: &str) -> Option<LoadedVerdict> {
     let request = Request {
         ids: &[],
         specs: &specs,
-        vendor: VendorRequest::default(),
+        vendor: VendorRequest {
+            image_env: image,
+            ..VendorRequest::default()
+        },
     };
     let (verdict, unlisted) = match answer_scanned(host, probe.pci(), registry, request) {
         Ok(report) => {
