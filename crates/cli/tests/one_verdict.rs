@@ -369,6 +369,11 @@ fn unlisted_amd_intel_and_plugin_style_ids_are_unknown_everywhere() {
             Some("unknown"),
             "{vendor}"
         );
+        let (_, nfd) = gpuctl(Some(t.root()), &["report", "--format", "nfd"]);
+        assert!(
+            nfd.contains(&format!("gpuctl.io/{vendor}.requirement=unknown\n")),
+            "{nfd}"
+        );
         // fleet puts it under no known stack and does not exit 0.
         let (code, text) = fleet_of(t.root(), &[]);
         assert_eq!(code, 1, "{text}");
@@ -397,6 +402,32 @@ fn unlisted_amd_intel_and_plugin_style_ids_are_unknown_everywhere() {
 
 /// A stand-in engine: `image inspect` prints `$IMAGE_ENV`, `run` prints `started`.
 const ENGINE: &str = "#!/bin/sh\nif [ \"$1\" = image ]; then printf '%s\\n' \"$IMAGE_ENV\"; exit 0; fi\necho started\n";
+
+#[test]
+fn an_image_that_disables_its_requirements_counts_no_cuda_line() {
+    // Issue 24, item 9: NVIDIA_DISABLE_REQUIRE turns the toolkit's check off, so the image's
+    // CUDA 12.8 (570.26 in Table 3) does not refuse branch 565; the same image without it does.
+    let dir = tempfile::tempdir().unwrap();
+    let off = dir.path().join("off.env");
+    let on = dir.path().join("on.env");
+    fs::write(&off, "NVIDIA_DISABLE_REQUIRE=1\nCUDA_VERSION=12.8.0\n").unwrap();
+    fs::write(&on, "CUDA_VERSION=12.8.0\n").unwrap();
+    let ask = |file: &Path| {
+        requirement_fits(
+            None,
+            &[
+                "--driver",
+                "proprietary:565",
+                "--image-env",
+                file.to_str().unwrap(),
+                "1db4",
+            ],
+            "nvidia",
+        )
+    };
+    assert_eq!(ask(&off), "yes");
+    assert_eq!(ask(&on), "no");
+}
 
 #[test]
 fn run_s_pre_start_check_asks_the_same_verdict() {
