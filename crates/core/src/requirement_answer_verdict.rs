@@ -30,7 +30,7 @@ pub fn verdicts(
 }
 
 /// Refuses what a vendor's model cannot take in `request` (a toolkit no release notes list, an
-/// unreadable site table) as [`answer`] would, without looking at any GPU: for callers that
+/// unreadable site table) as [`super::answer`] would, without looking at any GPU: for callers that
 /// ask many times (fleet) and must refuse once, up front.
 pub fn check_request(
     registry: &Registry,
