@@ -36,6 +36,8 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .map(|g| finding(host, g, kernel.as_ref()))
         .collect();
     let mut out = driver::driver_checks(DRIVER, "AMD", &findings);
+    // THE verdict on the loaded stack, as `gpuctl requirement --driver` gives it.
+    gpuctl_core::driver_fit::apply(&mut out, DRIVER, probe, "amd");
     if gpus.is_empty() {
         return out;
     }

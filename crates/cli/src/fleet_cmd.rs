@@ -3,7 +3,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::backend::Registry;
+use gpuctl_core::requirement::{VendorRequest, Version};
+use gpuctl_core::requirement_answer::check_request;
 use gpuctl_fleet::{load, plan, plan_text};
 
 use crate::write_out;
@@ -44,6 +46,15 @@ pub fn run(ctx: &Context, a: &FleetArgs, out: &mut dyn Write) -> Result<Outcome,
             reason: e.to_string(),
         })?),
     };
+    // The toolkit is asked of every host as `gpuctl requirement --cuda` asks it: one it
+    // refuses is refused here, once, before any report is read.
+    if let Some(c) = &a.cuda {
+        let request = VendorRequest {
+            toolkit: Some(c),
+            ..VendorRequest::default()
+        };
+        check_request(Registry::discovered(), &request).map_err(CliError::Requirement)?;
+    }
     let (files, mut skipped) = load::files(&a.paths);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (hosts, unread) = load::read_all(&files, threads);

@@ -133,7 +133,8 @@ fn same_gpus_on_different_releases_and_a_driver_that_does_not_fit_are_drift() {
     let (code, out, _) = fleet(&[], &[dir.path()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("hosts with the same nvidia GPUs (1x 10de:2901) run different drivers: 575.64.05 on node-b; 580.95.05 on node-a, node-c"), "{out}");
-    assert!(out.contains("node-c: its nvidia driver does not fit its GPUs: NVIDIA GPU (Blackwell, 10de:2901) needs open kernel module; the host has the proprietary kernel module"), "{out}");
+    // In THE verdict's words, as `requirement --driver proprietary:580.95.05 2901` says it.
+    assert!(out.contains("node-c: its nvidia driver does not fit its GPUs: proprietary kernel module, the open one is needed"), "{out}");
 }
 
 #[test]
@@ -172,15 +173,17 @@ fn cuda_is_checked_against_each_host_s_loaded_driver() {
     report_into(&fixture("nvidia-hook-only"), dir.path(), "hook.json");
     let (_, out, _) = fleet(&["--cuda", "12.4"], &[dir.path()]);
     assert!(
+        // Each host that cannot says why, in THE verdict's words (`requirement --cuda 12.4
+        // --driver proprietary:535.183.01` refuses it alike).
         out.contains(
-            "CUDA 12.4:\n  can run it: dgx-b200\n  cannot: amd-mi300x, nvidia-hook-only\n"
+            "CUDA 12.4:\n  can run it: dgx-b200\n  cannot:\n    amd-mi300x: no NVIDIA GPU\n    nvidia-hook-only: CUDA 12.4 needs driver 550.54.14 or newer (CUDA release notes, Table 3); 535.183.01 is older\n"
         ),
         "{out}"
     );
     let (_, out, _) = fleet(&["--cuda", "12.2"], &[dir.path()]);
     assert!(
         out.contains(
-            "CUDA 12.2:\n  can run it: dgx-b200, nvidia-hook-only\n  cannot: amd-mi300x\n"
+            "CUDA 12.2:\n  can run it: dgx-b200, nvidia-hook-only\n  cannot:\n    amd-mi300x: no NVIDIA GPU\n"
         ),
         "{out}"
     );

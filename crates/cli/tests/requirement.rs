@@ -78,7 +78,7 @@ fn v100_and_b200_conflict_in_json_with_a_driver() {
     assert_eq!(
         nvidia["driver"],
         json!({"spec": "open:580", "specs": ["open:580"], "satisfied": false,
-               "why_not": V100_B200})
+               "fits": "no", "why_not": V100_B200})
     );
     assert_eq!(nvidia["gpus"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["host_conflicts"], json!([]));
@@ -128,11 +128,11 @@ fn one_blackwell_in_json() {
 #[case(&["open:580+", "2901", "3182"], 0, "driver open:580+: satisfies")]
 #[case(&["open:565", "2901"], 1, "driver open:565: does not satisfy — branch 565 is older than 570")]
 #[case(&["proprietary", "10DE:1DB4"], 1,
-       "driver proprietary: does not satisfy — driver branch not known, 580 or older is needed")]
+       "driver proprietary: unknown — driver branch not known, 580 or older is needed")]
 #[case(&["proprietary:580+", "0x1db4"], 1,
-       "driver proprietary:580+: does not satisfy — installs the newest branch it carries, which can be newer than 580")]
+       "driver proprietary:580+: unknown — installs the newest branch it carries, which can be newer than 580")]
 #[case(&["580", "27b0"], 0, "driver 580: satisfies")]
-#[case(&["580", "2901"], 1, "driver 580: does not satisfy — unknown kernel module, the open one is needed")]
+#[case(&["580", "2901"], 1, "driver 580: unknown — unknown kernel module, the open one is needed")]
 fn driver_verdicts(#[case] args: &[&str], #[case] code: i32, #[case] line: &str) {
     let mut full = vec!["requirement", "--driver"];
     full.extend_from_slice(args);

@@ -11,6 +11,7 @@ use crate::check::image_inspect::{InspectError, inspect};
 use crate::check::podman::{ENV_FORMAT, PodmanCli};
 use crate::check::{Check, CheckCode, Status};
 use crate::probe::Probe;
+use crate::requirement::Fit;
 
 /// The check's code when no vendor reads anything from the image, or it is not asked.
 pub const CODE: CheckCode = crate::check::codes::IMAGE;
@@ -104,6 +105,32 @@ pub fn before_run(
             Status::Ok | Status::Skipped => tracing::debug!("{}", refusal(&c)),
         }
     }
+    // THE verdict on the loaded stack with this image, as `gpuctl requirement --driver SPEC
+    // --image-env` gives it: a stack that does not fit the GPUs is refused like an image the
+    // driver cannot run; a GPU no source lists is said.
+    if verdict.refuse.is_none() {
+        for v in vendors {
+            let Some(lv) = crate::driver_fit::loaded_verdict_with(probe, v.vendor(), Some(&env))
+            else {
+                continue;
+            };
+            let specs = lv.specs.join(", ");
+            let why = lv.verdict.why.unwrap_or_default();
+            match lv.verdict.fit {
+                Fit::No if verdict.refuse.is_none() => {
+                    verdict.refuse = Some(format!(
+                        "{image} on the loaded {} driver: driver {specs} does not satisfy the GPUs: {why}; install a driver 'gpuctl requirement' accepts",
+                        v.display_name()
+                    ));
+                }
+                Fit::Unknown if lv.unlisted => verdict.warnings.push(format!(
+                    "{image} on the loaded {} driver: whether driver {specs} drives the GPUs is unknown: {why}",
+                    v.display_name()
+                )),
+                _ => {}
+            }
+        }
+    }
     verdict
 }
 
@@ -151,6 +178,8 @@ mod run_tests {
     fn picky() -> &'static MockGpuBackend {
         let mut m = MockGpuBackend::new();
         m.expect_display_name().return_const("Picky");
+        // Not registered: THE verdict has no loaded stack of its to ask about.
+        m.expect_vendor().return_const("picky");
         m.expect_image_checks().returning(|_, env| {
             if env.get("NEEDS") == Some("new") {
                 vec![

@@ -21,6 +21,7 @@ pub mod check;
 pub mod detect;
 pub mod devnode;
 pub mod doctor;
+pub mod driver_fit;
 pub mod drm;
 pub mod error;
 pub mod explain;

@@ -371,6 +371,10 @@ fn check_specs_have_gpus(
     Ok(())
 }
 
+#[path = "requirement_answer_verdict.rs"]
+mod verdict;
+pub use verdict::{check_request, loaded_specs, verdicts};
+
 #[cfg(test)]
 #[path = "requirement_answer_tests.rs"]
 mod tests;

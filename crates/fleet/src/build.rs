@@ -12,7 +12,8 @@ use gpuctl_core::check::{
 };
 use gpuctl_core::doctor;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement_answer::{Request, answer_scanned};
+use gpuctl_core::requirement::{LoadState, Verdict};
+use gpuctl_core::requirement_answer::{Request, answer_scanned, loaded_specs as loaded_specs_of};
 use gpuctl_core::{
     backend::{GpuBackend, Registry},
     detect::{Device, FactValue, VendorReport},
@@ -41,13 +42,49 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     let info = host_info(host);
     let kernel = info.kernel.as_deref();
 
-    // What `gpuctl requirement` answers on this host with no flag: no request to refuse.
-    let request = Request {
-        ids: &[],
-        specs: &[],
-        vendor: Default::default(),
+    // Each vendor's loaded driver, as its backend reads it: the stack THE verdict is asked
+    // about, as `gpuctl requirement --driver SPEC` would be asked on this host.
+    let mut rows = Vec::new();
+    for (backend, v) in registry.backends().iter().zip(&detected.vendors) {
+        let devices: Vec<DeviceEntry> = v
+            .devices
+            .iter()
+            .map(|d| device(host, *backend, d))
+            .collect();
+        let loaded = drivers::loaded(*backend, host, kernel, &devices);
+        rows.push((*backend, v, devices, loaded));
+    }
+    let with_gpus: Vec<&str> = rows
+        .iter()
+        .filter(|(b, ..)| !probe.pci().gpus_of_vendor(b.pci_vendor_id()).0.is_empty())
+        .map(|(b, ..)| b.vendor())
+        .collect();
+    let loaded_specs: Vec<(&str, Vec<String>)> = rows
+        .iter()
+        .filter_map(|(b, _, _, l)| {
+            l.as_ref()
+                .filter(|l| !matches!(l.state, LoadState::NotLoaded(_)))
+                .map(|l| (b.vendor(), l.specs.clone()))
+        })
+        .collect();
+    let specs = loaded_specs_of(
+        &with_gpus,
+        &loaded_specs,
+        kernel.and_then(drivers::kernel_version),
+    );
+    let ask = |specs: &[String]| {
+        let request = Request {
+            ids: &[],
+            specs,
+            vendor: Default::default(),
+        };
+        answer_scanned(host, probe.pci(), registry, request)
     };
-    let needs = answer_scanned(host, probe.pci(), registry, request).unwrap_or_default();
+    // A stack the model refuses to take is said, never read as a fit.
+    let (needs, refused) = match ask(&specs) {
+        Ok(r) => (r, None),
+        Err(e) => (ask(&[]).unwrap_or_default(), Some(e.to_string())),
+    };
     for w in &needs.warnings {
         if !warnings.contains(w) {
             warnings.push(w.clone());
@@ -55,19 +92,20 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     }
 
     let mut vendors = Vec::new();
-    for (backend, v) in registry.backends().iter().zip(&detected.vendors) {
-        let devices: Vec<DeviceEntry> = v
-            .devices
-            .iter()
-            .map(|d| device(host, *backend, d))
-            .collect();
+    for (backend, v, devices, loaded) in rows {
         let requirement = needs
             .vendors
             .iter()
             .find(|s| s.vendor == v.vendor)
             .map(convert::requirement)
             .unwrap_or_default();
-        let driver = drivers::state(*backend, host, kernel, &devices, &requirement);
+        let verdict = match &refused {
+            Some(e) => Some(Verdict::unknown(format!(
+                "gpuctl requirement refuses the loaded stack: {e}"
+            ))),
+            None => needs.verdict(backend.vendor()),
+        };
+        let driver = drivers::state(loaded, &requirement, verdict);
         vendors.push(entry(v, devices, requirement, driver));
     }
     Report {

@@ -61,5 +61,6 @@ fn gpu(g: &GpuView) -> GpuNeed {
         who: g.requirement.who.clone(),
         need: need(&g.requirement),
         counted: g.counted,
+        unknown: g.requirement.unknown.clone(),
     }
 }

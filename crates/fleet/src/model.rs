@@ -107,6 +107,10 @@ pub struct GpuNeed {
     pub need: Need,
     /// False for a GPU left out of the combined requirement (NVIDIA's Kepler and older).
     pub counted: bool,
+    /// Why nothing is known of what it needs (`unknown device: no source lists it`); absent
+    /// when a source lists it. Such a GPU fits no stack the fleet plans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
 }
 
 /// A requirement as data: its sentence and its constraints.
@@ -152,28 +156,9 @@ pub struct ConstraintEntry {
     pub describe: String,
 }
 
-/// Whether what the host runs meets what its GPUs need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Fit {
-    /// Every constraint was checked against what the host runs, and holds.
-    Yes,
-    /// A constraint fails.
-    No,
-    /// Some constraint could not be checked from files (ROCm is in the image), none fails.
-    Unknown,
-}
-
-impl Fit {
-    /// The word (`yes`, `no`, `unknown`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Fit::Yes => "yes",
-            Fit::No => "no",
-            Fit::Unknown => "unknown",
-        }
-    }
-}
+/// Whether what the host runs meets what its GPUs need: THE verdict's word
+/// (docs/requirement.md#one-verdict), `yes`, `no` or `unknown`.
+pub use gpuctl_core::requirement::Fit;
 
 /// The driver a vendor's GPUs run with on this host.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,7 +178,12 @@ pub struct DriverState {
     /// Intel: per GPU, the driver bound and what `force_probe` says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bound: Vec<BoundDriver>,
-    /// Whether it meets the GPUs' requirement.
+    /// The loaded stack as `gpuctl requirement --driver` specs (`open:570.86.15`): what
+    /// THE verdict was asked, and what `fleet --cuda` asks it again with a toolkit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specs: Vec<String>,
+    /// Whether it meets the GPUs' requirement: THE verdict, as `gpuctl requirement --driver`
+    /// on `specs` gives it.
     pub fits: Fit,
     /// Why not, or what could not be checked.
     pub why: Option<String>,

@@ -141,6 +141,12 @@ fn requirement_labels(l: &mut Labels, v: &VendorEntry) {
     if r.gpus.is_empty() {
         return;
     }
+    // A GPU no source lists: nothing is known of what the host needs, so no stack is said to
+    // be "combined" (unknown is not "any").
+    if r.gpus.iter().any(|g| g.unknown.is_some()) {
+        l.add(&format!("{name}.requirement"), "unknown");
+        return;
+    }
     let Some(combined) = &r.combined else {
         l.add(&format!("{name}.requirement"), "conflict");
         return;

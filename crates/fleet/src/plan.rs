@@ -4,13 +4,16 @@
 //! which hosts can run such an image. Cost is linear in the hosts (times the groups, which
 //! stay few: one per distinct stack).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::backend::Registry;
+use gpuctl_core::host::Host;
+use gpuctl_core::requirement::{Fit, VendorRequest, Verdict, Version};
+use gpuctl_core::requirement_answer::{Request, verdicts};
 use serde::Serialize;
 
 use crate::load::Skipped;
-use crate::model::{ConstraintEntry, Fit};
+use crate::model::ConstraintEntry;
 use crate::stack::{describe_all, intersect, split_sentence};
 use crate::summary::HostSummary;
 
@@ -40,6 +43,9 @@ pub struct VendorPlan {
     pub divides: Vec<String>,
     /// Hosts whose own GPUs need conflicting stacks: no stack serves them whole.
     pub conflicted: Vec<String>,
+    /// Hosts with a GPU no source lists, as `host: who: why`: no stack is known to drive
+    /// them, so none is planned for them and `fits_all` is false (unknown is not "any").
+    pub unknown: Vec<String>,
 }
 
 /// A host running something other than what it or its peers say.
@@ -62,8 +68,19 @@ pub struct CudaPlan {
     pub can: Vec<String>,
     /// Hosts whose driver is too old, or that have no NVIDIA GPU.
     pub cannot: Vec<String>,
-    /// Hosts whose driver's CUDA ceiling is not known.
+    /// Hosts for which THE verdict is unknown.
     pub unknown: Vec<String>,
+    /// Why each host in `cannot` or `unknown` is there, in host order.
+    pub reasons: Vec<HostReason>,
+}
+
+/// Why one host cannot run it, or why that is not known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostReason {
+    /// The host.
+    pub host: String,
+    /// One sentence.
+    pub why: String,
 }
 
 /// The whole plan: `gpuctl fleet --format json`.
@@ -116,12 +133,18 @@ pub fn plan(
 fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
     let mut groups: Vec<Group> = Vec::new();
     let mut conflicted = Vec::new();
+    let mut unknown = Vec::new();
     let mut count = 0;
     for h in hosts {
         let Some(v) = h.vendors.iter().find(|v| v.vendor == vendor) else {
             continue;
         };
         count += 1;
+        // A GPU nothing is known of joins no known GPU's stack.
+        if !v.unknown.is_empty() {
+            unknown.push(format!("{}: {}", h.name, v.unknown.join("; ")));
+            continue;
+        }
         let Some(stack) = &v.stack else {
             conflicted.push(h.name.clone());
             continue;
@@ -148,10 +171,11 @@ fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
     VendorPlan {
         vendor: vendor.to_string(),
         hosts: count,
-        fits_all: groups.len() <= 1 && conflicted.is_empty(),
+        fits_all: groups.len() <= 1 && conflicted.is_empty() && unknown.is_empty(),
         groups,
         divides,
         conflicted,
+        unknown,
     }
 }
 
@@ -242,27 +266,77 @@ fn drift(hosts: &[HostSummary]) -> Vec<Drift> {
     out
 }
 
+/// The vendor whose GPUs run CUDA: `--cuda` is its toolkit's version.
+const CUDA_VENDOR: &str = "nvidia";
+
+/// Per host, THE verdict of its loaded NVIDIA stack with toolkit `cuda` on its NVIDIA GPUs:
+/// `gpuctl requirement --cuda X.Y --driver SPEC IDS`, asked once per distinct (ids, specs).
+/// A host with no NVIDIA GPU, unusable ones, a CDI spec for another driver or no driver
+/// loaded cannot run it, and says why.
 fn cuda_plan(hosts: &[HostSummary], cuda: &Version) -> CudaPlan {
     let mut p = CudaPlan {
         cuda: cuda.to_string(),
         can: Vec::new(),
         cannot: Vec::new(),
         unknown: Vec::new(),
+        reasons: Vec::new(),
     };
+    let toolkit = cuda.to_string();
+    let mut asked: HashMap<(Vec<String>, Vec<String>), Verdict> = HashMap::new();
     for h in hosts {
-        let Some(v) = h.vendors.iter().find(|v| v.vendor == "nvidia") else {
-            p.cannot.push(h.name.clone());
-            continue;
+        let verdict = match h.vendors.iter().find(|v| v.vendor == CUDA_VENDOR) {
+            None => Verdict::no("no NVIDIA GPU"),
+            Some(v) if !v.usable => {
+                Verdict::no(format!("its NVIDIA GPUs are unusable: {}", v.reason))
+            }
+            Some(_) if !h.stale_specs.is_empty() => Verdict::no(format!(
+                "its NVIDIA GPUs are unusable: a CDI spec was written for another driver: {}",
+                h.stale_specs.join("; ")
+            )),
+            Some(v) if v.specs.is_empty() => Verdict::no(match v.driver_version {
+                None => "no NVIDIA driver is loaded".to_string(),
+                Some(_) => "the loaded driver is not one gpuctl can name".to_string(),
+            }),
+            Some(v) if v.ids.is_empty() => Verdict::unknown("the report lists no GPU id"),
+            Some(v) => asked
+                .entry((v.ids.clone(), v.specs.clone()))
+                .or_insert_with(|| ask(&v.ids, &v.specs, &toolkit))
+                .clone(),
         };
-        if v.driver_version.is_none() {
-            p.cannot.push(h.name.clone());
-            continue;
-        }
-        match v.cuda.as_deref().and_then(|c| Version::parse(c).ok()) {
-            Some(max) if cuda.within_max(&max) || *cuda <= max => p.can.push(h.name.clone()),
-            Some(_) => p.cannot.push(h.name.clone()),
-            None => p.unknown.push(h.name.clone()),
+        let list = match verdict.fit {
+            Fit::Yes => &mut p.can,
+            Fit::No => &mut p.cannot,
+            Fit::Unknown => &mut p.unknown,
+        };
+        list.push(h.name.clone());
+        if let Some(why) = verdict.why {
+            p.reasons.push(HostReason {
+                host: h.name.clone(),
+                why,
+            });
         }
     }
     p
+}
+
+/// THE verdict, as `gpuctl requirement --cuda TOOLKIT --driver SPECS IDS` gives it.
+fn ask(ids: &[String], specs: &[String], toolkit: &str) -> Verdict {
+    let request = Request {
+        ids,
+        specs,
+        vendor: VendorRequest {
+            toolkit: Some(toolkit),
+            ..VendorRequest::default()
+        },
+    };
+    match verdicts(&Host::system(), None, Registry::discovered(), request) {
+        Ok(v) => v
+            .into_iter()
+            .find(|(vendor, _)| vendor == CUDA_VENDOR)
+            .map_or_else(
+                || Verdict::unknown("no NVIDIA GPU in the request"),
+                |(_, v)| v,
+            ),
+        Err(e) => Verdict::unknown(format!("gpuctl requirement refuses it: {e}")),
+    }
 }

@@ -72,6 +72,9 @@ pub fn render(p: &FleetPlan) -> String {
             if !v.conflicted.is_empty() {
                 let _ = writeln!(s, "  no stack drives all GPUs of: {}", names(&v.conflicted));
             }
+            for u in &v.unknown {
+                let _ = writeln!(s, "  unknown (no source lists its GPUs): {u}");
+            }
         }
     }
     if !p.drift.is_empty() {
@@ -83,13 +86,26 @@ pub fn render(p: &FleetPlan) -> String {
     if let Some(c) = &p.cuda {
         let _ = writeln!(s, "CUDA {}:", e(&c.cuda));
         let _ = writeln!(s, "  can run it: {}", or_none(&c.can));
-        let _ = writeln!(s, "  cannot: {}", or_none(&c.cannot));
+        // Each host that cannot, or of which it is not known, with THE verdict's reason.
+        let why = |h: &String| {
+            c.reasons
+                .iter()
+                .find(|r| r.host == *h)
+                .map_or(String::new(), |r| format!(": {}", r.why))
+        };
+        s.push_str(if c.cannot.is_empty() {
+            "  cannot: none\n"
+        } else {
+            "  cannot:\n"
+        });
+        for h in &c.cannot {
+            let _ = writeln!(s, "    {h}{}", why(h));
+        }
         if !c.unknown.is_empty() {
-            let _ = writeln!(
-                s,
-                "  unknown (the driver's CUDA ceiling is not known): {}",
-                names(&c.unknown)
-            );
+            let _ = writeln!(s, "  unknown:");
+            for h in &c.unknown {
+                let _ = writeln!(s, "    {h}{}", why(h));
+            }
         }
     }
     if !p.skipped.is_empty() {

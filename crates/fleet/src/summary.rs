@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 
 use crate::model::{ConstraintEntry, Fit};
 
@@ -49,6 +48,17 @@ pub struct VendorSummary {
     pub why: Option<String>,
     /// NVIDIA: the newest CUDA the loaded driver runs, when known.
     pub cuda: Option<String>,
+    /// Whether a container can be given the GPUs, and detect's reason.
+    pub usable: bool,
+    /// Detect's reason, in its words.
+    pub reason: String,
+    /// The GPUs' `vvvv:dddd` ids as detect lists them, in index order.
+    pub ids: Vec<String>,
+    /// The loaded stack as `--driver` specs: what `fleet --cuda` asks THE verdict about.
+    pub specs: Vec<String>,
+    /// The GPUs nothing is known of, as `who: why` (no source lists them): such a host fits no
+    /// stack the fleet plans.
+    pub unknown: Vec<String>,
 }
 
 /// The part of a [`crate::model::Report`] planning reads: the same keys, everything else skipped
@@ -79,6 +89,9 @@ struct LeanHost<'a> {
 struct LeanVendor<'a> {
     #[serde(borrow)]
     vendor: Cow<'a, str>,
+    usable: bool,
+    #[serde(borrow)]
+    reason: Cow<'a, str>,
     #[serde(borrow)]
     devices: Vec<LeanDevice<'a>>,
     requirement: LeanRequirement,
@@ -94,9 +107,16 @@ struct LeanDevice<'a> {
 
 #[derive(Deserialize)]
 struct LeanRequirement {
-    gpus: Vec<IgnoredAny>,
+    gpus: Vec<LeanGpu>,
     combined: Option<LeanNeed>,
     conflicts: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct LeanGpu {
+    who: String,
+    #[serde(default)]
+    unknown: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -112,6 +132,8 @@ struct LeanDriver<'a> {
     why: Option<String>,
     #[serde(default, borrow)]
     cuda_ceiling: Option<Cow<'a, str>>,
+    #[serde(default)]
+    specs: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +203,20 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
                     .as_deref()
                     .filter(|c| *c != crate::model::UNKNOWN)
                     .map(str::to_string),
+                usable: v.usable,
+                reason: v.reason.to_string(),
+                ids: v
+                    .devices
+                    .iter()
+                    .filter_map(|d| d.id.as_deref().map(str::to_string))
+                    .collect(),
+                specs: v.driver.specs.clone(),
+                unknown: v
+                    .requirement
+                    .gpus
+                    .iter()
+                    .filter_map(|g| g.unknown.as_ref().map(|u| format!("{}: {u}", g.who)))
+                    .collect(),
             }
         })
         .collect();

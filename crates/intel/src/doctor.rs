@@ -79,6 +79,8 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .map(|g| finding(host, g, &names, kernel.as_ref()))
         .collect();
     let mut out = driver::driver_checks(DRIVER, "Intel", &findings);
+    // THE verdict on the loaded stack, as `gpuctl requirement --driver` gives it.
+    gpuctl_core::driver_fit::apply(&mut out, DRIVER, probe, "intel");
     out.extend(nodes::bound_render_nodes_check(
         probe,
         INTEL_VENDOR_ID,

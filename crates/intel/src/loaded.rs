@@ -37,6 +37,17 @@ pub fn read(host: &Host, kernel: Option<Version>, gpus: &[GpuOnHost]) -> LoadedD
     } else {
         LoadedDriver::not_loaded(SOURCE, "no Intel GPU is bound to i915 or xe")
     };
+    // One spec for THE verdict when every GPU is bound to the same driver (`xe`); the
+    // requirement's choice is per device, so with mixed or missing bindings the kernel alone
+    // is asked and each GPU binds what it may.
+    let drivers: Vec<&str> = bound.iter().filter_map(|b| b.driver.as_deref()).collect();
+    if let Some(first) = drivers.first()
+        && drivers.len() == bound.len()
+        && drivers.iter().all(|d| d == first)
+        && matches!(*first, "i915" | "xe")
+    {
+        out.specs.push((*first).to_string());
+    }
     out.device_choices = device_choices;
     out.bound = bound;
     out

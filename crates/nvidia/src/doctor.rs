@@ -10,8 +10,10 @@ use gpuctl_core::{backend::GpuBackend, devnode, plan::Tier, probe::Probe};
 
 use crate::backend::{KIND, Nvidia};
 use crate::nodes::leads_to_driver_node;
-use crate::requirement::{NVIDIA_VENDOR_ID, parse_driver_spec};
-use crate::requirement_model::host_stack;
+use crate::requirement::NVIDIA_VENDOR_ID;
+use gpuctl_core::backend::Registry;
+use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
+use gpuctl_core::requirement_answer::{Request, answer_scanned};
 
 /// The driver in use against what the GPUs need.
 pub const DRIVER: CheckCode = CheckCode::new("nvidia-driver");
@@ -146,35 +148,57 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
             .remedy("install the driver 'gpuctl requirement' names, then reboot (or 'sudo modprobe nvidia')");
     };
     let module = if d.open { "open" } else { "proprietary" };
-    let spec_text = format!("{module}:{}", d.branch);
+    // The loaded release as `gpuctl requirement --driver` takes it, asked through the very
+    // path that command answers by: THE verdict (docs/requirement.md#one-verdict).
+    let spec_text = crate::loaded::driver_spec(d);
     let mut c = Check::new(
         DRIVER,
         format!("NVIDIA {} ({module} kernel module)", d.version),
         Status::Ok,
     );
-    let Ok(spec) = parse_driver_spec(&spec_text) else {
+    let specs = [spec_text.clone()];
+    let request = Request {
+        ids: &[],
+        specs: &specs,
+        vendor: VendorRequest::default(),
+    };
+    let report = match answer_scanned(probe.host(), probe.pci(), Registry::discovered(), request) {
+        Ok(r) => r,
+        Err(e) => {
+            c.status = Status::Warning;
+            return c.fact(format!("cannot judge driver {spec_text}: {e}"));
+        }
+    };
+    let Some(entry) = report.vendors.iter().find(|v| v.vendor == "nvidia") else {
+        c.status = Status::Warning;
         return c.fact(format!("cannot judge driver {spec_text}"));
     };
-    let (devices, _) = probe.pci().gpus_of_vendor(NVIDIA_VENDOR_ID);
-    let Some(report) = host_stack(probe.host(), &devices, &spec) else {
-        return c.fact(format!("cannot judge driver {spec_text}"));
-    };
-    if let Some(comb) = &report.combined {
+    if let Some(comb) = &entry.combined {
         c = c.fact(format!("the GPUs need: {}", comb.describe));
     }
-    for conflict in &report.conflicts {
-        c.status = Status::Problem;
+    for conflict in &entry.conflicts {
         c = c.fact(format!("the GPUs conflict: {conflict}"));
     }
-    if let Some(v) = &report.driver
-        && let Some(why) = &v.why_not
-    {
-        c.status = Status::Problem;
-        c = c
-            .fact(format!("driver {spec_text} does not satisfy them: {why}"))
-            .remedy("install a driver 'gpuctl requirement' accepts (see its combined line)");
+    let verdict = report
+        .verdict("nvidia")
+        .unwrap_or_else(|| Verdict::unknown("no verdict"));
+    match (verdict.fit, verdict.why) {
+        (Fit::Yes, _) | (_, None) => c,
+        (Fit::No, Some(why)) => {
+            c.status = Status::Problem;
+            c.fact(format!("driver {spec_text} does not satisfy them: {why}"))
+                .remedy("install a driver 'gpuctl requirement' accepts (see its combined line)")
+        }
+        (Fit::Unknown, Some(why)) => {
+            c.status = Status::Warning;
+            c.fact(format!(
+                "whether driver {spec_text} drives them is unknown: {why}"
+            ))
+            .remedy(
+                "check the GPUs against the driver's own README (Appendix A) before relying on it",
+            )
+        }
     }
-    c
 }
 
 fn uvm(probe: &Probe) -> Check {

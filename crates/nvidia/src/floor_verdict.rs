@@ -5,6 +5,7 @@
 
 use gpuctl_core::detect::FactValue;
 use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, VendorStack};
+use gpuctl_core::requirement::{Fit, Verdict};
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_check::{Listing, open_listing, proprietary_listing};
@@ -100,9 +101,14 @@ pub fn apply(
                 .filter(|g| g.counted)
                 .find_map(|g| gpu_why_not(g, rel, module))
         });
-    if let Some(why) = why {
-        verdict.satisfied = false;
-        verdict.why_not = Some(why);
+    if let Some((why, unknown)) = why {
+        // What depends on the release, or what no source read says, is THE verdict's
+        // unknown, never a pass and never a "does not fit".
+        verdict.set(if unknown {
+            Verdict::unknown(why)
+        } else {
+            Verdict::no(why)
+        });
     }
     view
 }
@@ -128,18 +134,23 @@ fn gpu_verdicts(
                 )
             })
         });
-        let why = ceiling.or_else(|| {
+        let why = ceiling.map(|c| (c, false)).or_else(|| {
             let rel = rel?;
             toolkit
                 .and_then(|(v, min)| cuda_why_not(rel, v, min))
                 .or_else(|| {
                     let who = format!("{}: ", gpu.requirement.who);
-                    gpu_why_not(gpu, rel, module)
-                        .map(|w| w.strip_prefix(&who).map_or(w.clone(), str::to_string))
+                    gpu_why_not(gpu, rel, module).map(|(w, unknown)| {
+                        (
+                            w.strip_prefix(&who).map_or(w.clone(), str::to_string),
+                            unknown,
+                        )
+                    })
                 })
         });
-        if let (Some(why), Some(d)) = (why, gpu.driver.as_mut()) {
+        if let (Some((why, unknown)), Some(d)) = (why, gpu.driver.as_mut()) {
             d.satisfied = false;
+            d.fits = if unknown { Fit::Unknown } else { Fit::No };
             d.why_not = Some(why);
         }
     }
@@ -160,24 +171,39 @@ fn cuda_notes(v: CudaVersion) -> Vec<String> {
     notes
 }
 
-fn cuda_why_not(rel: &DriverRelease, v: CudaVersion, min: &DriverRelease) -> Option<String> {
+/// Why the toolkit refuses release `rel`, and whether only because the release within the
+/// branch is not given (unknown).
+fn cuda_why_not(
+    rel: &DriverRelease,
+    v: CudaVersion,
+    min: &DriverRelease,
+) -> Option<(String, bool)> {
     if rel.is_branch_only() {
         if rel.branch() < min.branch() {
-            Some(format!(
-                "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); branch {} is older",
-                rel.branch()
+            Some((
+                format!(
+                    "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); branch {} is older",
+                    rel.branch()
+                ),
+                false,
             ))
         } else if rel.branch() == min.branch() && min.as_str().contains('.') {
-            Some(format!(
-                "depends on the release within branch {}: CUDA {v} needs driver {min} or newer",
-                rel.branch()
+            Some((
+                format!(
+                    "depends on the release within branch {}: CUDA {v} needs driver {min} or newer",
+                    rel.branch()
+                ),
+                true,
             ))
         } else {
             None
         }
     } else if rel < min {
-        Some(format!(
-            "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); {rel} is older"
+        Some((
+            format!(
+                "CUDA {v} needs driver {min} or newer (CUDA release notes, Table 3); {rel} is older"
+            ),
+            false,
         ))
     } else {
         None
@@ -186,8 +212,13 @@ fn cuda_why_not(rel: &DriverRelease, v: CudaVersion, min: &DriverRelease) -> Opt
 
 /// Why release `rel` does not list one GPU, for the module the spec names or, when it names
 /// none, the modules the GPU can use. `None` when it lists it; an id no source lists gets its
-/// generation's bound, which is never a pass ([`crate::release_verdict`]).
-fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>) -> Option<String> {
+/// generation's bound, which is never a pass ([`crate::release_verdict`]). The flag is true
+/// when no module read lacks it, only depends or is not known (the one verdict's unknown).
+fn gpu_why_not(
+    gpu: &GpuView,
+    rel: &DriverRelease,
+    module: Option<KernelModule>,
+) -> Option<(String, bool)> {
     let id = gpu
         .requirement
         .device_id
@@ -211,16 +242,20 @@ fn gpu_why_not(gpu: &GpuView, rel: &DriverRelease, module: Option<KernelModule>)
     if listings.iter().any(|(_, l)| *l == Listing::Lists) {
         let (lists, _) = listings.iter().find(|(_, l)| *l == Listing::Lists)?;
         let (other, why) = listings.iter().find(|(_, l)| *l != Listing::Lists)?;
-        return Some(format!(
-            "{who}: depends on the kernel module: the {lists} one lists it; the {other} one: {}",
-            words(why)
+        return Some((
+            format!(
+                "{who}: depends on the kernel module: the {lists} one lists it; the {other} one: {}",
+                words(why)
+            ),
+            true,
         ));
     }
     let reasons: Vec<String> = listings
         .iter()
         .map(|(m, l)| format!("{m} module: {}", words(l)))
         .collect();
-    Some(format!("{who}: {}", reasons.join("; ")))
+    let unknown = !listings.iter().any(|(_, l)| matches!(l, Listing::Lacks(_)));
+    Some((format!("{who}: {}", reasons.join("; ")), unknown))
 }
 
 fn words(l: &Listing) -> String {
@@ -302,10 +337,17 @@ pub fn apply_image(
         };
         view.verdict = Some(verdict.to_string());
         view.why = why.clone();
+        // "Depends" (on the GPU's brand or architecture) is THE verdict's unknown.
+        let fit = if verdict == "depends" {
+            gpuctl_core::requirement::Fit::Unknown
+        } else {
+            gpuctl_core::requirement::Fit::No
+        };
         if let Some(why) = &why {
             for d in report.gpus.iter_mut().filter_map(|g| g.driver.as_mut()) {
                 if d.satisfied {
                     d.satisfied = false;
+                    d.fits = fit;
                     d.why_not = Some(format!("the image: {why}"));
                 }
             }
@@ -314,6 +356,7 @@ pub fn apply_image(
             && d.satisfied
         {
             d.satisfied = false;
+            d.fits = fit;
             d.why_not = Some(format!("the image: {why}"));
         }
     }

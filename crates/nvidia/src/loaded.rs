@@ -9,6 +9,12 @@ use crate::cuda::driver_cuda_line;
 use crate::doctor::{PROC_VERSION, loaded_driver};
 use crate::release::DriverRelease;
 
+/// The loaded module as a `--driver` spec: `open:570.86.15`, `proprietary:535.183.01`.
+pub(crate) fn driver_spec(d: &crate::doctor::LoadedDriver) -> String {
+    let module = if d.open { "open" } else { "proprietary" };
+    format!("{module}:{}", d.version)
+}
+
 /// The loaded module's flavour and branch, and its CUDA ceiling.
 pub(crate) fn read(host: &Host, _kernel: Option<Version>, _gpus: &[GpuOnHost]) -> LoadedDriver {
     let Some(d) = loaded_driver(host) else {
@@ -29,6 +35,9 @@ pub(crate) fn read(host: &Host, _kernel: Option<Version>, _gpus: &[GpuOnHost]) -
             .and_then(|r| driver_cuda_line(&r))
             .map_or_else(|| "unknown".to_string(), |c| c.to_string()),
     );
+    // The full release, so THE verdict compares releases, not branches (570.86.15 against a
+    // 570.124.04 floor).
+    out.specs.push(driver_spec(&d));
     out.kernel_module = Some(module.to_string());
     out.version = Some(d.version);
     out

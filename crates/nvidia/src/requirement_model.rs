@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::requirement::RequirementInputError;
-use gpuctl_core::requirement::report::{GpuInput, VendorInput, VendorStack, report};
+use gpuctl_core::requirement::report::VendorStack;
 use gpuctl_core::requirement::{
     self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
     VendorRequest, Wording,
@@ -131,8 +131,11 @@ impl RequirementModel for NvidiaRequirements {
         let toolkit = match request.toolkit {
             Some(text) => Some(parse_toolkit(text)?),
             // The image's CUDA line stands for --cuda when Table 3 lists it.
+            // NVIDIA_DISABLE_REQUIRE turns the toolkit's check off: its CUDA line counts for
+            // nothing then (issue 24, item 9).
             None => image
                 .as_ref()
+                .filter(|(_, env)| !env.disabled)
                 .and_then(|(_, env)| floor_verdict::image_cuda(env))
                 .filter(|v| cuda::toolkit_floor(*v).is_some()),
         };
@@ -238,36 +241,4 @@ fn not_compute_warning(
         )
     });
     format!("{shown} is {generation} silicon{needs} -- left out of the combined requirement")
-}
-
-/// NVIDIA's part of the answer for the host's NVIDIA GPUs (`devices`, from the probe's one PCI
-/// scan) with the built-in table, checked
-/// against `spec` by Rex's rules alone (what doctor asks of the loaded driver); `None` when the
-/// answer cannot be built.
-pub fn host_stack(
-    host: &Host,
-    devices: &[PciDevice],
-    spec: &crate::requirement::DriverSpec,
-) -> Option<VendorStack> {
-    let source = NVIDIA_REQUIREMENTS.source(&VendorRequest::default()).ok()?;
-    let gpus = devices
-        .iter()
-        .zip(source.requirements(Some(host), devices))
-        .map(|(d, r)| GpuInput {
-            vendor: "nvidia",
-            pci_address: Some(d.address.clone()),
-            requirement: r.requirement,
-            left_out: r.left_out,
-            floors: r.floors,
-        })
-        .collect();
-    let input = VendorInput {
-        vendor: "nvidia",
-        display: "NVIDIA".to_string(),
-        gpus,
-        model: Some(&NVIDIA_REQUIREMENTS),
-        source: None,
-    };
-    let mut r = report(vec![input], &[spec.to_stack_spec()], Vec::new()).ok()?;
-    r.vendors.pop()
 }

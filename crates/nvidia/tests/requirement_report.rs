@@ -69,7 +69,7 @@ fn one_blackwell() {
     gpu["floors"] = serde_json::json!([
         "first listed: open kernel module 570.86.15 (2025-01-27, open-gpu-kernel-modules README)"
     ]);
-    gpu["driver"] = serde_json::json!({"satisfied": true, "why_not": null});
+    gpu["driver"] = serde_json::json!({"satisfied": true, "fits": "yes", "why_not": null});
     assert_eq!(
         json,
         serde_json::json!({
@@ -79,7 +79,7 @@ fn one_blackwell() {
                 "combined": blackwell,
                 "conflicts": [],
                 "driver": {"spec": "open:580", "specs": ["open:580"], "satisfied": true,
-                           "why_not": null},
+                           "fits": "yes", "why_not": null},
                 "floor": {"open": "570.86.15", "open_at_the_latest": false, "proprietary": null,
                           "proprietary_at_the_latest": false, "toolkit": null}
             }],
@@ -215,7 +215,13 @@ fn a_host_kepler_is_left_out_with_the_warning_and_an_id_counts() {
         v.combined.as_ref().map(|c| c.device_id.as_deref()),
         Some(Some("2901"))
     );
-    assert!(!r.unserved());
+    // Left out of the combined line, the K80 must still be driven: open:580 will not drive
+    // it, so THE verdict is "does not fit" (issue 24, finding 8: doctor and report agree).
+    assert!(r.unserved());
+    assert_eq!(
+        r.verdict("nvidia").map(|v| v.fit),
+        Some(gpuctl_core::requirement::Fit::No)
+    );
 
     // Named by its id, the same GPU counts: open:580 cannot drive it.
     let only = for_ids(&[0x102d], Some("open:580"));

@@ -89,7 +89,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 // MI300X needs Linux 6.5 (crates/amd/data/amdgpu-kernel.tsv, by target): a spec that leaves the kernel out
 // cannot say it is served, as with Intel's kernel driver.
 #[case(&["--driver", "rocm:6.2", "1002:74a1"], 1,
-       "driver rocm:6.2: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): Linux kernel not known, 6.5 or newer is needed")]
+       "driver rocm:6.2: unknown — AMD Instinct MI300X (gfx942, 1002:74a1): Linux kernel not known, 6.5 or newer is needed")]
 #[case(&["--driver", "rocm:6.2", "--driver", "kernel:6.1", "1002:74a1"], 1,
        "driver rocm:6.2, kernel:6.1: does not satisfy — AMD Instinct MI300X (gfx942, 1002:74a1): kernel 6.1 is older than 6.5")]
 #[case(&["--driver", "rocm:5.7", "--driver", "kernel:6.8", "1002:74a1"], 1,
@@ -104,7 +104,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
        "driver i915: does not satisfy — Intel GPU (Battlemage, 8086:e20b): i915 kernel driver, the xe one is needed")]
 // A kernel alone says which driver binds each device: xe binds Battlemage from its floor on.
 #[case(&["--driver", "kernel:6.8+", "8086:e20b"], 1,
-       "driver kernel:6.8+: does not satisfy — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.10 is needed")]
+       "driver kernel:6.8+: unknown — Intel GPU (Battlemage, 8086:e20b): installs the newest kernel it carries, known only to be 6.8 or newer; 6.10 is needed")]
 #[case(&["--driver", "kernel:6.12", "8086:e20b"], 0, "driver kernel:6.12: satisfies")]
 #[case(&["--driver", "kernel:6.1", "8086:9b41"], 0, "driver kernel:6.1: satisfies")]
 // crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11,
@@ -146,7 +146,7 @@ fn json_carries_each_constraint_as_data_in_the_vendors_entry() {
     assert_eq!(
         amd["driver"],
         json!({"spec": "rocm:6.2, kernel:6.8", "specs": ["rocm:6.2", "kernel:6.8"],
-               "satisfied": true, "why_not": null})
+               "satisfied": true, "fits": "yes", "why_not": null})
     );
     let gpu = &amd["gpus"][0];
     assert_eq!(gpu["device_id"], json!("74a1"));
@@ -158,7 +158,10 @@ fn json_carries_each_constraint_as_data_in_the_vendors_entry() {
                {"component": "kernel", "kind": "range", "scope": "host", "min": "6.5",
                 "max": null, "describe": "Linux kernel 6.5 or newer"}])
     );
-    assert_eq!(gpu["driver"], json!({"satisfied": true, "why_not": null}));
+    assert_eq!(
+        gpu["driver"],
+        json!({"satisfied": true, "fits": "yes", "why_not": null})
+    );
     assert_eq!(v["host_conflicts"], json!([]));
 }
 

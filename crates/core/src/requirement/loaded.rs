@@ -115,6 +115,10 @@ pub struct LoadedDriver {
     pub device_choices: Vec<(String, &'static str, String)>,
     /// Per GPU, the driver bound and what `force_probe` says.
     pub bound: Vec<BoundDriver>,
+    /// The loaded driver as `gpuctl requirement --driver` specs in the vendor's own forms
+    /// (NVIDIA's `open:570.86.15`, Intel's `xe`): what report and doctor ask THE verdict
+    /// about ([`crate::requirement_answer::verdicts`]). The kernel's spec is the caller's.
+    pub specs: Vec<String>,
 }
 
 impl LoadedDriver {
@@ -130,6 +134,7 @@ impl LoadedDriver {
             versions: Vec::new(),
             device_choices: Vec::new(),
             bound: Vec::new(),
+            specs: Vec::new(),
         }
     }
 

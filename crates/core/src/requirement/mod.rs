@@ -25,10 +25,12 @@ mod input_error;
 mod loaded;
 mod model;
 pub mod report;
+mod report_verdict;
 mod spec;
 mod stack;
 pub mod text;
 mod vendor;
+mod verdict;
 mod version;
 
 #[cfg(test)]
@@ -46,6 +48,7 @@ pub use spec::{
 };
 pub use stack::{Known, Stack};
 pub use vendor::{GpuRequirement, RequirementModel, RequirementSource, VendorRequest, Wording};
+pub use verdict::{Fit, Verdict};
 pub use version::{MAX_PARTS, Version, VersionError};
 
 /// The Linux kernel, shared by every vendor whose driver is in the kernel: the one component

@@ -7,8 +7,10 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::RequirementInputError;
+pub use super::report_verdict::{DriverVerdict, GpuVerdict};
+use super::report_verdict::{left_out_verdict, per_gpu_verdict};
 use super::vendor::{RequirementModel, RequirementSource, Wording};
-use super::{CombineError, Constraint, Requirement, Stack, StackSpec};
+use super::{CombineError, Constraint, Requirement, Stack, StackSpec, Verdict};
 use crate::detect::FactValue;
 
 /// One GPU to report on.
@@ -125,15 +127,6 @@ impl From<&Requirement> for RequirementView {
     }
 }
 
-/// Whether a driver stack drives one GPU, or a vendor's GPUs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GpuVerdict {
-    /// True when it does.
-    pub satisfied: bool,
-    /// Why not, when it does not.
-    pub why_not: Option<String>,
-}
-
 /// One GPU's entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GpuView {
@@ -149,19 +142,6 @@ pub struct GpuView {
     pub floors: Vec<String>,
     /// The verdict of the specs that concern this vendor; `null` when none does.
     pub driver: Option<GpuVerdict>,
-}
-
-/// The verdict on the `--driver` specs that concern one vendor.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DriverVerdict {
-    /// The specs as given, joined with `, `.
-    pub spec: String,
-    /// The specs as given.
-    pub specs: Vec<String>,
-    /// Whether they drive every GPU of the vendor that counts.
-    pub satisfied: bool,
-    /// Why not, when they do not.
-    pub why_not: Option<String>,
 }
 
 /// One vendor's part of the answer.
@@ -187,6 +167,10 @@ pub struct VendorStack {
     /// Lines printed under the combined line (NVIDIA's driver floor for every GPU together).
     #[serde(skip)]
     pub under_combined: Vec<String>,
+    /// The verdict against a stack that names nothing, for a vendor no `--driver` spec
+    /// concerns (what report asks of a plug-in vendor whose driver it cannot read).
+    #[serde(skip)]
+    pub unasked: Verdict,
     /// How the text says it.
     #[serde(skip)]
     pub wording: Wording,
@@ -207,6 +191,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// THE verdict for `vendor` (its selector name): of the `--driver` specs that concern it,
+    /// or of a stack naming nothing when none does; `None` when the report has no entry for it.
+    pub fn verdict(&self, vendor: &str) -> Option<Verdict> {
+        let v = self.vendors.iter().find(|v| v.vendor == vendor)?;
+        Some(
+            v.driver
+                .as_ref()
+                .map_or_else(|| v.unasked.clone(), DriverVerdict::verdict),
+        )
+    }
+
     /// True when there is nothing to report.
     pub fn is_empty(&self) -> bool {
         self.vendors.is_empty()
@@ -214,6 +209,7 @@ impl Report {
 
     /// True when the answer is "no": GPUs conflict, or a spec does not drive a GPU.
     pub fn unserved(&self) -> bool {
+        // `satisfied` is false for "does not fit" and for "unknown" alike: unknown is no pass.
         !self.host_conflicts.is_empty()
             || self
                 .vendors
@@ -263,6 +259,9 @@ pub fn report(
                 .collect();
             source.finish(&mut stack, &concern)?;
         }
+        if let Some(d) = stack.driver.as_mut() {
+            d.settle();
+        }
         stacks.push(stack);
     }
     Ok(Report {
@@ -300,13 +299,9 @@ fn vendor_stack(
             pci_address: g.pci_address.clone(),
             counted: g.left_out.is_none(),
             floors: g.floors.clone(),
-            driver: stack.as_ref().map(|st| {
-                let why_not = g.requirement.why_not(st);
-                GpuVerdict {
-                    satisfied: why_not.is_none(),
-                    why_not,
-                }
-            }),
+            driver: stack
+                .as_ref()
+                .map(|st| GpuVerdict::of(g.requirement.verdict(st))),
         })
         .collect();
     for (g, v) in input.gpus.iter().zip(&views) {
@@ -340,21 +335,29 @@ fn vendor_stack(
             Err(CombineError::Conflict { conflicts, .. }) => (None, conflicts),
         }
     };
-    let driver = stack.as_ref().map(|st| {
+    let verdict_on = |st: &Stack| {
         // Rex's verdict is one reason: the conflicts, or what the combined requirement
         // refuses. The others name each GPU the stack does not drive.
-        let why_not = if !wording.combined_verdict {
-            per_gpu_why_not(&input.gpus, &views)
+        let counted = if !wording.combined_verdict {
+            per_gpu_verdict(&input.gpus, &views, st)
         } else if !conflicts.is_empty() {
-            Some(conflicts.join("; "))
+            Verdict::no(conflicts.join("; "))
         } else {
-            combined.as_ref().and_then(|c| c.why_not(st))
+            combined.as_ref().map_or(Verdict::FITS, |c| c.verdict(st))
         };
+        // A GPU left out of the combined line still has to be driven: a stack that will not
+        // drive it (a Kepler on the open 580 module) does not fit the host.
+        counted.and(left_out_verdict(&input.gpus, st))
+    };
+    let unasked = verdict_on(&Stack::new());
+    let driver = stack.as_ref().map(|st| {
+        let v = verdict_on(st);
         DriverVerdict {
             spec: spec_text.clone(),
             specs: concern.iter().map(|s| s.spec.clone()).collect(),
-            satisfied: why_not.is_none(),
-            why_not,
+            satisfied: v.fits(),
+            fits: v.fit,
+            why_not: v.why,
         }
     });
     let combined_view = combined.as_ref().map(|c| {
@@ -379,28 +382,10 @@ fn vendor_stack(
             sections: Sections::default(),
             lines: Vec::new(),
             under_combined: Vec::new(),
+            unasked,
             wording,
             display: input.display,
         },
         combined,
     )
-}
-
-/// Each counted GPU that the stack does not drive, as `who: reason`, said once for GPUs that
-/// fail alike; `None` when every one is driven.
-fn per_gpu_why_not(gpus: &[GpuInput], views: &[GpuView]) -> Option<String> {
-    let mut why: Vec<String> = Vec::new();
-    for (g, v) in gpus.iter().zip(views) {
-        let Some(reason) = v.driver.as_ref().and_then(|d| d.why_not.as_ref()) else {
-            continue;
-        };
-        if g.left_out.is_some() {
-            continue;
-        }
-        let line = format!("{}: {reason}", g.requirement.who());
-        if !why.contains(&line) {
-            why.push(line);
-        }
-    }
-    (!why.is_empty()).then(|| why.join("; "))
 }

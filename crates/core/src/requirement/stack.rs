@@ -92,14 +92,26 @@ impl Requirement {
 
 /// Why `stack` fails one constraint.
 pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> {
+    why_not_tri(constraint, stack).map(|(why, _)| why)
+}
+
+/// Why `stack` fails one constraint, and whether only because the stack leaves the component
+/// unknown (not named, or a repository's newest whose version is not settled): the verdict's
+/// unknown rather than its "does not fit" ([`Requirement::verdict`]).
+pub(super) fn why_not_tri(constraint: &Constraint, stack: &Stack) -> Option<(String, bool)> {
     match constraint {
         Constraint::Choice { allowed, .. } if allowed.is_empty() => None,
         Constraint::Choice { component, allowed } => {
             let with = |alt: &Alternative| {
                 alt.needs
                     .iter()
-                    .find_map(|n| why_not(n, stack))
-                    .map(|r| format!("with the {} {}, {r}", alt.value, component.short))
+                    .find_map(|n| why_not_tri(n, stack))
+                    .map(|(r, unknown)| {
+                        (
+                            format!("with the {} {}, {r}", alt.value, component.short),
+                            unknown,
+                        )
+                    })
             };
             let given = stack.choice(component.key);
             if given.is_none() && component.scope == Scope::Device {
@@ -109,16 +121,19 @@ pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> 
                 return allowed
                     .iter()
                     .map(with)
-                    .collect::<Option<Vec<String>>>()
+                    .collect::<Option<Vec<(String, bool)>>>()
                     .and_then(|reasons| reasons.into_iter().next());
             }
             let Some(alt) = given.and_then(|g| allowed.iter().find(|a| a.value == g)) else {
                 let needed: Vec<&str> = allowed.iter().map(|a| a.value.as_ref()).collect();
-                return Some(format!(
-                    "{} {}, the {} one is needed",
-                    given.unwrap_or("unknown"),
-                    component.short,
-                    needed.join(" or ")
+                return Some((
+                    format!(
+                        "{} {}, the {} one is needed",
+                        given.unwrap_or("unknown"),
+                        component.short,
+                        needed.join(" or ")
+                    ),
+                    given.is_none(),
                 ));
             };
             with(alt)
@@ -135,25 +150,37 @@ pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> 
             let (noun, short) = (component.noun, component.short);
             match stack.version(component.key) {
                 Known::Exact(v) => match (min, max) {
-                    (Some(lo), _) if v < lo => Some(format!("{short} {v} is older than {lo}")),
+                    (Some(lo), _) if v < lo => {
+                        Some((format!("{short} {v} is older than {lo}"), false))
+                    }
                     (_, Some(hi)) if !v.within_max(&hi) => {
-                        Some(format!("{short} {v} is newer than {hi}"))
+                        Some((format!("{short} {v} is newer than {hi}"), false))
                     }
                     _ => None,
                 },
-                Known::Unknown => Some(match (min, max) {
-                    // The lower bound is named even when there is an upper one too.
-                    (Some(lo), _) => format!("{noun} not known, {lo} or newer is needed"),
-                    (None, Some(hi)) => format!("{noun} not known, {hi} or older is needed"),
-                    (None, None) => return None,
-                }),
+                Known::Unknown => Some((
+                    match (min, max) {
+                        // The lower bound is named even when there is an upper one too.
+                        (Some(lo), _) => format!("{noun} not known, {lo} or newer is needed"),
+                        (None, Some(hi)) => format!("{noun} not known, {hi} or older is needed"),
+                        (None, None) => return None,
+                    },
+                    true,
+                )),
                 Known::AtLeast(floor) => match (min, max) {
-                    (_, Some(hi)) => Some(format!(
-                        "installs the newest {short} it carries, which can be newer than {hi}"
+                    // Past the ceiling already: no newer release comes back under it.
+                    (_, Some(hi)) => Some((
+                        format!(
+                            "installs the newest {short} it carries, which can be newer than {hi}"
+                        ),
+                        floor.within_max(&hi),
                     )),
-                    (Some(lo), None) if floor < lo => Some(format!(
-                        "installs the newest {short} it carries, known only to be {floor} or \
-                         newer; {lo} is needed"
+                    (Some(lo), None) if floor < lo => Some((
+                        format!(
+                            "installs the newest {short} it carries, known only to be {floor} or \
+                             newer; {lo} is needed"
+                        ),
+                        true,
                     )),
                     _ => None,
                 },

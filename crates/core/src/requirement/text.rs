@@ -69,11 +69,15 @@ fn vendor(s: &mut String, v: &VendorStack) {
         let _ = writeln!(s, "conflict: {c}");
     }
     if let Some(d) = &v.driver {
-        match &d.why_not {
-            None => {
+        let v = d.verdict();
+        match (&v.why, v.fit) {
+            (None, _) | (_, super::Fit::Yes) => {
                 let _ = writeln!(s, "driver {}: satisfies", d.spec);
             }
-            Some(why) => {
+            (Some(why), super::Fit::Unknown) => {
+                let _ = writeln!(s, "driver {}: unknown — {why}", d.spec);
+            }
+            (Some(why), super::Fit::No) => {
                 let _ = writeln!(s, "driver {}: does not satisfy — {why}", d.spec);
             }
         }
