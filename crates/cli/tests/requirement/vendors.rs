@@ -110,7 +110,7 @@ fn two_amd_gpus_whose_rocm_ranges_do_not_overlap_conflict() {
 // crates/amd/data/amdgpu-pciids.tsv: amdgpu's pciidlist binds Polaris12 (1002:6980) from 4.11,
 // but no ROCm release read lists gfx803 (rocm-gpus.tsv): unofficial, never a pass (issue 24).
 #[case(&["--driver", "kernel:6.1", "1002:6980"], 1,
-       "driver kernel:6.1: does not satisfy — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx803, so none satisfies it")]
+       "driver kernel:6.1: unknown — AMD Radeon Pro WX 3100 (gfx803, 1002:6980): unofficial: no ROCm release read (5.5.1 to 7.2.3) lists gfx803 officially; none is counted as a pass")]
 // Vega20's floor (4.20, amdgpu-pciids.tsv) still decides where ROCm lists the target.
 #[case(&["--driver", "rocm:6.2", "--driver", "kernel:4.19", "1002:66af"], 1,
        "driver rocm:6.2, kernel:4.19: does not satisfy — AMD Radeon VII (gfx906, 1002:66af): kernel 4.19 is older than 4.20")]

@@ -95,16 +95,8 @@ impl Requirement {
     /// the device is one no source lists or a constraint names a component the stack leaves
     /// unknown, unknown with what is missing; else fits.
     pub fn verdict(&self, stack: &Stack) -> Verdict {
-        if let Some(reason) = &self.unknown {
-            return Verdict::unknown(reason.clone());
-        }
-        if let Some(m) = self.members.iter().find(|m| m.unknown.is_some()) {
-            return Verdict::unknown(format!(
-                "{}: {}",
-                m.who(),
-                m.unknown.as_deref().unwrap_or_default()
-            ));
-        }
+        // A constraint the stack fails is a "no" whatever else is unknown (three-valued and:
+        // no beats unknown), so it is looked for first.
         let mut missing: Option<String> = None;
         for c in &self.constraints {
             match why_not_tri(c, stack) {
@@ -114,6 +106,16 @@ impl Requirement {
                     missing.get_or_insert(why);
                 }
             }
+        }
+        if let Some(reason) = &self.unknown {
+            return Verdict::unknown(reason.clone());
+        }
+        if let Some(m) = self.members.iter().find(|m| m.unknown.is_some()) {
+            return Verdict::unknown(format!(
+                "{}: {}",
+                m.who(),
+                m.unknown.as_deref().unwrap_or_default()
+            ));
         }
         missing.map_or(Verdict::FITS, Verdict::unknown)
     }
