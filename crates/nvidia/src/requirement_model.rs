@@ -130,9 +130,11 @@ impl RequirementModel for NvidiaRequirements {
             .map(|e| (e.name().to_string(), image_env::from_vars(e.vars())));
         let toolkit = match request.toolkit {
             Some(text) => Some(parse_toolkit(text)?),
-            // The image's CUDA line stands for --cuda when Table 3 lists it.
+            // The image's CUDA line stands for --cuda when Table 3 lists it, unless the image
+            // turns its requirements off (NVIDIA_DISABLE_REQUIRE): then nothing of it counts.
             None => image
                 .as_ref()
+                .filter(|(_, env)| !env.disabled)
                 .and_then(|(_, env)| floor_verdict::image_cuda(env))
                 .filter(|v| cuda::toolkit_floor(*v).is_some()),
         };
