@@ -11,7 +11,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use gpuctl_testkit::{Tree, cdi_yaml};
 use predicates::prelude::*;
 
-/// `image inspect` prints `$IMAGE_ENV` (or fails as podman 4.3 does for an image not in local
+/// `image inspect` prints `$IMAGE_ENV`, the JSON list podman's `{{json .Config.Env}}` prints
+/// (or fails as podman 4.3 does for an image not in local
 /// storage when it is `missing`); `run` prints `started`. Every call is logged to `$LOG`.
 const ENGINE: &str = r#"#!/bin/sh
 echo "$*" >> "$LOG"
@@ -65,13 +66,23 @@ fn run(
     cargo_bin_cmd!("gpuctl")
         .env("PATH", format!("{}:/usr/bin:/bin", engine.display()))
         .env("LOG", log)
-        .env("IMAGE_ENV", env)
+        .env("IMAGE_ENV", as_podman_prints(env))
         .env_remove("GPUCTL_PODMAN_VERSION")
         .arg("--root")
         .arg(t.root())
         .arg("run")
         .args(args)
         .assert()
+}
+
+/// `KEY=VALUE` lines as `podman image inspect --format '{{json .Config.Env}}'` prints them;
+/// `missing` stays the stand-in's word for an image not in local storage.
+fn as_podman_prints(lines: &str) -> String {
+    if lines == "missing" {
+        return lines.to_string();
+    }
+    let list: Vec<&str> = lines.lines().filter(|l| !l.is_empty()).collect();
+    serde_json::to_string(&list).unwrap()
 }
 
 fn calls(log: &Path) -> Vec<String> {

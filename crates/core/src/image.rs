@@ -179,12 +179,12 @@ mod run_tests {
 
     #[test]
     fn a_vendor_s_problem_refuses_the_image_in_one_sentence() {
-        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--rm", "img", "sh"]);
+        let v = verdict(Some(Ok("[\"NEEDS=new\"]".into())), &["--rm", "img", "sh"]);
         assert_eq!(
             v.refuse.as_deref(),
             Some("img on Picky: the driver is old; update it")
         );
-        let v = verdict(Some(Ok("NEEDS=old\n".into())), &["--rm", "img"]);
+        let v = verdict(Some(Ok("[\"NEEDS=old\"]".into())), &["--rm", "img"]);
         assert_eq!(v, RunVerdict::default());
     }
 
@@ -203,7 +203,7 @@ mod run_tests {
         // An option the finder does not know (podman's --gpus is known since 5.8.2's list): the
         // image cannot be placed, so it is a warning, never a refusal.
         let v = verdict(
-            Some(Ok("NEEDS=new\n".into())),
+            Some(Ok("[\"NEEDS=new\"]".into())),
             &["--not-a-podman-option", "all", "img"],
         );
         assert!(v.refuse.is_none());
