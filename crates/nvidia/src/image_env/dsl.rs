@@ -68,7 +68,7 @@ impl Op {
 }
 
 /// The operator a run of operator characters names, if any.
-fn op_of(run: &str) -> Option<Op> {
+pub fn op_of(run: &str) -> Option<Op> {
     OPERATORS
         .iter()
         .find(|(s, _)| s.starts_with(run))
