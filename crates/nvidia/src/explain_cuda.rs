@@ -76,6 +76,12 @@ pub fn checks(code: FamilyCode, text: &str, probe: &Probe) -> Vec<Check> {
         Some(true) => vec![Check::new(CODE, subject, Status::Ok).fact(format!(
             "{runs}, which meets {cond}: this driver is not what refused the container"
         ))],
+        // A branch newer than the table may run the CUDA asked for.
+        Some(false) if image_env::cuda_open(&driver) => vec![
+            Check::new(CODE, subject, Status::Skipped).fact(format!(
+                "{runs} at least: its branch is newer than NVIDIA's Table 3, which cannot tell whether it meets {cond}"
+            )),
+        ],
         Some(false) => {
             let env = image_env::from_vars(&[("NVIDIA_REQUIRE_CUDA".to_string(), cond.clone())]);
             let need = image_env::least_driver(&env).map_or(String::new(), |d| {

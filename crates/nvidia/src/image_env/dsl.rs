@@ -126,6 +126,9 @@ pub struct Facts<'a> {
     /// The driver's CUDA as `nvidia-container-cli` prints it (`12.8`: NVML's major.minor),
     /// `None` when gpuctl cannot tell it.
     pub cuda: Option<&'a str>,
+    /// The driver may run a newer CUDA than `cuda` (a branch newer than NVIDIA's table):
+    /// `cuda` is then only the least it runs.
+    pub cuda_open: bool,
     /// The driver release (`570.124.06`).
     pub driver: &'a str,
     /// The GPU's brand as libnvidia-container names it (one of [`BRANDS`]), `None` for one
@@ -193,6 +196,7 @@ pub fn condition(cond: &str, facts: &Facts<'_>) -> Possible {
         None => compare_version("1", op, value).map_or(Possible::INVALID, |_| Possible::either()),
     };
     let mut p = match name.to_ascii_lowercase().as_str() {
+        "cuda" if facts.cuda_open => open_version(facts.cuda.unwrap_or("0"), op, value),
         "cuda" => version(facts.cuda),
         "driver" => version(Some(facts.driver)),
         "arch" => version(None),
@@ -215,6 +219,29 @@ pub fn condition(cond: &str, facts: &Facts<'_>) -> Possible {
         p.invalid = true;
     }
     p
+}
+
+/// A comparison with a version known only to be at least `least`: the answer is the same on
+/// each side of `value`, so `least`, `value` itself (when above `least`) and a version above
+/// both stand for every case.
+fn open_version(least: &str, op: Op, value: &str) -> Possible {
+    let mut out = Possible::default();
+    let above = compare_version(value, Op::Gt, least) == Some(true);
+    let samples = [
+        Some(least),
+        above.then_some(value),
+        Some("4294967295.4294967295"),
+    ];
+    for have in samples.into_iter().flatten() {
+        match compare_version(have, op, value) {
+            Some(b) => {
+                out.holds |= b;
+                out.fails |= !b;
+            }
+            None => return Possible::INVALID,
+        }
+    }
+    out
 }
 
 /// What one requirement can come to, over what gpuctl does not know.

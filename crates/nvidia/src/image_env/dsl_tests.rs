@@ -12,6 +12,7 @@ use rstest::rstest;
 fn facts<'a>(cuda: &'a str, driver: &'a str, brand: &'a str) -> Facts<'a> {
     Facts {
         cuda: Some(cuda),
+        cuda_open: false,
         driver,
         brand: Some(brand),
     }
@@ -149,6 +150,7 @@ fn versions_compare_number_by_number(
 fn the_unknown_is_either_and_invalid_stays_invalid() {
     let unknown = Facts {
         cuda: None,
+        cuda_open: false,
         driver: "340.108",
         brand: None,
     };
@@ -173,4 +175,19 @@ fn the_message_is_the_first_alternative() {
         unsatisfied_message("driver>=560"),
         "unsatisfied condition: driver>=560"
     );
+}
+
+#[test]
+fn a_driver_newer_than_the_table_runs_at_least_its_newest_cuda() {
+    let newer = Facts {
+        cuda: Some("13.2"),
+        cuda_open: true,
+        driver: "600.10",
+        brand: Some("Tesla"),
+    };
+    assert_eq!(verdict("cuda>=13.0", &newer), "s");
+    assert_eq!(verdict("cuda>=13.3", &newer), "several");
+    assert_eq!(verdict("cuda=13.2", &newer), "several");
+    assert_eq!(verdict("cuda<13.0", &newer), "u");
+    assert_eq!(verdict("cuda>=13.x", &newer), "i");
 }

@@ -103,6 +103,7 @@ struct Judgement {
 
 fn judge(reqs: &[(String, String)], driver: &DriverRelease) -> Judgement {
     let cuda_line = cuda::driver_cuda_line(driver).map(|c| c.to_string());
+    let cuda_open = cuda_open(driver);
     let mut j = Judgement {
         per_req: vec![dsl::Verdicts::default(); reqs.len()],
         worlds_fail: true,
@@ -112,6 +113,7 @@ fn judge(reqs: &[(String, String)], driver: &DriverRelease) -> Judgement {
     for brand in brand_worlds() {
         let facts = dsl::Facts {
             cuda: cuda_line.as_deref(),
+            cuda_open,
             driver: driver.as_str(),
             brand,
         };
@@ -133,6 +135,16 @@ fn judge(reqs: &[(String, String)], driver: &DriverRelease) -> Judgement {
         j.worlds_fit &= !fails && sure;
     }
     j
+}
+
+/// Whether `driver` may run a newer CUDA than the table says: its branch is newer than the
+/// table's newest, so the table's newest CUDA is only the least it runs.
+pub fn cuda_open(driver: &DriverRelease) -> bool {
+    let newest = cuda::toolkit_floors()
+        .iter()
+        .map(|r| r.driver.branch())
+        .max();
+    newest.is_some_and(|b| driver.branch() > b)
 }
 
 /// The requirements the hook would pass, or why the image fails before any is read.
@@ -191,7 +203,7 @@ pub fn check(env: &ImageEnv, driver: &DriverRelease) -> Result<Fit, String> {
         .filter(|(_, v)| v.unsatisfied || v.invalid)
         .map(|((k, _), _)| k.as_str())
         .collect();
-    let what = if cuda::driver_cuda_line(driver).is_some() {
+    let what = if cuda::driver_cuda_line(driver).is_some() && !cuda_open(driver) {
         "only on some GPU brands or architectures, which gpuctl does not read".to_string()
     } else {
         format!(

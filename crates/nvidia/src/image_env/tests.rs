@@ -151,6 +151,10 @@ fn an_expression_the_hook_refuses_is_a_failure_naming_it() {
     "570.26",
     "fails"
 )]
+// a branch newer than NVIDIA's table runs at least its newest CUDA, maybe more: never refused
+// for a CUDA the table cannot place
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=13.0\n", "600.10", "fits")]
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=13.9\n", "600.10", "depends")]
 fn the_toolkit_s_rules_on_an_image(#[case] env: &str, #[case] driver: &str, #[case] want: &str) {
     let got = fit(env, driver);
     let kind = match &got {
