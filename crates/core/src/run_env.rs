@@ -137,11 +137,8 @@ fn apply(env: &mut ImageEnv, entry: &str, host: &RunHost) {
     }
 }
 
-/// The entries of an env-file: `KEY=VALUE`, `KEY` or `PREFIX*` lines; blank lines and `#`
-/// comments skipped, blanks around the key dropped. podman (5.x, podman-run(1)'s `--env-file`)
-/// also takes `export KEY=...` and a value in single or double quotes, which may span lines;
-/// docker takes every value as written. Only a regular file is read: a FIFO (`--env-file
-/// <(...)`) read here would be empty for the engine.
+/// The entries of the env-file at `path` ([`env_file_entries`]). Only a regular file is read:
+/// a FIFO (`--env-file <(...)`) read here would be empty for the engine.
 fn env_file(path: &Path, engine: Engine) -> Result<Vec<String>, String> {
     let why = |e: String| format!("--env-file {} {e}", path.display());
     let file = input::open_regular(path).map_err(|e| why(format!("cannot be read ({e})")))?;
@@ -159,7 +156,10 @@ fn env_file(path: &Path, engine: Engine) -> Result<Vec<String>, String> {
     Ok(env_file_entries(&text, engine))
 }
 
-/// The entries of an env-file's text (see [`env_file`]).
+/// The entries of an env-file's text: `KEY=VALUE`, `KEY` or `PREFIX*` lines; blank lines and
+/// `#` comments skipped, blanks around the key dropped. podman (5.x, podman-run(1)'s
+/// `--env-file`) also takes `export KEY=...` and a value in single or double quotes, which may
+/// span lines; docker takes every value as written.
 pub fn env_file_entries(text: &str, engine: Engine) -> Vec<String> {
     let mut out = Vec::new();
     let mut lines = text.lines();
