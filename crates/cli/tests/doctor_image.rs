@@ -255,3 +255,54 @@ fn the_json_form_keeps_a_value_whole_and_a_broken_one_is_refused() {
             bad.display()
         )));
 }
+
+/// Issue 25 items 8-11 through doctor on nvidia-hook-only (535.183.01, CUDA 12.2) and
+/// workstation (575.64.05, CUDA 12.9): each as NVIDIA's legacy hook would take it.
+#[rstest::rstest]
+// an empty NVIDIA_REQUIRE_CUDA holds; then the legacy CUDA_VERSION rule applies
+#[case("nvidia-hook-only", "NVIDIA_REQUIRE_CUDA=\n", "ok")]
+#[case(
+    "nvidia-hook-only",
+    "NVIDIA_REQUIRE_CUDA=\nCUDA_VERSION=12.8.1\n",
+    "problem"
+)]
+// an empty CUDA_VERSION skips nothing else
+#[case(
+    "nvidia-hook-only",
+    "CUDA_VERSION=\nNVIDIA_REQUIRE_DRIVER=driver>=550\n",
+    "problem"
+)]
+// JETPACK variables are no requirements, and the rest is still checked
+#[case(
+    "nvidia-hook-only",
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "problem"
+)]
+#[case(
+    "workstation",
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "ok"
+)]
+// the whole value: a 12.9 driver meets 12.8.1, and nothing is 12.8.1 but a 12.8.1 driver
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda>=12.8.1\n", "ok")]
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda=12.8.1\n", "problem")]
+// `==` and a TAB are refused by the hook
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda==12.8\n", "problem")]
+#[case(
+    "workstation",
+    "NVIDIA_REQUIRE_CUDA=cuda>=13.0\tcuda>=12.0\n",
+    "problem"
+)]
+fn doctor_takes_the_image_as_the_hook_does(
+    #[case] host: &str,
+    #[case] env: &str,
+    #[case] status: &str,
+) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("img.env");
+    std::fs::write(&p, env).unwrap();
+    let (_, checks) = image_checks(host, &p);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["code"], "nvidia-image", "{checks:?}");
+    assert_eq!(checks[0]["status"], status, "{checks:?}");
+}
