@@ -32,8 +32,8 @@ pub struct DoctorArgs {
     #[arg(long, value_enum, ignore_case = true, default_value = "text")]
     pub format: DoctorFormat,
 
-    /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
-    /// image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' IMAGE` prints): adds
+    /// An image's environment (FILE, or - for standard input): the JSON list `podman image
+    /// inspect --format '{{json .Config.Env}}' IMAGE` prints, or KEY=VALUE lines: adds
     /// each vendor's check of what the image declares (NVIDIA_REQUIRE_*, a ROCm release)
     /// against the host's loaded drivers.
     #[arg(long, value_name = "FILE|-", conflicts_with = "image")]

@@ -1,5 +1,6 @@
-//! Where `requirement`, `doctor` and `run` get an image's environment: a file of `KEY=VALUE` lines, or
-//! podman (`podman image inspect`, run by core at its podman boundary).
+//! Where `requirement`, `doctor` and `run` get an image's environment: a file (`KEY=VALUE` lines,
+//! or the JSON list `podman image inspect --format '{{json .Config.Env}}'` prints), or podman
+//! (`podman image inspect`, run by core at its podman boundary).
 
 use std::io::Read;
 use std::path::Path;
@@ -16,7 +17,8 @@ use crate::CliError;
 /// An image's environment is a few KiB; more is not one (a log, a binary named by mistake).
 const ENV_LIMIT: u64 = 1 << 20;
 
-/// `--image-env FILE|-`: the image's environment lines, called `name` in sentences. A named
+/// `--image-env FILE|-`: the image's environment, either form ([`ImageEnv::read`]), called
+/// `name` in sentences. A named
 /// pipe (`--image-env <(podman image inspect ...)`) is read like standard input and opened
 /// without blocking (core's `input::open_named`), so a FIFO nobody writes to is empty input,
 /// never a hang; a device or directory is refused before it is opened.
@@ -48,7 +50,11 @@ pub(crate) fn read_file(path: &Path, name: &str) -> Result<ImageEnv, CliError> {
     let text = String::from_utf8(bytes).map_err(|_| {
         bad("is not UTF-8 text; give the KEY=VALUE lines podman image inspect prints".into())
     })?;
-    Ok(ImageEnv::parse(name, &text))
+    ImageEnv::read(name, &text).map_err(|e| {
+        bad(format!(
+            "{e}; give the JSON list or the KEY=VALUE lines podman image inspect prints"
+        ))
+    })
 }
 
 /// The image's environment from the podman on `PATH`.

@@ -42,8 +42,8 @@ pub struct RequirementArgs {
     #[arg(long, value_name = "X.Y[.Z]")]
     pub cuda: Option<String>,
 
-    /// An image's environment, KEY=VALUE lines (FILE, or - for standard input; what `podman
-    /// image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' IMAGE` prints): its
+    /// An image's environment (FILE, or - for standard input): the JSON list `podman image
+    /// inspect --format '{{json .Config.Env}}' IMAGE` prints, or KEY=VALUE lines: its
     /// NVIDIA_REQUIRE_* variables are checked against a --driver release by the container
     /// toolkit's rules, and its CUDA line is added as --cuda would be.
     #[arg(long, value_name = "FILE|-")]

@@ -98,7 +98,14 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
             .filter_map(|v| registry.get(v.vendor()))
             .collect();
         let cli = SystemPodman::engine(engine, std::env::var_os("PATH").as_deref());
-        let verdict = image::before_run(&vendors, &probe, &cli, &a.args);
+        // The engine inherits gpuctl's environment: `-e KEY` and --env-host read it.
+        let host = gpuctl_core::run_env::RunHost {
+            engine,
+            vars: std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                .collect(),
+        };
+        let verdict = image::before_run(&vendors, &probe, &cli, &a.args, &host);
         ctx.ui.warn_all(&verdict.warnings);
         if let Some(sentence) = verdict.refuse {
             return Err(CliError::ImageRefused { sentence });

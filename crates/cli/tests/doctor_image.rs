@@ -105,14 +105,19 @@ fn an_image_no_vendor_reads_anything_from_is_skipped_not_ok() {
     assert_eq!(checks[0]["status"], "skipped");
 }
 
-/// A stand-in podman: `image inspect` prints the 12.8 image's environment, or fails as podman
-/// 4.3 does for an image not in local storage; every call is logged.
+/// A stand-in podman: `image inspect` prints the 12.8 image's environment as
+/// `{{json .Config.Env}}` does, or fails as podman 4.3 does for an image not in local storage;
+/// every call is logged.
 fn podman_dir(log: &Path) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
+    let lines = std::fs::read_to_string(cuda_12_8()).unwrap();
+    let list: Vec<&str> = lines.lines().filter(|l| !l.is_empty()).collect();
+    let json = d.path().join("env.json");
+    std::fs::write(&json, serde_json::to_string(&list).unwrap()).unwrap();
     let script = format!(
         "#!/bin/sh\necho \"$*\" >> '{}'\nif [ \"$1\" = image ]; then\n  case \"$6\" in\n  cuda:12.8) /bin/cat '{}';;\n  *) echo \"Error: inspecting object: $6: image not known\" >&2; exit 125;;\n  esac\nfi\n",
         log.display(),
-        cuda_12_8().display()
+        json.display()
     );
     let p = d.path().join("podman");
     std::fs::write(&p, script).unwrap();
@@ -140,9 +145,7 @@ fn image_asks_this_machine_s_podman_and_a_missing_image_is_exit_2() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let calls = std::fs::read_to_string(&log).unwrap();
     assert!(
-        calls.contains(
-            "image inspect --format {{range .Config.Env}}{{println .}}{{end}} -- cuda:12.8\n"
-        ),
+        calls.contains("image inspect --format {{json .Config.Env}} -- cuda:12.8\n"),
         "{calls}"
     );
     // The image's NVIDIA variables reached the NVIDIA check (this machine loads no driver).
@@ -209,4 +212,97 @@ fn image_and_image_env_are_one_or_the_other() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
+}
+
+/// Issue 25 item 12: the JSON list `{{json .Config.Env}}` prints keeps a line break inside one
+/// value, so `X=a\nNVIDIA_DISABLE_REQUIRE=true` turns nothing off; the lines form is still
+/// read, and a list that does not read is exit 2 naming the file.
+#[test]
+fn the_json_form_keeps_a_value_whole_and_a_broken_one_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("env.json");
+    std::fs::write(
+        &json,
+        r#"["X=a\nNVIDIA_DISABLE_REQUIRE=true","NVIDIA_REQUIRE_CUDA=cuda>=12.8"]"#,
+    )
+    .unwrap();
+    let (code, checks) = image_checks("nvidia-hook-only", &json);
+    assert_eq!(code, 1);
+    assert_eq!(checks[0]["status"], "problem", "{checks:?}");
+    // The same pairs as lines forge the second one: what the lines form cannot carry.
+    let lines = d.path().join("env.lines");
+    std::fs::write(
+        &lines,
+        "X=a\nNVIDIA_DISABLE_REQUIRE=true\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    )
+    .unwrap();
+    let (_, checks) = image_checks("nvidia-hook-only", &lines);
+    assert_eq!(checks[0]["status"], "skipped", "{checks:?}");
+
+    let bad = d.path().join("bad.json");
+    std::fs::write(&bad, r#"["NVIDIA_REQUIRE_CUDA"]"#).unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    cargo_bin_cmd!("gpuctl")
+        .env("PATH", empty.path())
+        .arg("--root")
+        .arg(workspace("tests/hosts/nvidia-hook-only"))
+        .args(["doctor", "--image-env"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "--image-env {}: has the entry 'NVIDIA_REQUIRE_CUDA', which is no KEY=VALUE pair; give the JSON list or the KEY=VALUE lines podman image inspect prints",
+            bad.display()
+        )));
+}
+
+/// Issue 25 items 8-11 through doctor on nvidia-hook-only (535.183.01, CUDA 12.2) and
+/// workstation (575.64.05, CUDA 12.9): each as NVIDIA's legacy hook would take it.
+#[rstest::rstest]
+// an empty NVIDIA_REQUIRE_CUDA holds; then the legacy CUDA_VERSION rule applies
+#[case("nvidia-hook-only", "NVIDIA_REQUIRE_CUDA=\n", "ok")]
+#[case(
+    "nvidia-hook-only",
+    "NVIDIA_REQUIRE_CUDA=\nCUDA_VERSION=12.8.1\n",
+    "problem"
+)]
+// an empty CUDA_VERSION skips nothing else
+#[case(
+    "nvidia-hook-only",
+    "CUDA_VERSION=\nNVIDIA_REQUIRE_DRIVER=driver>=550\n",
+    "problem"
+)]
+// JETPACK variables are no requirements, and the rest is still checked
+#[case(
+    "nvidia-hook-only",
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "problem"
+)]
+#[case(
+    "workstation",
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "ok"
+)]
+// the whole value: a 12.9 driver meets 12.8.1, and nothing is 12.8.1 but a 12.8.1 driver
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda>=12.8.1\n", "ok")]
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda=12.8.1\n", "problem")]
+// `==` and a TAB are refused by the hook
+#[case("workstation", "NVIDIA_REQUIRE_CUDA=cuda==12.8\n", "problem")]
+#[case(
+    "workstation",
+    "NVIDIA_REQUIRE_CUDA=cuda>=13.0\tcuda>=12.0\n",
+    "problem"
+)]
+fn doctor_takes_the_image_as_the_hook_does(
+    #[case] host: &str,
+    #[case] env: &str,
+    #[case] status: &str,
+) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("img.env");
+    std::fs::write(&p, env).unwrap();
+    let (_, checks) = image_checks(host, &p);
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["code"], "nvidia-image", "{checks:?}");
+    assert_eq!(checks[0]["status"], status, "{checks:?}");
 }

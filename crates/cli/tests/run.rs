@@ -11,7 +11,7 @@ use gpuctl_testkit::Tree;
 use predicates::prelude::*;
 
 const ENGINE: &str = r#"#!/bin/sh
-[ "$1" = image ] && exit 0
+[ "$1" = image ] && echo '[]' && exit 0
 case "$FAKE" in
 gpu) echo 'Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all' >&2; exit 125;;
 pull) echo 'Error: initializing source docker://nope:latest: reading manifest latest in docker.io/library/nope: requested access to the resource is denied' >&2; exit 125;;

@@ -11,7 +11,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use gpuctl_testkit::{Tree, cdi_yaml};
 use predicates::prelude::*;
 
-/// `image inspect` prints `$IMAGE_ENV` (or fails as podman 4.3 does for an image not in local
+/// `image inspect` prints `$IMAGE_ENV`, the JSON list podman's `{{json .Config.Env}}` prints
+/// (or fails as podman 4.3 does for an image not in local
 /// storage when it is `missing`); `run` prints `started`. Every call is logged to `$LOG`.
 const ENGINE: &str = r#"#!/bin/sh
 echo "$*" >> "$LOG"
@@ -62,16 +63,40 @@ fn run(
     env: &str,
     args: &[&str],
 ) -> assert_cmd::assert::Assert {
+    run_with(t, engine, log, env, &[], args)
+}
+
+/// [`run`] with `host` in gpuctl's own environment (what `-e KEY` and `--env-host` read).
+fn run_with(
+    t: &Tree,
+    engine: &Path,
+    log: &Path,
+    env: &str,
+    host: &[(&str, &str)],
+    args: &[&str],
+) -> assert_cmd::assert::Assert {
     cargo_bin_cmd!("gpuctl")
+        .env_remove("NVIDIA_DISABLE_REQUIRE")
+        .envs(host.iter().copied())
         .env("PATH", format!("{}:/usr/bin:/bin", engine.display()))
         .env("LOG", log)
-        .env("IMAGE_ENV", env)
+        .env("IMAGE_ENV", as_podman_prints(env))
         .env_remove("GPUCTL_PODMAN_VERSION")
         .arg("--root")
         .arg(t.root())
         .arg("run")
         .args(args)
         .assert()
+}
+
+/// `KEY=VALUE` lines as `podman image inspect --format '{{json .Config.Env}}'` prints them;
+/// `missing` stays the stand-in's word for an image not in local storage.
+fn as_podman_prints(lines: &str) -> String {
+    if lines == "missing" {
+        return lines.to_string();
+    }
+    let list: Vec<&str> = lines.lines().filter(|l| !l.is_empty()).collect();
+    serde_json::to_string(&list).unwrap()
 }
 
 fn calls(log: &Path) -> Vec<String> {
@@ -183,4 +208,81 @@ fn an_option_gpuctl_cannot_place_is_said_and_docker_is_asked_as_podman() {
     )
     .code(0);
     assert_eq!(calls(&log).len(), before + 1);
+}
+
+/// Issue 25 item 13: the hook reads the container's environment, the image's overlaid with
+/// run's `-e`/`--env`/`--env-file`, so that is what is judged.
+#[test]
+fn run_s_environment_options_are_judged_as_the_hook_sees_the_container() {
+    let d = engine_dir();
+    let log = d.path().join("log");
+    let old = nvidia_cdi("550.54.15");
+    let go = |host: &[(&str, &str)], args: &[&str]| {
+        let mut all = vec!["--gpus", "nvidia", "--"];
+        all.extend_from_slice(args);
+        run_with(&old, d.path(), &log, CUDA_12_8, host, &all)
+    };
+    // NVIDIA_DISABLE_REQUIRE given at the start turns the toolkit's check off
+    go(&[], &["-e", "NVIDIA_DISABLE_REQUIRE=true", "cuda:12.8"])
+        .code(0)
+        .stdout("started\n");
+    go(&[], &["--env=NVIDIA_DISABLE_REQUIRE=1", "cuda:12.8"]).code(0);
+    // `-e KEY` takes the value gpuctl (and so podman) runs with, when it has one
+    go(
+        &[("NVIDIA_DISABLE_REQUIRE", "true")],
+        &["-e", "NVIDIA_DISABLE_REQUIRE", "cuda:12.8"],
+    )
+    .code(0);
+    go(&[], &["-e", "NVIDIA_DISABLE_REQUIRE", "cuda:12.8"]).code(1);
+    // an env-file, and --env over it
+    let file = d.path().join("run.env");
+    std::fs::write(&file, "# set by the site\nNVIDIA_DISABLE_REQUIRE=true\n").unwrap();
+    let file = file.display().to_string();
+    go(&[], &["--env-file", &file, "cuda:12.8"]).code(0);
+    go(
+        &[],
+        &[
+            "--env-file",
+            &file,
+            "-e",
+            "NVIDIA_DISABLE_REQUIRE=false",
+            "cuda:12.8",
+        ],
+    )
+    .code(1);
+    // a requirement added at the start is checked: CUDA 13.0 on a 570 driver
+    let new = nvidia_cdi("570.124.06");
+    run(
+        &new,
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "nvidia", "--", "cuda:12.8"],
+    )
+    .code(0);
+    run(
+        &new,
+        d.path(),
+        &log,
+        CUDA_12_8,
+        &["--gpus", "nvidia", "--", "--env", "NVIDIA_REQUIRE_CUDA=cuda>=13.0", "cuda:12.8"],
+    )
+    .code(1)
+    .stderr(predicate::str::contains(
+        "loaded driver 570.124.06, which runs CUDA 12.8; the image asks for CUDA 13.0 or newer; install a driver of at least 580.65.06",
+    ));
+    // an env-file gpuctl must not read (a FIFO is read once, by the engine): said, and started
+    let fifo = d.path().join("fifo.env");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    go(&[], &["--env-file", &fifo.display().to_string(), "cuda:12.8"])
+        .code(0)
+        .stderr(predicate::str::contains(
+            "the image is not checked against the host's drivers: the container's environment cannot be told, since --env-file",
+        ).and(predicate::str::contains("is a FIFO (named pipe), not a regular file")));
 }

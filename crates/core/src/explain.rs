@@ -43,6 +43,11 @@ pub struct Explanation {
     /// What doctor's file-only checks found on this host ([`Explanation::with_host`]); `None`
     /// when they were not run.
     pub host: Option<Vec<Check>>,
+    /// The vendors' checks of this host against what the text itself says
+    /// ([`crate::backend::GpuBackend::explain_checks`]); they join `host` in
+    /// [`Explanation::with_host`].
+    #[serde(skip)]
+    pub text_checks: Vec<Check>,
     /// What to do.
     pub hint: String,
 }
@@ -76,6 +81,7 @@ impl Explanation {
                     }
                 })
                 .cloned()
+                .chain(self.text_checks.iter().cloned())
                 .collect(),
         );
         self
@@ -224,9 +230,11 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         None => (family, diagnosis),
     };
     let mut details = probe.map(|p| cdi_details(text, p)).unwrap_or_default();
+    let mut text_checks = Vec::new();
     if let Some(p) = probe {
         for b in registry.backends() {
             details.extend(b.explain_details(family.code, text, p));
+            text_checks.extend(b.explain_checks(family.code, text, p));
         }
     }
     let vendor = registry
@@ -244,6 +252,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         diagnosis,
         details,
         host: None,
+        text_checks,
         hint: hint::remedy(&family, text, registry, probe),
     })
 }

@@ -63,14 +63,18 @@ pub struct RunVerdict {
 }
 
 /// The image check `gpuctl run` does before it starts a container: the image among the
-/// engine's `run` arguments (`args`, [`crate::run_args`]) is inspected through `cli` and every
+/// engine's `run` arguments (`args`, [`crate::run_args`]) is inspected through `cli`, its
+/// environment overlaid with the arguments' `-e`/`--env`/`--env-file` as `host`'s engine will
+/// ([`crate::run_env`]: the container's environment, which the NVIDIA hook reads), and every
 /// granted vendor's [`GpuBackend::image_checks`] is asked. An image the engine cannot inspect
-/// (not pulled yet) or cannot be told among the arguments is a warning, never a refusal.
+/// (not pulled yet) or cannot be told among the arguments, or an env-file gpuctl cannot read,
+/// is a warning, never a refusal.
 pub fn before_run(
     vendors: &[&dyn GpuBackend],
     probe: &Probe,
     cli: &dyn PodmanCli,
     args: &[String],
+    host: &crate::run_env::RunHost,
 ) -> RunVerdict {
     use crate::run_args::{ImageArg, image_of};
     let mut verdict = RunVerdict::default();
@@ -94,6 +98,16 @@ pub fn before_run(
         Err(e) => {
             verdict.warnings.push(format!(
                 "the image is not checked against the host's drivers: {e}; if it is pulled by this start, check it afterwards with 'gpuctl doctor --image {image}'"
+            ));
+            return verdict;
+        }
+    };
+    let options = crate::run_args::env_options(args);
+    let env = match crate::run_env::container_env(&env, &options, host) {
+        Ok(env) => env,
+        Err(why) => {
+            verdict.warnings.push(format!(
+                "the image is not checked against the host's drivers: the container's environment cannot be told, since {why}; check the image with 'gpuctl doctor --image {image}'"
             ));
             return verdict;
         }
@@ -203,17 +217,32 @@ mod run_tests {
         let probe = Probe::with_cdi(&host, CdiRegistry::default());
         let mut cli = MockPodmanCli::new();
         cli.expect_image_env().returning(move |_| env.clone());
-        before_run(&[picky()], &probe, &cli, &s(args))
+        let host = crate::run_env::RunHost {
+            engine: crate::launch::Engine::Podman,
+            vars: Vec::new(),
+        };
+        before_run(&[picky()], &probe, &cli, &s(args), &host)
     }
 
     #[test]
     fn a_vendor_s_problem_refuses_the_image_in_one_sentence() {
-        let v = verdict(Some(Ok("NEEDS=new\n".into())), &["--rm", "img", "sh"]);
+        let v = verdict(Some(Ok("[\"NEEDS=new\"]".into())), &["--rm", "img", "sh"]);
         assert_eq!(
             v.refuse.as_deref(),
             Some("img on Picky: the driver is old; update it")
         );
-        let v = verdict(Some(Ok("NEEDS=old\n".into())), &["--rm", "img"]);
+        let v = verdict(Some(Ok("[\"NEEDS=old\"]".into())), &["--rm", "img"]);
+        assert_eq!(v, RunVerdict::default());
+        // the container's environment, not the image's, is judged
+        let v = verdict(
+            Some(Ok("[\"NEEDS=old\"]".into())),
+            &["-e", "NEEDS=new", "img"],
+        );
+        assert!(v.refuse.is_some(), "{v:?}");
+        let v = verdict(
+            Some(Ok("[\"NEEDS=new\"]".into())),
+            &["--env=NEEDS=old", "img"],
+        );
         assert_eq!(v, RunVerdict::default());
     }
 
@@ -232,7 +261,7 @@ mod run_tests {
         // An option the finder does not know (podman's --gpus is known since 5.8.2's list): the
         // image cannot be placed, so it is a warning, never a refusal.
         let v = verdict(
-            Some(Ok("NEEDS=new\n".into())),
+            Some(Ok("[\"NEEDS=new\"]".into())),
             &["--not-a-podman-option", "all", "img"],
         );
         assert!(v.refuse.is_none());

@@ -44,6 +44,7 @@ pub mod render_node;
 pub mod requirement;
 pub mod requirement_answer;
 pub mod run_args;
+pub mod run_env;
 pub mod selector;
 pub mod text;
 

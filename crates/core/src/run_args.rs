@@ -188,6 +188,48 @@ pub enum ImageArg {
 
 /// The image among `podman run`'s arguments (what follows `podman run`).
 pub fn image_of(args: &[String]) -> ImageArg {
+    walk(args, |_, _| {})
+}
+
+/// One of the options that set the container's environment, as given (docs/image-check.md,
+/// "The container's environment").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvOption {
+    /// `-e`/`--env KEY=VALUE`, `KEY` or `PREFIX*`.
+    Env(String),
+    /// `--env-file FILE`.
+    EnvFile(String),
+    /// `--env-merge KEY=VALUE` (podman: `${KEY}` in the value is the image's value).
+    Merge(String),
+    /// `--unsetenv KEY`.
+    Unset(String),
+    /// `--unsetenv-all` (podman; `=false` turns it off).
+    UnsetAll(bool),
+    /// `--env-host` (podman; `=false` turns it off).
+    EnvHost(bool),
+}
+
+/// The environment options before the image, in the order given.
+pub fn env_options(args: &[String]) -> Vec<EnvOption> {
+    let mut out = Vec::new();
+    walk(args, |name, value| {
+        let flag = || value.is_none_or(|v| v != "false");
+        match (name, value) {
+            ("env" | "e", Some(v)) => out.push(EnvOption::Env(v.to_string())),
+            ("env-file", Some(v)) => out.push(EnvOption::EnvFile(v.to_string())),
+            ("env-merge", Some(v)) => out.push(EnvOption::Merge(v.to_string())),
+            ("unsetenv", Some(v)) => out.push(EnvOption::Unset(v.to_string())),
+            ("unsetenv-all", _) => out.push(EnvOption::UnsetAll(flag())),
+            ("env-host", _) => out.push(EnvOption::EnvHost(flag())),
+            _ => {}
+        }
+    });
+    out
+}
+
+/// Walks the options before the image, telling `seen` each option's name (long, or the short
+/// letter) and value (`None` for a flag without `=value`), and returns what the image is.
+fn walk<'a>(args: &'a [String], mut seen: impl FnMut(&str, Option<&'a str>)) -> ImageArg {
     let mut rootfs = false;
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -197,17 +239,22 @@ pub fn image_of(args: &[String]) -> ImageArg {
         }
         if let Some(long) = a.strip_prefix("--") {
             let (name, inline) = match long.split_once('=') {
-                Some((n, _)) => (n, true),
-                None => (long, false),
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
             };
             if name == "rootfs" {
                 rootfs = true;
             }
-            if FLAGS.contains(&name) || inline {
+            if FLAGS.contains(&name) || (inline.is_some() && VALUED.contains(&name)) {
+                seen(name, inline);
                 continue;
             }
             if VALUED.contains(&name) {
+                seen(name, args.get(i).map(String::as_str));
                 i += 1;
+                continue;
+            }
+            if inline.is_some() {
                 continue;
             }
             return ImageArg::UnknownOption(a.clone());
@@ -219,9 +266,14 @@ pub fn image_of(args: &[String]) -> ImageArg {
                 }
                 if SHORT_VALUED.contains(&c) {
                     // `-v/a:/b` carries its value; `-v /a:/b` takes the next argument.
-                    if at + c.len_utf8() == shorts.len() {
+                    let rest = &shorts[at + c.len_utf8()..];
+                    let value = if rest.is_empty() {
                         i += 1;
-                    }
+                        args.get(i - 1).map(String::as_str)
+                    } else {
+                        Some(rest)
+                    };
+                    seen(c.encode_utf8(&mut [0; 4]), value);
                     break;
                 }
                 return ImageArg::UnknownOption(a.clone());
@@ -263,6 +315,46 @@ mod tests {
     #[case(&["--hosts-file", "none", "--net", "host", "--link-local-ip", "169.254.0.2", "img"], "img")]
     fn the_image_is_found(#[case] args: &[&str], #[case] want: &str) {
         assert_eq!(image(args), ImageArg::Image(want.to_string()));
+    }
+
+    fn opts(args: &[&str]) -> Vec<EnvOption> {
+        env_options(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_environment_options_before_the_image_are_found_in_order() {
+        use EnvOption::*;
+        assert_eq!(
+            opts(&[
+                "-e",
+                "A=1",
+                "--env=B=2",
+                "-eC=3",
+                "-ite",
+                "D",
+                "--env-file",
+                "f.env",
+                "--unsetenv",
+                "E",
+                "--env-host",
+                "--unsetenv-all=false",
+                "-v",
+                "-e:/x",
+                "img",
+                "-e",
+                "NOT=mine",
+            ]),
+            [
+                Env("A=1".into()),
+                Env("B=2".into()),
+                Env("C=3".into()),
+                Env("D".into()),
+                EnvFile("f.env".into()),
+                Unset("E".into()),
+                EnvHost(true),
+                UnsetAll(false),
+            ]
+        );
     }
 
     #[test]

@@ -311,6 +311,10 @@ impl GpuBackend for Nvidia {
         crate::explain::details(code, text, probe)
     }
 
+    fn explain_checks(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<Check> {
+        crate::explain_cuda::checks(code, text, probe)
+    }
+
     fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
         crate::doctor::checks(probe, ctx)
     }

@@ -13,6 +13,10 @@ const HOOK_HINT: &str = "Hint: the NVIDIA container hook failed to inject the GP
 
 const CDI_HOOK_HINT: &str = "Hint: the CDI spec's hooks run the toolkit's programs: install or update the\nNVIDIA Container Toolkit (1.17.1 or newer) so the spec's hook path exists, then\nregenerate the spec: 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'.";
 
+/// The hook's `unsatisfied condition: cuda>=X.Y`: explain compares the text's CUDA with the
+/// CUDA the loaded driver runs ([`crate::explain_cuda`]).
+pub const CUDA_REQUIREMENT: FamilyCode = FamilyCode::new("nvidia-cuda-requirement");
+
 /// NVML's version mismatch: explain adds which release the loaded module and the libraries are.
 pub const NVML_VERSION_MISMATCH: FamilyCode = FamilyCode::new("nvidia-nvml-version-mismatch");
 
@@ -34,7 +38,7 @@ pub const FAMILIES: &[Family] = &[
     D::CUDA_NO_DEVICE,
     D::USER_LIBS_MISSING,
     Family {
-        code: FamilyCode::new("nvidia-cuda-requirement"),
+        code: CUDA_REQUIREMENT,
         signs: &[
             &["requirement error: unsatisfied condition: cuda"],
             // The CUDA runtime in the container says the same after the start.
@@ -43,7 +47,9 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 2,
         diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
         remedy: "Hint: upgrade the host's NVIDIA driver to a branch that supports the image's CUDA, or use an\nimage built for an older CUDA ('nvidia-smi' on the host prints the CUDA version the driver supports).",
-        checks: &[doctor::DRIVER],
+        // The text's CUDA against the loaded driver's: whether this host shows the cause is
+        // that comparison, not whether the driver is healthy otherwise.
+        checks: &[crate::image_check::CODE],
     },
     Family {
         code: NVML_VERSION_MISMATCH,

@@ -285,23 +285,11 @@ pub struct ImageView {
 }
 
 /// The CUDA line an image asks for: `cuda>=X.Y` in the first alternative of
-/// `NVIDIA_REQUIRE_CUDA`, else `CUDA_VERSION`'s major.minor.
+/// `NVIDIA_REQUIRE_CUDA`, else the legacy `CUDA_VERSION`'s major.minor, as the toolkit reads
+/// them ([`crate::image_env::asked_cuda`]).
 pub fn image_cuda(env: &crate::image_env::ImageEnv) -> Option<CudaVersion> {
-    let from_require = env
-        .requires
-        .iter()
-        .find(|(k, _)| k == "NVIDIA_REQUIRE_CUDA")
-        .and_then(|(_, v)| v.split_whitespace().next())
-        .and_then(|alt| alt.split(',').find_map(|c| c.strip_prefix("cuda>=")))
-        .and_then(|v| CudaVersion::parse(v).ok());
-    let has_require = env.requires.iter().any(|(k, _)| k == "NVIDIA_REQUIRE_CUDA");
-    from_require
-        .or_else(|| {
-            (!has_require)
-                .then_some(env.cuda_version.as_deref())
-                .flatten()
-                .and_then(|v| CudaVersion::parse(v).ok())
-        })
+    crate::image_env::asked_cuda(env)
+        .and_then(|v| CudaVersion::parse(&v).ok())
         .map(CudaVersion::minor_line)
 }
 

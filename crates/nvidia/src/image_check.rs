@@ -14,8 +14,7 @@ use gpuctl_core::probe::Probe;
 
 use crate::cuda;
 use crate::doctor::{PROC_VERSION, parse_proc_version};
-use crate::floor_verdict::image_cuda;
-use crate::image_env::{self, Fit, ImageEnv, check};
+use crate::image_env::{self, Fit, ImageEnv, asked_cuda, check, least_driver};
 use crate::release::DriverRelease;
 
 /// The check's code in doctor's report.
@@ -52,24 +51,24 @@ pub fn image_check(host: &Host, env: &ImageEnv, image: &str) -> Check {
     };
     let runs =
         cuda::driver_cuda_line(&driver).map_or(String::new(), |c| format!(", which runs CUDA {c}"));
-    let asks = image_cuda(env).map_or(String::new(), |c| {
-        format!("; the image asks for CUDA {c} or newer")
+    let asks = asked_cuda(env).map_or(String::new(), |c| {
+        format!("; the image asks for CUDA {} or newer", c.escape_debug())
     });
     let base = format!("loaded driver {driver}{runs}{asks}");
     match check(env, &driver) {
         Ok(Fit::Fits) => Check::new(CODE, subject, Status::Ok).fact(base),
         Ok(Fit::Fails(why)) => {
-            let need = image_cuda(env)
-                .and_then(cuda::min_driver_for_cuda)
-                .map_or(String::new(), |d| {
-                    format!("install a driver of at least {d}, or ")
-                });
+            let need = least_driver(env).map_or(String::new(), |d| {
+                format!("install a driver of at least {d}, or ")
+            });
             let older = cuda::driver_cuda_line(&driver)
                 .map_or(String::new(), |c| format!(" for CUDA {c} or older"));
             let c = Check::new(CODE, subject, Status::Problem).fact(base);
             // A CUDA line the driver is too old for is said by the base fact and the remedy;
-            // another failed condition (`driver>=560`) is said by the toolkit's rule.
-            let c = if need.is_empty() { c.fact(why) } else { c };
+            // anything else (`driver>=560`, an expression the hook refuses) by the toolkit's
+            // words.
+            let cuda_line = !need.is_empty() && why.contains(" wants CUDA ");
+            let c = if cuda_line { c } else { c.fact(why) };
             c.remedy(format!(
                     "{need}use an image built{older} (NVIDIA's legacy hook refuses such a container; under CDI it starts and fails at its first CUDA call)"
                 ))

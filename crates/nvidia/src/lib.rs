@@ -12,6 +12,7 @@ mod backend;
 pub mod cuda;
 pub mod doctor;
 mod explain;
+mod explain_cuda;
 mod families;
 mod families_driver;
 mod floor_check;

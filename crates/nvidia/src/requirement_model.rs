@@ -130,9 +130,9 @@ impl RequirementModel for NvidiaRequirements {
             .map(|e| (e.name().to_string(), image_env::from_vars(e.vars())));
         let toolkit = match request.toolkit {
             Some(text) => Some(parse_toolkit(text)?),
-            // The image's CUDA line stands for --cuda when Table 3 lists it.
-            // NVIDIA_DISABLE_REQUIRE turns the toolkit's check off: its CUDA line counts for
-            // nothing then (issue 24, item 9).
+            // The image's CUDA line stands for --cuda when Table 3 lists it, unless the image
+            // turns its requirements off (NVIDIA_DISABLE_REQUIRE): then nothing of it counts
+            // (issue 24, item 9).
             None => image
                 .as_ref()
                 .filter(|(_, env)| !env.disabled)

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod cdi_spec_facts;
+mod cuda_requirement;
 mod detect_labels;
 mod inputs;
 mod names;

@@ -197,9 +197,11 @@ fn an_image_env_reads_from_stdin_and_bad_ones_are_refused() {
     ])
     .write_stdin("NVIDIA_REQUIRE_CUDA=cuda~12\n")
     .assert()
-    .code(2)
-    .stderr(predicate::str::contains(
-        "--image-env -: NVIDIA_REQUIRE_CUDA:",
+    // An expression nvidia-container-cli refuses is the toolkit's verdict on the release, not
+    // unreadable input: the legacy hook would refuse the container.
+    .code(1)
+    .stdout(predicate::str::contains(
+        "image on the --driver release: fails — NVIDIA_REQUIRE_CUDA ('cuda~12') is not an expression nvidia-container-cli reads",
     ));
     gpuctl(&["requirement", "2704", "--image-env", "/nonexistent/env"])
         .assert()
@@ -258,4 +260,42 @@ fn the_floor_of_the_gpus_together_is_under_the_combined_line(
         .assert()
         .code(0)
         .stdout(predicate::str::contains(line));
+}
+
+/// Issue 24 item 9: with NVIDIA_DISABLE_REQUIRE the toolkit checks nothing, so the image's
+/// CUDA 12.8 is no floor for `--driver proprietary:565` either (a note says why).
+#[test]
+fn an_image_that_turns_its_requirements_off_counts_nothing() {
+    let env = "NVIDIA_REQUIRE_CUDA=cuda>=12.8\nCUDA_VERSION=12.8.0\nNVIDIA_DISABLE_REQUIRE=1\n";
+    let out = gpuctl(&[
+        "requirement",
+        "2704",
+        "--image-env",
+        "-",
+        "--driver",
+        "proprietary:565",
+    ])
+    .write_stdin(env)
+    .assert()
+    .code(0)
+    .stdout(predicate::str::contains(
+        "image: no check (NVIDIA_DISABLE_REQUIRE), 1 NVIDIA_REQUIRE_* variable(s)\n",
+    ));
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(!text.contains("CUDA 12.8"), "{text}");
+    // the same image without it: CUDA 12.8 is a floor 565 does not meet
+    gpuctl(&[
+        "requirement",
+        "2704",
+        "--image-env",
+        "-",
+        "--driver",
+        "proprietary:565",
+    ])
+    .write_stdin("NVIDIA_REQUIRE_CUDA=cuda>=12.8\nCUDA_VERSION=12.8.0\n")
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(
+        "CUDA 12.8: driver 570.26 or newer",
+    ));
 }

@@ -148,6 +148,14 @@ pub trait GpuBackend: Send + Sync {
         Vec::new()
     }
 
+    /// This host's evidence on a failure of one of the vendor's families that the failure's
+    /// own text makes checkable (the CUDA a hook's `unsatisfied condition: cuda>=13.0` asks
+    /// for, against the CUDA the loaded driver runs): checks that stand beside doctor's in
+    /// explain's "this host shows the cause". Their codes belong in the family's `checks`.
+    fn explain_checks(&self, _code: FamilyCode, _text: &str, _probe: &Probe) -> Vec<Check> {
+        Vec::new()
+    }
+
     /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
     /// toolkit's configuration), read through the probe's host.
     fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {

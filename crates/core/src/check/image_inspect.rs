@@ -31,7 +31,10 @@ pub fn inspect(cli: &dyn PodmanCli, image: &str) -> Result<ImageEnv, InspectErro
         None => Err(InspectError::NoPodman {
             image: image.to_string(),
         }),
-        Some(Ok(text)) => Ok(ImageEnv::parse(image, &text)),
+        Some(Ok(text)) => ImageEnv::from_json(image, &text).map_err(|e| InspectError::Failed {
+            image: image.to_string(),
+            reason: format!("its answer {e}"),
+        }),
         Some(Err(reason)) => Err(InspectError::Failed {
             image: image.to_string(),
             reason,
@@ -44,6 +47,27 @@ mod tests {
     use super::*;
     use crate::check::podman::MockPodmanCli;
     use mockall::predicate::eq;
+
+    #[test]
+    fn podman_s_json_becomes_pairs_and_lines_are_not_taken_from_it() {
+        let mut m = MockPodmanCli::new();
+        m.expect_image_env()
+            .returning(|_| Some(Ok("[\"A=1\\nB=2\"]\n".to_string())));
+        let env = inspect(&m, "img").unwrap();
+        assert_eq!(env.get("A"), Some("1\nB=2"));
+        assert_eq!(env.get("B"), None);
+        let mut m = MockPodmanCli::new();
+        m.expect_image_env()
+            .returning(|_| Some(Ok("A=1\n".to_string())));
+        let err = inspect(&m, "img")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.starts_with("cannot inspect image img (its answer is not the JSON list of strings"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn lines_become_pairs_and_a_later_value_wins() {
@@ -69,7 +93,7 @@ mod tests {
         let mut m = MockPodmanCli::new();
         m.expect_image_env()
             .with(eq("docker.io/rocm/dev-ubuntu-22.04:6.2"))
-            .returning(|_| Some(Ok("ROCM_VERSION=6.2\nPATH=/bin\n".to_string())));
+            .returning(|_| Some(Ok("[\"ROCM_VERSION=6.2\",\"PATH=/bin\"]\n".to_string())));
         let env = inspect(&m, "docker.io/rocm/dev-ubuntu-22.04:6.2");
         assert_eq!(
             env.as_ref().ok().and_then(|e| e.get("ROCM_VERSION")),

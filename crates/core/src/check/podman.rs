@@ -16,9 +16,11 @@ use gpuctl_cdi::podman::PodmanCeiling;
 /// How long one podman call may take (`podman info` on a cold store takes seconds).
 pub const PODMAN_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// What `podman image inspect --format` is given: one `KEY=VALUE` line per variable of the
-/// image's config, as `podman run` would set them ([`crate::image`]).
-pub const ENV_FORMAT: &str = "{{range .Config.Env}}{{println .}}{{end}}";
+/// What `podman image inspect --format` is given: the image's config environment as a JSON
+/// array of `KEY=VALUE` strings, as `podman run` would set them ([`crate::image`]); read with
+/// [`crate::image_env::ImageEnv::from_json`], so that a value holding a line break stays one
+/// value (a `{{println .}}` line per entry could not tell it from a second entry).
+pub const ENV_FORMAT: &str = "{{json .Config.Env}}";
 
 /// The process boundary: runs podman with these arguments, returning stdout.
 #[cfg_attr(test, mockall::automock)]
@@ -27,7 +29,7 @@ pub trait PodmanCli {
     fn run(&self, args: &[&'static str]) -> Option<Result<String, String>>;
 
     /// `podman image inspect --format` [`ENV_FORMAT`] `-- IMAGE`: the image's
-    /// `KEY=VALUE` lines, from local storage (nothing is pulled); `None` and `Some(Err)` as
+    /// environment as a JSON array, from local storage (nothing is pulled); `None` and `Some(Err)` as
     /// for [`PodmanCli::run`].
     fn image_env(&self, image: &str) -> Option<Result<String, String>>;
 }

@@ -87,9 +87,130 @@ fn arch_and_brand_are_never_assumed() {
 }
 
 #[test]
-fn an_unreadable_condition_is_an_error_naming_it() {
-    let err = check(&parse("NVIDIA_REQUIRE_CUDA=cuda~12\n"), &rel("570.26")).unwrap_err();
-    assert!(err.contains("NVIDIA_REQUIRE_CUDA"), "{err}");
+fn an_expression_the_hook_refuses_is_a_failure_naming_it() {
+    let got = fit("NVIDIA_REQUIRE_CUDA=cuda~12\n", "570.26");
+    assert_eq!(
+        got,
+        Fit::Fails(
+            "NVIDIA_REQUIRE_CUDA ('cuda~12') is not an expression nvidia-container-cli reads: NVIDIA's legacy hook refuses the container (\"requirement error: invalid expression\")"
+                .to_string()
+        )
+    );
+}
+
+#[rstest]
+// item 8: the whole value is compared with the driver's major.minor
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=12.8.1\n", "570.124.06", "fails")]
+#[case("NVIDIA_REQUIRE_CUDA=cuda=12.8.1\n", "570.124.06", "fails")]
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=12.8.1\n", "575.51.03", "fits")]
+// item 9: a TAB or a no-break space is no "or", `==` no operator
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=13.0\tcuda>=12.0\n", "570.124.06", "fails")]
+#[case(
+    "NVIDIA_REQUIRE_CUDA=cuda>=13.0\u{a0}cuda>=12.0\n",
+    "570.124.06",
+    "fails"
+)]
+#[case("NVIDIA_REQUIRE_CUDA=cuda==12.8\n", "570.124.06", "fails")]
+// item 10: an empty NVIDIA_REQUIRE_CUDA holds, and then CUDA_VERSION is the legacy rule
+#[case("NVIDIA_REQUIRE_CUDA=\n", "470.256.02", "fits")]
+#[case("NVIDIA_REQUIRE_CUDA=\nCUDA_VERSION=12.8.1\n", "560.35.03", "fails")]
+#[case("NVIDIA_REQUIRE_CUDA=\nCUDA_VERSION=12.8.1\n", "570.26", "fits")]
+// ... and an empty CUDA_VERSION skips nothing else
+#[case(
+    "CUDA_VERSION=\nNVIDIA_REQUIRE_DRIVER=driver>=550\n",
+    "535.183.01",
+    "fails"
+)]
+#[case(
+    "CUDA_VERSION=\nNVIDIA_REQUIRE_DRIVER=driver>=550\n",
+    "550.54.14",
+    "fits"
+)]
+// a CUDA_VERSION the toolkit cannot read stops the hook
+#[case("CUDA_VERSION=12.x\n", "570.26", "fails")]
+// item 11: NVIDIA_REQUIRE_JETPACK* are no requirements, and the rest is still checked
+#[case(
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "560.35.03",
+    "fails"
+)]
+#[case(
+    "NVIDIA_REQUIRE_JETPACK=csv-mounts=all\nNVIDIA_REQUIRE_CUDA=cuda>=12.8\n",
+    "570.26",
+    "fits"
+)]
+#[case("NVIDIA_REQUIRE_JETPACK_HOST_MOUNTS=base-only\n", "470.256.02", "fits")]
+// brands: libnvidia-container names none "nvidiartx", so only a later release could match it
+#[case(
+    "NVIDIA_REQUIRE_CUDA=cuda>=12.8 brand=nvidiartx,driver>=535,driver<536\n",
+    "535.183.01",
+    "depends"
+)]
+#[case(
+    "NVIDIA_REQUIRE_BRAND=brand=tesla\nNVIDIA_REQUIRE_NOT=brand!=tesla\n",
+    "570.26",
+    "fails"
+)]
+// a branch newer than NVIDIA's table runs at least its newest CUDA, maybe more: never refused
+// for a CUDA the table cannot place
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=13.0\n", "600.10", "fits")]
+#[case("NVIDIA_REQUIRE_CUDA=cuda>=13.9\n", "600.10", "depends")]
+fn the_toolkit_s_rules_on_an_image(#[case] env: &str, #[case] driver: &str, #[case] want: &str) {
+    let got = fit(env, driver);
+    let kind = match &got {
+        Fit::Fits => "fits",
+        Fit::Depends(_) => "depends",
+        Fit::Fails(_) => "fails",
+    };
+    assert_eq!(kind, want, "{got:?}");
+}
+
+#[test]
+fn a_12_8_1_floor_names_the_driver_that_meets_it() {
+    assert_eq!(
+        fit("NVIDIA_REQUIRE_CUDA=cuda>=12.8.1\n", "570.124.06"),
+        Fit::Fails(
+            "NVIDIA_REQUIRE_CUDA wants CUDA 12.8.1 or newer, and nvidia-container-cli compares the driver's CUDA (major.minor, 12.8) with the whole 12.8.1, which no 12.8 driver meets: needs a driver of at least 575.51.03, or an image built for CUDA 12.8 or older (driver 570.124.06 runs CUDA 12.8)"
+                .to_string()
+        )
+    );
+}
+
+#[test]
+fn more_than_32_requirements_are_refused() {
+    let many = |n: usize| {
+        (0..n)
+            .map(|i| format!("NVIDIA_REQUIRE_R{i}=driver>=1\n"))
+            .collect::<String>()
+    };
+    assert_eq!(fit(&many(32), "570.26"), Fit::Fits);
+    assert!(
+        matches!(fit(&many(33), "570.26"), Fit::Fails(w) if w.contains("33 requirements") && w.contains("too many requirements")),
+    );
+    // CUDA_VERSION's legacy requirement counts among them
+    let legacy = format!("{}CUDA_VERSION=12.0\n", many(32));
+    assert!(matches!(fit(&legacy, "570.26"), Fit::Fails(w) if w.contains("CUDA_VERSION")));
+    // NVIDIA_DISABLE_REQUIRE turns even that off
+    let off = format!("{}NVIDIA_DISABLE_REQUIRE=1\n", many(40));
+    assert_eq!(fit(&off, "570.26"), Fit::Fits);
+}
+
+#[test]
+fn what_the_image_asks_for_is_the_value_as_written() {
+    assert_eq!(
+        asked_cuda(&parse("NVIDIA_REQUIRE_CUDA=cuda>=12.8.1 brand=tesla\n")).as_deref(),
+        Some("12.8.1")
+    );
+    assert_eq!(
+        asked_cuda(&parse("NVIDIA_REQUIRE_CUDA=\nCUDA_VERSION=12.8.1\n")).as_deref(),
+        Some("12.8")
+    );
+    assert_eq!(asked_cuda(&parse("CUDA_VERSION=\n")), None);
+    assert_eq!(
+        least_driver(&parse("NVIDIA_REQUIRE_CUDA=cuda>=12.8\n")).map(|d| d.as_str()),
+        Some("570.26")
+    );
+    assert_eq!(least_driver(&parse("NVIDIA_REQUIRE_CUDA=cuda~12\n")), None);
 }
 
 #[test]
