@@ -211,9 +211,9 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         cdi_version: raw.cdi_version.to_string(),
         kind: raw.kind.to_string(),
         device_names: names,
-        host_nodes: paths.nodes,
-        host_mounts: paths.mounts,
-        hook_paths: paths.hooks,
+        host_nodes: paths.nodes.into_vec(),
+        host_mounts: paths.mounts.into_vec(),
+        hook_paths: paths.hooks.into_vec(),
         root_clos: all_edits
             .clone()
             .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),
