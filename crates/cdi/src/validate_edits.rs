@@ -82,6 +82,15 @@ impl Hasher for PathHasher {
 }
 
 impl<'r> Unique<'r> {
+    /// Room for `n` paths, so a large spec's set is allocated once rather than grown and
+    /// rehashed a dozen times.
+    pub(crate) fn with_capacity(n: usize) -> Unique<'r> {
+        Unique {
+            list: Vec::with_capacity(n),
+            seen: HashSet::with_capacity_and_hasher(n, BuildHasherDefault::default()),
+        }
+    }
+
     fn add(&mut self, path: &'r str) {
         if self.seen.insert(path) {
             self.list.push(path.to_string());
