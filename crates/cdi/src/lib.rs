@@ -130,8 +130,11 @@ enum PodmanDoes {
 #[derive(Debug, Clone, Default)]
 pub struct CdiRegistry {
     specs: Vec<SpecReport>,
-    /// Resolved devices by fully qualified name, sorted as the library lists them.
-    devices: BTreeMap<String, usize>,
+    /// Resolved devices by fully qualified name, sorted as the library lists them: the index
+    /// of the spec that declares each and its place in that spec's `devices`, so a device's
+    /// edits are found without a search of the spec's list (issue 26: a search per name made
+    /// naming 4096 GPUs quadratic).
+    devices: BTreeMap<String, (usize, usize)>,
     warnings: Vec<Warning>,
 }
 
@@ -229,10 +232,10 @@ impl CdiRegistry {
         let mut conflicts: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (i, spec) in self.specs.iter().enumerate() {
             let Some(kind) = &spec.kind else { continue };
-            for name in &spec.devices {
+            for (at, name) in spec.devices.iter().enumerate() {
                 let qualified = format!("{kind}={name}");
                 match self.devices.get(&qualified) {
-                    Some(&old) if self.specs[old].priority == spec.priority => {
+                    Some(&(old, _)) if self.specs[old].priority == spec.priority => {
                         let entry = conflicts.entry(qualified).or_default();
                         if !entry.contains(&old) {
                             entry.push(old);
@@ -240,7 +243,7 @@ impl CdiRegistry {
                         entry.push(i);
                     }
                     _ => {
-                        self.devices.insert(qualified, i);
+                        self.devices.insert(qualified, (i, at));
                     }
                 }
             }
@@ -266,7 +269,7 @@ impl CdiRegistry {
         self.devices
             .range(prefix.clone()..)
             .take_while(move |(q, _)| q.starts_with(&prefix))
-            .map(move |(q, &i)| (&q[skip..], i))
+            .map(move |(q, &(i, _))| (&q[skip..], i))
     }
 
     /// True when a valid spec declares at least one usable device of `kind`.
@@ -289,9 +292,8 @@ impl CdiRegistry {
     /// edits of the spec that declares it, then the device's own, as podman applies them;
     /// `None` when the name does not resolve.
     pub fn device_edits(&self, kind: &str, name: &str) -> Option<Edits> {
-        let &i = self.devices.get(&format!("{kind}={name}"))?;
+        let &(i, at) = self.devices.get(&format!("{kind}={name}"))?;
         let spec = &self.specs[i];
-        let at = spec.devices.iter().position(|d| d == name)?;
         Some(spec.edits.then(spec.device_edits.get(at)?))
     }
 

@@ -13,7 +13,7 @@ use super::edits::Edits;
 use super::fast;
 use super::grammar::{check_device_name, parse_kind};
 use super::model::{RawSpec, decode_spec};
-use super::validate_edits::{HostPaths, Rules, check_edits, is_empty, nil_entry};
+use super::validate_edits::{HostPaths, Rules, Unique, check_edits, is_empty, nil_entry};
 use super::version::{minimum_version, parse_version};
 use crate::goyaml::{self, YamlError};
 
@@ -184,7 +184,15 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         )));
     }
     parse_kind(&raw.kind).map_err(|e| invalid(e.to_string()))?;
-    let mut paths = HostPaths::default();
+    // Room for every node and mount entry: most are distinct (the nodes shared by `all` and
+    // the spec's own edits aside), and one allocation beats growing the sets.
+    let entries =
+        |f: fn(&super::model::RawEdits<'_>) -> usize| all_edits.clone().map(f).sum::<usize>();
+    let mut paths = HostPaths {
+        nodes: Unique::with_capacity(entries(|e| e.device_nodes.as_ref().map_or(0, Vec::len))),
+        mounts: Unique::with_capacity(entries(|e| e.mounts.as_ref().map_or(0, Vec::len))),
+        hooks: Unique::default(),
+    };
     check_edits(&raw.container_edits, rules, &mut paths).map_err(invalid)?;
     let mut names: Vec<String> = Vec::with_capacity(devices.len());
     let mut seen: HashSet<&str> = HashSet::with_capacity(devices.len());
@@ -211,9 +219,9 @@ fn validate(raw: &RawSpec<'_>, rules: Rules) -> Result<ParsedSpec, Invalid> {
         cdi_version: raw.cdi_version.to_string(),
         kind: raw.kind.to_string(),
         device_names: names,
-        host_nodes: paths.nodes,
-        host_mounts: paths.mounts,
-        hook_paths: paths.hooks,
+        host_nodes: paths.nodes.into_vec(),
+        host_mounts: paths.mounts.into_vec(),
+        hook_paths: paths.hooks.into_vec(),
         root_clos: all_edits
             .clone()
             .any(|e| e.intel_rdt.as_ref().is_some_and(|r| r.clos_id == "/")),

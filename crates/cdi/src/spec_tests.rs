@@ -62,6 +62,28 @@ devices:
     assert!(s.host_nodes.contains(&"/dev/nvidiactl".to_string()));
 }
 
+/// The host paths come out each once, in the order the spec first names them (the spec's own
+/// edits, then each device's), whether a path repeats in one device or across devices; a
+/// `hostPath` stands for the node's `path`.
+#[test]
+fn host_paths_are_listed_once_in_first_named_order() {
+    let mut text = String::from(
+        "cdiVersion: 0.5.0\nkind: v.com/gpu\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/ctl\n  mounts:\n  - {hostPath: /lib/b, containerPath: /b}\n  - {hostPath: /lib/a, containerPath: /a}\ndevices:\n",
+    );
+    for i in (0..40).rev() {
+        text.push_str(&format!(
+            "- name: \"{i}\"\n  containerEdits:\n    deviceNodes:\n    - path: /dev/n{i}\n    - path: /dev/ctl\n    - {{path: /dev/r, hostPath: /dev/n{i}}}\n    hooks:\n    - {{hookName: createContainer, path: /bin/h{}}}\n    mounts:\n    - {{hostPath: /lib/a, containerPath: /a}}\n",
+            i % 3
+        ));
+    }
+    let s = yaml(&text).expect("valid");
+    let mut nodes = vec!["/dev/ctl".to_string()];
+    nodes.extend((0..40).rev().map(|i| format!("/dev/n{i}")));
+    assert_eq!(s.host_nodes, nodes);
+    assert_eq!(s.host_mounts, ["/lib/b", "/lib/a"]);
+    assert_eq!(s.hook_paths, ["/bin/h0", "/bin/h2", "/bin/h1"]);
+}
+
 #[test]
 fn an_amd_ctk_style_json_spec_parses() {
     let text = r#"{"cdiVersion":"0.6.0","kind":"amd.com/gpu","devices":[

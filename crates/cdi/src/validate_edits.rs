@@ -4,6 +4,7 @@
 //! type switch only inspects a `map[string]interface{}`, so keys and sizes are never looked at.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::model::RawEdits;
 
@@ -28,18 +29,85 @@ pub(crate) struct Rules {
 
 /// The host paths a spec's edits name: what must exist on the host for podman to start a
 /// container with it. Collected while validating, so every reader of a spec sees the same ones.
+/// Each list holds a path once, in the order the spec first names it.
 #[derive(Debug, Default)]
-pub(crate) struct HostPaths {
-    pub(crate) nodes: Vec<String>,
-    pub(crate) mounts: Vec<String>,
-    pub(crate) hooks: Vec<String>,
+pub(crate) struct HostPaths<'r> {
+    pub(crate) nodes: Unique<'r>,
+    pub(crate) mounts: Unique<'r>,
+    pub(crate) hooks: Unique<'r>,
+}
+
+/// Paths in first-named order, each once. The set beside the list keeps this linear: a spec
+/// of 4096 GPUs names some 16,000 nodes, and a search of the list per entry made reading it
+/// quadratic (issue 26).
+#[derive(Debug, Default)]
+pub(crate) struct Unique<'r> {
+    list: Vec<String>,
+    seen: HashSet<&'r str, BuildHasherDefault<PathHasher>>,
+}
+
+/// A hash for the path sets, eight bytes a step. std's SipHash cost more than the whole list
+/// search did on a spec of eight GPUs. It is not keyed: the paths come from spec files root
+/// installs, and a spec crafted to collide only slows the read of that one file, whose size
+/// is bounded ([`crate::SPEC_SIZE_LIMIT`]).
+#[derive(Debug, Default)]
+pub(crate) struct PathHasher(u64);
+
+/// An odd constant with well-spread bits (rustc-hash's multiplier).
+const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl Hasher for PathHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            h = (h ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+        let rest = words.remainder();
+        let mut b = [0u8; 8];
+        b[..rest.len()].copy_from_slice(rest);
+        self.0 = (h ^ u64::from_le_bytes(b) ^ bytes.len() as u64).wrapping_mul(K);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0 ^ u64::from(i)).wrapping_mul(K);
+    }
+
+    fn finish(&self) -> u64 {
+        // The product's high bits are the well-mixed ones; the table indexes by the low ones.
+        self.0.rotate_left(26)
+    }
+}
+
+impl<'r> Unique<'r> {
+    /// Room for `n` paths, so a large spec's set is allocated once rather than grown and
+    /// rehashed a dozen times.
+    pub(crate) fn with_capacity(n: usize) -> Unique<'r> {
+        Unique {
+            list: Vec::with_capacity(n),
+            seen: HashSet::with_capacity_and_hasher(n, BuildHasherDefault::default()),
+        }
+    }
+
+    fn add(&mut self, path: &'r str) {
+        if self.seen.insert(path) {
+            self.list.push(path.to_string());
+        }
+    }
+
+    /// The paths, in first-named order.
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        self.list
+    }
 }
 
 /// Checks one set of edits, collecting the host paths it names.
-pub(crate) fn check_edits(
-    edits: &RawEdits<'_>,
+pub(crate) fn check_edits<'r>(
+    edits: &'r RawEdits<'_>,
     rules: Rules,
-    paths: &mut HostPaths,
+    paths: &mut HostPaths<'r>,
 ) -> Result<(), String> {
     if let Some(env) = &edits.env {
         check_env(env).map_err(|e| format!("invalid container edits: {e}"))?;
@@ -71,9 +139,7 @@ pub(crate) fn check_edits(
             &node.host_path
         };
         // Each once: a node shared by several devices (and by `all`) is one host path.
-        if !paths.nodes.iter().any(|n| n == &**host) {
-            paths.nodes.push(host.to_string());
-        }
+        paths.nodes.add(host);
     }
     for hook in edits.hooks.iter().flatten().flatten() {
         if !HOOK_NAMES.contains(&&*hook.hook_name) {
@@ -85,9 +151,7 @@ pub(crate) fn check_edits(
         if let Some(env) = &hook.env {
             check_env(env).map_err(|e| format!("invalid hook {:?}: {e}", hook.hook_name))?;
         }
-        if !paths.hooks.iter().any(|h| *h == hook.path) {
-            paths.hooks.push(hook.path.to_string());
-        }
+        paths.hooks.add(&hook.path);
     }
     for mount in edits.mounts.iter().flatten().flatten() {
         if mount.host_path.is_empty() {
@@ -96,9 +160,7 @@ pub(crate) fn check_edits(
         if mount.container_path.is_empty() {
             return Err("invalid mount, empty container path".to_string());
         }
-        if !paths.mounts.iter().any(|m| *m == mount.host_path) {
-            paths.mounts.push(mount.host_path.to_string());
-        }
+        paths.mounts.add(&mount.host_path);
     }
     if let Some(rdt) = &edits.intel_rdt {
         // "ClosID must be a valid Linux filename", under 4096 bytes.

@@ -126,16 +126,22 @@ impl Host {
         // of those makes the link dangling; a missing one of the caller's path is just absent.
         let mut pending: VecDeque<(OsString, bool)> =
             components(host_path).map(|c| (c, false)).collect();
-        let mut stack: Vec<OsString> = Vec::new();
+        // The path so far, under the root, grown and shrunk a component at a time (rebuilding it
+        // from the root for each component made every read cost its depth squared), and how
+        // many components it holds above the root, so `..` never leaves the root.
+        let mut here = self.root.clone();
+        let mut depth = 0usize;
         let mut hops = 0u32;
         while let Some((part, from_link)) = pending.pop_front() {
             if part == ".." {
-                stack.pop();
+                if depth > 0 {
+                    here.pop();
+                    depth -= 1;
+                }
                 continue;
             }
-            let here = self.join(&stack).join(&part);
+            here.push(&part);
             if pending.is_empty() && !follow_last {
-                stack.push(part);
                 break;
             }
             match fs::symlink_metadata(&here) {
@@ -146,8 +152,10 @@ impl Host {
                     }
                     let target =
                         fs::read_link(&here).map_err(|e| HostError::from_io(host_path, &e))?;
+                    here.pop();
                     if target.is_absolute() {
-                        stack.clear();
+                        here.clone_from(&self.root);
+                        depth = 0;
                     }
                     for c in components(&target).rev() {
                         pending.push_front((c, true));
@@ -157,7 +165,7 @@ impl Host {
                     if !pending.is_empty() && !meta.is_dir() {
                         return Err(HostError::new(host_path, ReadProblem::NotADirectory));
                     }
-                    stack.push(part);
+                    depth += 1;
                 }
                 Err(e) => {
                     let mut err = HostError::from_io(host_path, &e);
@@ -168,7 +176,7 @@ impl Host {
                 }
             }
         }
-        Ok(self.join(&stack))
+        Ok(here)
     }
 
     /// The host path `host_path` leads to once every symbolic link in it is followed inside
@@ -182,12 +190,6 @@ impl Host {
         // resolve() builds every path from the root, so the prefix is always there.
         let inside = real.strip_prefix(&self.root).unwrap_or(Path::new(""));
         Ok(Path::new("/").join(inside))
-    }
-
-    fn join(&self, stack: &[OsString]) -> PathBuf {
-        let mut p = self.root.clone();
-        p.extend(stack);
-        p
     }
 
     /// Turns an I/O error on `host_path` into a [`HostError`], telling a dangling link from an

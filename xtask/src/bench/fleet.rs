@@ -11,7 +11,7 @@ use std::time::Instant;
 pub const SIZES: [usize; 2] = [1_000, 10_000];
 
 /// The fixture hosts' reports, as `gpuctl report` prints them.
-fn base_reports(gpuctl: &Path, repo: &Path) -> Result<Vec<(String, String)>, String> {
+pub(super) fn base_reports(gpuctl: &Path, repo: &Path) -> Result<Vec<(String, String)>, String> {
     let hosts = repo.join("tests/hosts");
     let mut names: Vec<String> = std::fs::read_dir(&hosts)
         .map_err(|e| format!("cannot list {}: {e}", hosts.display()))?
@@ -36,10 +36,17 @@ fn base_reports(gpuctl: &Path, repo: &Path) -> Result<Vec<(String, String)>, Str
     Ok(out)
 }
 
-/// `count` reports in `dir/<count>/`, each a fixture host's under a name of its own.
-fn generate(dir: &Path, bases: &[(String, String)], count: usize) -> Result<PathBuf, String> {
+/// `count` reports in `dir/fleet-<count>/`, each a fixture host's under a name of its own;
+/// those already there are kept unless `fresh` (the budget check, whose counts must not depend
+/// on reports an older gpuctl wrote).
+pub(super) fn generate(
+    dir: &Path,
+    bases: &[(String, String)],
+    count: usize,
+    fresh: bool,
+) -> Result<PathBuf, String> {
     let out = dir.join(format!("fleet-{count}"));
-    if out.is_dir() && std::fs::read_dir(&out).map_or(0, |d| d.count()) == count {
+    if !fresh && out.is_dir() && std::fs::read_dir(&out).map_or(0, |d| d.count()) == count {
         return Ok(out);
     }
     let _ = std::fs::remove_dir_all(&out);
@@ -74,7 +81,7 @@ pub fn run(
     let mut previous: Option<(usize, f64)> = None;
     let runs = runs.clamp(3, 10);
     for count in SIZES {
-        let d = generate(dir, &bases, count)?;
+        let d = generate(dir, &bases, count, false)?;
         let bytes: u64 = std::fs::read_dir(&d)
             .map_err(|e| e.to_string())?
             .filter_map(Result::ok)

@@ -6,8 +6,11 @@
 //! directory in at most 10 ms and 16 MiB, linear in size; `fleet` over 10,000 reports well
 //! under a second and 256 MiB (issue 18, [`fleet`]).
 
+mod budget;
+mod check;
 mod fleet;
 pub(crate) mod hosts;
+mod measure;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -38,6 +41,21 @@ pub struct BenchArgs {
     /// Use this gpuctl binary instead of building `target/release/gpuctl`.
     #[arg(long, value_name = "GPUCTL")]
     pub gpuctl: Option<PathBuf>,
+
+    /// The performance gate instead of the timings: count each workload's instructions
+    /// (callgrind) and peak memory, compare them with xtask/budgets.tsv, exit 1 when one is over
+    /// its budget by more than the margin (docs/performance.md).
+    #[arg(long)]
+    pub check: bool,
+
+    /// With --check: only these workloads (comma-separated names from xtask/budgets.tsv).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "check",
+        value_name = "WORKLOAD"
+    )]
+    pub only: Vec<String>,
 }
 
 /// Runs the benchmark; `Ok(false)` when a goal is missed.
@@ -47,22 +65,35 @@ pub fn run(args: &BenchArgs) -> Result<bool, String> {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
-    let mut build = vec![
-        "-p",
-        "xtask",
-        "--bin",
-        "gpuctl-bench-scan",
-        "--bin",
-        "gpuctl-bench-fleet",
-    ];
+    let mut build = vec![];
+    if !args.check {
+        build.extend([
+            "-p",
+            "xtask",
+            "--bin",
+            "gpuctl-bench-scan",
+            "--bin",
+            "gpuctl-bench-fleet",
+        ]);
+    }
     if args.gpuctl.is_none() {
         build.extend(["-p", "gpuctl", "--bin", "gpuctl"]);
     }
-    cargo_release(&repo, &build)?;
+    if !build.is_empty() {
+        cargo_release(&repo, &build)?;
+    }
     let gpuctl = args
         .gpuctl
         .clone()
         .unwrap_or_else(|| target.join("release/gpuctl"));
+    if args.check {
+        return check::run(
+            &gpuctl,
+            &repo,
+            &target.join("xtask-bench/check"),
+            &args.only,
+        );
+    }
     let scan = target.join("release/gpuctl-bench-scan");
     let dir = target.join("xtask-bench");
     let runs = args.runs.max(3);

@@ -2,7 +2,7 @@
 //! has bound, and any other node list (AMD's `/dev/kfd`): each exists, and who owns it
 //! (docs/explain.md#driver-checks).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
@@ -23,7 +23,8 @@ pub fn bound_render_nodes_check(
     subject: &str,
     missing_hint: &str,
 ) -> Option<Check> {
-    let bound: Vec<&str> = findings
+    // A set: each render node is looked up in it, and a host may have thousands of both.
+    let bound: HashSet<&str> = findings
         .iter()
         .filter(|f| matches!(&f.state, DriverState::Bound { .. }))
         .map(|f| f.gpu.address.as_str())

@@ -1,5 +1,7 @@
 //! What `detect` says about one vendor: its devices and why it is usable or not.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -228,9 +230,11 @@ impl VendorReport {
     /// kinds), each name once, in kind order.
     pub fn with_cdi_kinds(mut self, probe: &Probe, kinds: &[&str]) -> Self {
         let mut names: Vec<String> = Vec::new();
+        // A set beside the list: a search of it per name was quadratic in a spec's devices.
+        let mut seen: HashSet<String> = HashSet::new();
         for kind in kinds {
             for n in probe.cdi().device_names(kind) {
-                if !names.iter().any(|m| m == n) {
+                if seen.insert(n.to_string()) {
                     names.push(n.to_string());
                 }
             }
@@ -245,29 +249,32 @@ impl VendorReport {
 /// NVIDIA node) and no node of another listed device. The names come from the spec, so they are
 /// what `vendor:NAME` accepts, in the spec's case.
 fn name_cdi_devices(probe: &Probe, kind: &str, names: &[String], devices: &mut [Device]) {
-    let nodes_of = |d: &Device| -> Vec<String> {
-        d.facts
-            .iter()
-            .filter_map(|f| match &f.value {
-                FactValue::Text(t) if t.starts_with("/dev/") => Some(t.clone()),
-                _ => None,
-            })
-            .collect()
-    };
-    let device_nodes: Vec<Vec<String>> = devices.iter().map(nodes_of).collect();
+    // Which listed devices each `/dev` path belongs to: one look-up per node of a spec device,
+    // not a search of every device (on a host of 4096 GPUs that search was quadratic).
+    let mut owners: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, d) in devices.iter().enumerate() {
+        for f in &d.facts {
+            if let FactValue::Text(t) = &f.value
+                && t.starts_with("/dev/")
+            {
+                let o = owners.entry(t.clone()).or_default();
+                if o.last() != Some(&i) {
+                    o.push(i);
+                }
+            }
+        }
+    }
+    let mut matched: Vec<usize> = Vec::new();
     for name in names.iter().filter(|n| *n != "all") {
         let Some(edits) = probe.cdi().device_edits(kind, name) else {
             continue;
         };
-        let creates = |nodes: &Vec<String>| {
-            edits
-                .device_nodes
-                .iter()
-                .any(|n| nodes.contains(&n.host_path().to_string()))
-        };
-        let matched: Vec<usize> = (0..devices.len())
-            .filter(|&i| creates(&device_nodes[i]))
-            .collect();
+        matched.clear();
+        for n in &edits.device_nodes {
+            matched.extend(owners.get(n.host_path()).into_iter().flatten());
+        }
+        matched.sort_unstable();
+        matched.dedup();
         if let [only] = matched[..] {
             devices[only].cdi_names.push(name.clone());
         }

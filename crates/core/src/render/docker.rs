@@ -153,7 +153,8 @@ fn group_words(words: &[&str]) -> String {
 fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> NodeGroups {
     let mut sorted = Sorted::default();
     let mut cdi_unknown = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
+    // The nodes judged already: a set, as a host of thousands of GPUs has as many nodes.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for v in plan.vendors() {
         if !v.items().iter().any(|i| i.need == Need::KeepGroups) {
             continue;
@@ -168,10 +169,9 @@ fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> NodeGroups {
                     continue;
                 };
                 for node in &edits.device_nodes {
-                    if seen.contains(&node.path) {
+                    if !seen.insert(node.path.clone()) {
                         continue;
                     }
-                    seen.push(node.path.clone());
                     match cdi_node_verdict(node, host) {
                         Some((verdict, mode)) => {
                             sorted.take(&node.path, verdict, mode, v.node_group());
@@ -187,10 +187,9 @@ fn node_groups(plan: &Plan, host: &Host, notes: &mut Vec<Note>) -> NodeGroups {
             let Need::DeviceNode(path) = &item.need else {
                 continue;
             };
-            if seen.contains(path) {
+            if !seen.insert(path.clone()) {
                 continue;
             }
-            seen.push(path.clone());
             let (mode, gid) = match host.metadata(Path::new(path)) {
                 Ok(Some(m)) => (m.mode() & 0o7777, m.gid()),
                 Ok(None) => {

@@ -70,9 +70,10 @@ pub fn cdi_devices_of(
                     .copied()
                     .unwrap_or_default();
                 let mut declared: Vec<String> = Vec::new();
+                let mut seen = std::collections::HashSet::new();
                 for k in &declared_kinds {
                     for n in cdi.device_names(k) {
-                        if !declared.iter().any(|d| d == n) {
+                        if seen.insert(n) {
                             declared.push(n.to_string());
                         }
                     }
