@@ -99,7 +99,16 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_cited_docs_section_exists() {
     let root = crate::gpuctl::workspace_root();
     let docs = root.join("docs");
-    let mut files = vec![root.join("README.md"), root.join(".ci/run")];
+    let mut files = vec![
+        root.join("README.md"),
+        root.join(".ci/run"),
+        root.join(".ci/deploy-check"),
+        // The deploy examples name the sections that explain them.
+        root.join("deploy/kubernetes/gpuctl-nfd.yaml"),
+        root.join("deploy/ansible/gpuctl.yml"),
+        root.join("deploy/ansible/inventory.ini"),
+        root.join("deploy/container/Containerfile"),
+    ];
     for dir in ["crates", "xtask", "tests", "docs"] {
         sources(&root.join(dir), &mut files);
     }

@@ -113,6 +113,14 @@ const SUB_EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         "args",
         &[
             (
+                "podman run --rm $(gpuctl args all) IMAGE",
+                "Give a container every GPU this host can serve.",
+            ),
+            (
+                "gpuctl args none",
+                "No GPU: prints nothing (a selector is required; none or '' asks for no GPU).",
+            ),
+            (
                 "gpuctl args amd:1 intel",
                 "The second AMD GPU and every Intel GPU.",
             ),
@@ -167,6 +175,32 @@ const SUB_EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             (
                 "gpuctl run --gpus nvidia --dry-run IMAGE",
                 "Print the podman command line instead.",
+            ),
+        ],
+    ),
+    (
+        "report",
+        &[
+            (
+                "gpuctl report --output /etc/ansible/facts.d/gpuctl.fact",
+                "The host's report as an Ansible local fact (ansible_local.gpuctl).",
+            ),
+            (
+                "gpuctl report --format nfd --output /etc/kubernetes/node-feature-discovery/features.d/gpuctl --every 300",
+                "Node Feature Discovery labels, rewritten every five minutes until SIGTERM.",
+            ),
+        ],
+    ),
+    (
+        "fleet",
+        &[
+            (
+                "gpuctl fleet reports/",
+                "Plan every report in a directory: the driver stack per vendor, or what divides the hosts.",
+            ),
+            (
+                "gpuctl fleet --cuda 12.4 --format json reports/",
+                "The same as JSON, with the hosts that can run a CUDA 12.4 image.",
             ),
         ],
     ),

@@ -110,3 +110,25 @@ fn groff_renders_every_page_without_a_warning() {
         assert!(stderr.is_empty(), "groff on {}: {stderr}", path.display());
     }
 }
+
+/// Every page shows what to type (issue 28, item 10), and every example list names a command
+/// that exists, so a renamed subcommand cannot leave its examples behind.
+#[test]
+fn every_page_has_examples_of_a_command_that_exists() {
+    let pages = pages().unwrap();
+    for page in &pages {
+        assert!(
+            page.roff.contains(".SH EXAMPLES\n.TP\n"),
+            "{} has no examples",
+            page.file_name
+        );
+    }
+    let names: Vec<String> = visible(&Cli::command())
+        .iter()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for (name, list) in SUB_EXAMPLES {
+        assert!(names.iter().any(|n| n == name), "no subcommand {name}");
+        assert!(!list.is_empty(), "{name}");
+    }
+}

@@ -57,6 +57,13 @@ pub struct ArgsArgs {
 pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let registry = Registry::discovered();
     ctx.ui.warn_all(registry.rejected());
+    // No word at all is a newcomer's `gpuctl args`, not a request for no GPU: an empty output
+    // with exit 0 would read as "this host has nothing". `none` and `''` still ask for nothing.
+    if a.selectors.is_empty() {
+        return Err(CliError::NoSelector {
+            vendors: registry.names().iter().map(|n| n.to_string()).collect(),
+        });
+    }
     let selection =
         selector::normalize(&a.selectors, &registry.names()).map_err(CliError::Selector)?;
     let plan = if selection == Selection::None {

@@ -45,6 +45,11 @@ pub enum CliError {
     PodmanVersion(PodmanVersionError),
     /// A selector word is not one gpuctl knows.
     Selector(SelectorError),
+    /// `args` was given no selector at all (an explicit `none` or `''` is one).
+    NoSelector {
+        /// The linked vendors' selector words, in canonical order.
+        vendors: Vec<String>,
+    },
     /// `run --gpus` is not a selection.
     GpusFlag(SelectorError),
     /// The container engine `run` should start is not on PATH.
@@ -120,6 +125,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::Root(_)
             | CliError::PodmanVersion(_)
             | CliError::Selector(_)
+            | CliError::NoSelector { .. }
             | CliError::GpusFlag(_)
             | CliError::Requirement(_)
             | CliError::ExplainInput { .. }
@@ -152,6 +158,11 @@ impl std::fmt::Display for CliError {
             ),
             CliError::PodmanVersion(e) => write!(f, "{e}"),
             CliError::Selector(e) => write!(f, "{e}"),
+            CliError::NoSelector { vendors } => write!(
+                f,
+                "gpuctl args needs a selector: all, a vendor ({}), VENDOR:N (one GPU, by index or CDI name), a comma list of these, or none for no GPU; e.g. 'gpuctl args all'",
+                vendors.join(", ")
+            ),
             CliError::Unserved(e) => write!(f, "{e}"),
             CliError::GpusFlag(e) => write!(f, "--gpus: {e}"),
             CliError::EngineMissing { program } => write!(

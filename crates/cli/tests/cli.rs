@@ -56,10 +56,10 @@ fn gpuctl_root_in_the_environment_works_like_the_flag() {
 }
 
 #[rstest]
-#[case(&["args"], "")]
 #[case(&["args", "none"], "")]
+#[case(&["args", ""], "")]
 #[case(&["args", "", " , "], "")]
-#[case(&["args", "--format", "json"], "[]\n")]
+#[case(&["args", "--format", "json", "none"], "[]\n")]
 #[case(&["args", "--format", "json", "false"], "[]\n")]
 fn an_empty_selection_prints_nothing_and_probes_nothing(
     #[case] args: &[&str],
@@ -81,6 +81,11 @@ fn an_empty_selection_prints_nothing_and_probes_nothing(
 #[case::bad_index(&["args", "nvidia:+1"], "bad device index in 'nvidia:+1'")]
 #[case::huge_index(&["args", "amd:99999999999"], "is too large")]
 #[case::none_combined(&["args", "none", "amd"], "'none' selects no GPU")]
+#[case::no_selector(
+    &["args"],
+    "gpuctl args needs a selector: all, a vendor (nvidia, amd, intel), VENDOR:N"
+)]
+#[case::no_selector_json(&["args", "--format", "json"], "or none for no GPU")]
 #[case::bad_format(&["args", "--format", "xml", "all"], "")]
 #[case::bad_detect_format(&["detect", "--format", "yaml"], "")]
 #[case::no_command(&[], "")]

@@ -17,12 +17,17 @@ fn host(name: &str) -> PathBuf {
 
 /// Exit code and the checks as (status, code, subject).
 fn doctor(name: &str) -> (i32, Vec<(String, String, String)>) {
+    doctor_at(&host(name))
+}
+
+/// [`doctor`] on any tree.
+fn doctor_at(root: &Path) -> (i32, Vec<(String, String, String)>) {
     let empty = tempfile::tempdir().unwrap();
     let out = cargo_bin_cmd!("gpuctl")
         .env_clear()
         .env("PATH", empty.path())
         .arg("--root")
-        .arg(host(name))
+        .arg(root)
         .args(["--podman-version", "5.4.0", "doctor", "--format", "json"])
         .output()
         .unwrap();
@@ -99,7 +104,8 @@ fn the_other_hosts_report_only_their_deliberate_problems() {
                 "cdi-version /etc/cdi/old.json",
             ],
         ),
-        ("empty", 1, &["tier nvidia", "tier amd", "tier intel"]),
+        // No GPU of any vendor: nothing is missing (issue 28, item 2).
+        ("empty", 0, &[]),
     ];
     for (name, want_code, want) in cases {
         let (code, checks) = doctor(name);
@@ -112,4 +118,37 @@ fn the_other_hosts_report_only_their_deliberate_problems() {
             "{name}: {checks:#?}"
         );
     }
+}
+
+/// A host with one vendor's GPU and nothing to give it with: that vendor's missing support is a
+/// problem, the vendors whose GPUs the host does not have are not (issue 28, item 2).
+#[test]
+fn only_the_vendor_the_host_has_is_a_problem_when_none_is_usable() {
+    let tree = tempfile::tempdir().unwrap();
+    let fn_dir = tree.path().join("sys/bus/pci/devices/0000:41:00.0");
+    std::fs::create_dir_all(&fn_dir).unwrap();
+    // An H100 (10de:2330), a 3D controller (class 0x0302), with no driver, node or spec.
+    for (attr, value) in [
+        ("vendor", "0x10de"),
+        ("device", "0x2330"),
+        ("class", "0x030200"),
+        ("revision", "0xa1"),
+    ] {
+        std::fs::write(fn_dir.join(attr), format!("{value}\n")).unwrap();
+    }
+    std::fs::create_dir_all(tree.path().join("proc/sys/kernel")).unwrap();
+    let (code, checks) = doctor_at(tree.path());
+    let tier = |vendor: &str| {
+        checks
+            .iter()
+            .find(|(_, c, s)| c == "tier" && s == vendor)
+            .map(|(st, _, _)| st.clone())
+            .unwrap()
+    };
+    assert_eq!(code, 1, "{checks:#?}");
+    assert_eq!(
+        [tier("nvidia"), tier("amd"), tier("intel")],
+        ["problem", "skipped", "skipped"],
+        "{checks:#?}"
+    );
 }

@@ -162,6 +162,23 @@ fn dgx_b200_labels() {
     assert_eq!(l("nvidia.cuda.max").as_deref(), Some("13.0"));
 }
 
+/// A node without a GPU of any vendor has no problem, so an alert on `doctor.problems > 0`
+/// stays quiet on CPU-only nodes (issue 28, item 2); one with only NVIDIA GPUs counts no AMD
+/// or Intel problem either.
+#[test]
+fn a_vendor_the_node_does_not_have_is_not_a_problem() {
+    for (name, problems) in [("empty", "0"), ("dgx-b200", "0"), ("nvidia-hook-only", "0")] {
+        let read = nfd_reader::read("gpuctl", nfd(name).as_bytes(), NOW);
+        assert_eq!(
+            read.labels
+                .get("gpuctl.io/doctor.problems")
+                .map(String::as_str),
+            Some(problems),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn output_writes_atomically_and_replaces_a_link_without_following_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::backend::GpuBackend;
 use crate::check::codes;
 use crate::check::{Check, DoctorContext, Status, containers_conf, evidence};
+use crate::detect::VendorReport;
 use crate::host::Host;
 use crate::plan::{Need, Plan};
 use crate::probe::Probe;
@@ -14,8 +15,11 @@ use crate::probe::Probe;
 /// One check per selected vendor: usable, and on which tier.
 pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<Check> {
     let mut out = Vec::new();
+    let mut has = Vec::new();
     for v in vendors {
-        let c = match v.detect(probe) {
+        let report = v.detect(probe);
+        has.push(has_gpus(probe, *v, report.as_ref().ok()));
+        let c = match report {
             Ok(r) if r.usable => Check::new(codes::TIER, v.vendor(), Status::Ok).fact(format!(
                 "{} tier, {} device(s): {}",
                 r.tier.map(|t| t.as_str()).unwrap_or("?"),
@@ -32,8 +36,15 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
         };
         out.push(c);
     }
+    // "No vendor is usable" is a problem only for the vendors whose GPUs the host has: a
+    // CPU-only node, or the AMD and Intel checks of a host with only NVIDIA GPUs, lacks nothing
+    // it needs (an alert on `gpuctl.io/doctor.problems > 0` must not fire on every node
+    // without that vendor's GPU).
     if !explicit && !vendors.is_empty() && out.iter().all(|c| c.status != Status::Ok) {
-        for c in &mut out {
+        for (c, has) in out.iter_mut().zip(has) {
+            if !has {
+                continue;
+            }
             c.status = Status::Problem;
             c.remedy = Some(
                 "no vendor is usable: install a GPU driver and its container toolkit ('gpuctl detect' says what each vendor lacks)"
@@ -42,6 +53,17 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
         }
     }
     out
+}
+
+/// Whether the host has GPUs of the vendor: on its PCI bus, or among the devices its `detect`
+/// lists (a node vendor's device nodes, which need no PCI function).
+fn has_gpus(probe: &Probe, vendor: &dyn GpuBackend, report: Option<&VendorReport>) -> bool {
+    !probe
+        .pci()
+        .gpus_of_vendor(vendor.pci_vendor_id())
+        .0
+        .is_empty()
+        || report.is_some_and(|r| !r.devices.is_empty())
 }
 
 /// The OCI runtime podman will use, against what the selection's arguments need. podman's
