@@ -149,7 +149,7 @@ fn generate(
     match output {
         None => write_out(out, &spec.text)?,
         Some(path) => {
-            output::write_atomic(path, spec.text.as_bytes()).map_err(CliError::Output)?;
+            output::write_atomic(path, spec.text.as_bytes()).map_err(CliError::CdiOutput)?;
         }
     }
     Ok(Outcome::Served)

@@ -120,6 +120,8 @@ pub enum CliError {
     },
     /// `cdi generate` could not build the spec.
     CdiGenerate(gpuctl_core::cdi_tool::GenerateError),
+    /// `cdi generate --output` could not write its file (the old one is untouched).
+    CdiOutput(gpuctl_fleet::output::OutputError),
     /// The result could not be written to stdout.
     Write {
         /// The operating system's words.
@@ -159,6 +161,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::ImageRefused { .. }
             | CliError::CdiNotOurs { .. }
             | CliError::CdiGenerate(_)
+            | CliError::CdiOutput(_)
             | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
@@ -252,6 +255,17 @@ impl std::fmt::Display for CliError {
                 "gpuctl does not write {vendor}'s CDI spec and knows no generator of it; ask the vendor's container toolkit"
             ),
             CliError::CdiGenerate(e) => write!(f, "{e}"),
+            CliError::CdiOutput(gpuctl_fleet::output::OutputError::NotAFile { path, kind }) => {
+                write!(
+                    f,
+                    "{}: it is {kind}, not a regular file, and is left as it was: a spec is written as a file of its own; name one such as /etc/cdi/amd.json, or leave out --output to print it",
+                    path.display()
+                )
+            }
+            CliError::CdiOutput(e) => write!(
+                f,
+                "{e}; the old file is left as it was: check the directory exists and is writable"
+            ),
             CliError::FleetEmpty { paths } => write!(
                 f,
                 "no gpuctl report was read from the {paths} path(s) given; pass files written by 'gpuctl report' or directories holding them"

@@ -207,3 +207,33 @@ fn output_refuses_a_device_node_and_leaves_it_alone() {
         &meta.file_type()
     ));
 }
+
+#[rstest]
+// cdiVersion 0.5.0 (digit-leading names) needs podman 4.3 (docs/cdi.md#podman-ceilings): the
+// spec is still written, with a warning.
+#[case::too_old("4.2.0", 1)]
+#[case::new_enough("4.3.1", 0)]
+fn generate_warns_when_the_named_podman_cannot_load_it(
+    #[case] podman: &str,
+    #[case] warnings: usize,
+) {
+    let root = host("amd-mi300x");
+    let (code, out, err) = gpuctl(&[
+        "--root",
+        root.to_str().unwrap(),
+        "--podman-version",
+        podman,
+        "cdi",
+        "generate",
+        "amd",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"cdiVersion\": \"0.5.0\""));
+    assert_eq!(err.lines().count(), warnings, "{err}");
+    if warnings > 0 {
+        assert!(
+            err.contains("newer than podman 4.2.0 can load") && err.contains("podman 4.3 or later"),
+            "{err}"
+        );
+    }
+}
