@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use gpuctl_core::backend::Registry;
-use gpuctl_core::cdi_tool::{CdiCheckReport, CdiListReport};
+use gpuctl_core::cdi_tool::check::CdiCheckReport;
+use gpuctl_core::cdi_tool::list::CdiListReport;
 use gpuctl_core::output::ReportFormat;
 use gpuctl_core::probe::Probe;
 use gpuctl_fleet::output;

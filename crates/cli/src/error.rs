@@ -103,7 +103,7 @@ pub enum CliError {
         sentence: String,
     },
     /// `cdi check` was given a path it cannot read.
-    CdiCheck(gpuctl_core::cdi_tool::CheckInputError),
+    CdiCheck(gpuctl_core::cdi_tool::check::CheckInputError),
     /// `cdi generate` was given a name that is no linked vendor.
     CdiVendor {
         /// The name given.
@@ -119,7 +119,7 @@ pub enum CliError {
         generator: Option<&'static str>,
     },
     /// `cdi generate` could not build the spec.
-    CdiGenerate(gpuctl_core::cdi_tool::GenerateError),
+    CdiGenerate(gpuctl_core::cdi_tool::generate::GenerateError),
     /// `cdi generate --output` could not write its file (the old one is untouched).
     CdiOutput(gpuctl_fleet::output::OutputError),
     /// The result could not be written to stdout.

@@ -7,7 +7,7 @@
 //! built once per process from what the linker kept. Iteration order of `inventory` is
 //! unspecified, so the registry sorts by each backend's `order()` and then by name.
 
-use crate::cdi_tool::{CdiDraft, GenerateError};
+use crate::cdi_tool::generate::{CdiDraft, GenerateError};
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::image_env::ImageEnv;

@@ -8,10 +8,6 @@ pub mod check;
 pub mod generate;
 pub mod list;
 
-pub use check::{CdiCheckReport, CheckInputError, CheckedFile};
-pub use generate::{CdiDraft, CdiNaming, DraftDevice, GenerateError, GeneratedSpec};
-pub use list::CdiListReport;
-
 use crate::text::escape_controls;
 
 /// Appends one line with its control characters escaped (what the host supplied is in it).

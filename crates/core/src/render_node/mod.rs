@@ -89,7 +89,7 @@ pub struct RenderNodeVendor {
     pub cdi_tool: Option<&'static str>,
     /// How the vendor's own CDI generator names and shapes its devices, for
     /// `gpuctl cdi generate`; `None`: gpuctl writes no spec for it.
-    pub cdi_naming: Option<crate::cdi_tool::CdiNaming>,
+    pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
     /// This host's facts about a failure of one of the vendor's families
@@ -334,7 +334,8 @@ impl GpuBackend for RenderNodeVendor {
     fn cdi_draft(
         &self,
         probe: &Probe,
-    ) -> Option<Result<crate::cdi_tool::CdiDraft, crate::cdi_tool::GenerateError>> {
+    ) -> Option<Result<crate::cdi_tool::generate::CdiDraft, crate::cdi_tool::generate::GenerateError>>
+    {
         let naming = self.cdi_naming?;
         let (vendor, kind, id) = (self.vendor, self.kind, self.pci_vendor_id);
         let draft = crate::cdi_tool::generate::render_node_draft;
