@@ -106,6 +106,13 @@ fn check(
     paths: &[PathBuf],
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
+    if ctx.host.root() != std::path::Path::new("/") {
+        ctx.ui.warn(&format!(
+            "cdi check reads the paths given on this machine, not under --root {}; name the tree's files (such as {}/etc/cdi) to check them",
+            ctx.host.root().display(),
+            ctx.host.root().display()
+        ));
+    }
     let report = CdiCheckReport::build(paths, ctx.podman.as_ref()).map_err(CliError::CdiCheck)?;
     write_out(out, &report.render(report_format(format)).map_err(encode)?)?;
     Ok(if report.problems > 0 {

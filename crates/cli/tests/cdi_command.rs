@@ -293,3 +293,23 @@ fn check_refuses_what_it_cannot_read_with_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("not a regular file"), "{err}");
 }
+
+#[test]
+fn check_says_that_it_reads_this_machines_paths_under_root() {
+    let root = host("amd-ctk-cdi");
+    let spec = root.join("etc/cdi/amd.json");
+    let (code, out, err) = gpuctl(&[
+        "--root",
+        root.to_str().unwrap(),
+        "cdi",
+        "check",
+        spec.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with(&format!("{}: valid: amd.com/gpu", spec.display())),
+        "{out}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not under --root"), "{err}");
+}
