@@ -41,6 +41,13 @@ pub fn pages() -> Result<Vec<Page>, String> {
     let mut all = vec![top];
     for sub in subs {
         let name = sub.get_name().to_string();
+        // A command with subcommands of its own (`cdi`) gets a page for each, which its page's
+        // SUBCOMMANDS section names (`gpuctl-cdi-list(1)`).
+        let nested: Vec<clap::Command> = sub
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set())
+            .cloned()
+            .collect();
         let mut page = render(sub)?;
         if let Some((_, list)) = SUB_EXAMPLES.iter().find(|(n, _)| *n == name) {
             page.roff.push_str(&examples(list));
@@ -48,6 +55,15 @@ pub fn pages() -> Result<Vec<Page>, String> {
         page.roff.push_str(&exit_status());
         page.roff.push_str(".SH \"SEE ALSO\"\n\\fBgpuctl\\fR(1)\n");
         all.push(page);
+        for n in nested {
+            let mut page = render(n)?;
+            page.roff.push_str(&exit_status());
+            page.roff.push_str(&format!(
+                ".SH \"SEE ALSO\"\n\\fBgpuctl\\-{}\\fR(1), \\fBgpuctl\\fR(1)\n",
+                name.replace('-', "\\-")
+            ));
+            all.push(page);
+        }
     }
     Ok(all)
 }
@@ -201,6 +217,23 @@ const SUB_EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             (
                 "gpuctl fleet --cuda 12.4 --format json reports/",
                 "The same as JSON, with the hosts that can run a CUDA 12.4 image.",
+            ),
+        ],
+    ),
+    (
+        "cdi",
+        &[
+            (
+                "gpuctl cdi list --format json",
+                "Every CDI device name podman resolves, the file that wins it, what is shadowed or skipped.",
+            ),
+            (
+                "gpuctl --podman-version 4.6 cdi check /etc/cdi",
+                "Which specs podman 4.6 loads, and the library's reason for each it does not.",
+            ),
+            (
+                "sudo gpuctl cdi generate amd --output /etc/cdi/amd.json",
+                "Write an amd.com/gpu spec named as amd-ctk names its devices (0, 1, ..., all).",
             ),
         ],
     ),

@@ -17,12 +17,15 @@ fn visible(cmd: &clap::Command) -> Vec<clap::Command> {
 fn one_page_per_subcommand_after_the_top_one() {
     let names: Vec<String> = pages().unwrap().into_iter().map(|p| p.file_name).collect();
     let mut want = vec!["gpuctl.1".to_string()];
-    want.extend(
-        visible(&Cli::command())
-            .iter()
-            .map(|s| format!("gpuctl-{}.1", s.get_name())),
-    );
+    for s in visible(&Cli::command()) {
+        want.push(format!("gpuctl-{}.1", s.get_name()));
+        // A command's own subcommands follow its page (`gpuctl-cdi-list.1`).
+        for n in visible(&s) {
+            want.push(format!("gpuctl-{}-{}.1", s.get_name(), n.get_name()));
+        }
+    }
     assert_eq!(names, want);
+    assert!(names.contains(&"gpuctl-cdi-generate.1".to_string()));
     assert!(names.contains(&"gpuctl-completions.1".to_string()));
 }
 
@@ -55,6 +58,20 @@ fn every_page_has_a_roff_header_and_its_flags() {
             if let Some(long) = arg.get_long() {
                 let roff = format!("\\-\\-{}", long.replace('-', "\\-"));
                 assert!(page.roff.contains(&roff), "{}: no {roff}", page.file_name);
+            }
+        }
+        for n in visible(&sub) {
+            let file = format!("gpuctl-{}-{}.1", sub.get_name(), n.get_name());
+            let page = pages.iter().find(|p| p.file_name == file).unwrap();
+            assert!(
+                page.roff
+                    .contains(&format!("gpuctl\\-{}\\-{}", sub.get_name(), n.get_name()))
+            );
+            for arg in n.get_arguments().filter(|a| !a.is_hide_set()) {
+                if let Some(long) = arg.get_long() {
+                    let roff = format!("\\-\\-{}", long.replace('-', "\\-"));
+                    assert!(page.roff.contains(&roff), "{file}: no {roff}");
+                }
             }
         }
     }

@@ -37,6 +37,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
         requirement: device_requirement,
     }),
     cdi_generator: Some("sudo amd-ctk cdi generate"),
+    cdi_naming: Some(gpuctl_core::cdi_tool::generate::CdiNaming::AmdCtk),
     gpu_words: &[
         "/dev/kfd",
         "amdgpu",

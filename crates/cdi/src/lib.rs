@@ -39,9 +39,11 @@
 //! The facts each rule rests on, with their sources, are in gpuctl's `docs/cdi.md` and
 //! `docs/cdi-parsing.md`.
 
+pub mod check;
 pub mod edits;
 pub mod goyaml;
 pub mod grammar;
+pub mod listing;
 pub mod podman;
 pub mod spec;
 pub mod version;

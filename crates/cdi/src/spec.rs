@@ -112,7 +112,10 @@ pub(super) fn parse_spec_with(
 
 /// The full reader: yaml.v2's reading into a tree, its alias rule, then `encoding/json`'s
 /// decoding of the tree into `specs-go`'s types; `then` sees the decoded spec.
-fn with_full_decode<T>(bytes: &[u8], then: impl FnOnce(&RawSpec<'_>) -> T) -> Result<T, SpecError> {
+pub(crate) fn with_full_decode<T>(
+    bytes: &[u8],
+    then: impl FnOnce(&RawSpec<'_>) -> T,
+) -> Result<T, SpecError> {
     // Too deep a nesting and excessive aliasing are refused by the library too (a value of the
     // wrong type; yaml.v2's alias rule); only a large expansion is gpuctl's own bound.
     let yaml = |e: YamlError| match e {

@@ -31,14 +31,21 @@ pub fn run(a: &CompletionsArgs, out: &mut dyn Write) -> Result<Outcome, CliError
 }
 
 /// The command line with the selector words (`all`, `none`, `true`, `false`) and the linked
-/// vendors' names as the values a selector completes to. Only the completion script sees
-/// them: parsing takes any selector (`nvidia:0`, `intel:<CDI name>`) and checks it itself.
+/// vendors' names as the values a selector completes to (the vendors' alone for `cdi generate`).
+/// Only the completion script sees them: parsing takes any selector (`nvidia:0`,
+/// `intel:<CDI name>`) and checks it itself.
 fn with_selector_words() -> clap::Command {
+    let vendors = Registry::discovered().names();
     let mut words: Vec<&'static str> = RESERVED_NAMES.to_vec();
-    words.extend(Registry::discovered().names());
+    words.extend(vendors.iter().copied());
     let words = move |a: clap::Arg| a.value_parser(PossibleValuesParser::new(words.clone()));
+    // `cdi generate` takes one vendor name, never a selection.
+    let vendor = move |a: clap::Arg| a.value_parser(PossibleValuesParser::new(vendors.clone()));
     Cli::command()
         .mut_subcommand("args", |c| c.mut_arg("selectors", words.clone()))
         .mut_subcommand("doctor", |c| c.mut_arg("selectors", words.clone()))
         .mut_subcommand("run", |c| c.mut_arg("gpus", words))
+        .mut_subcommand("cdi", |c| {
+            c.mut_subcommand("generate", |g| g.mut_arg("vendor", vendor))
+        })
 }

@@ -107,6 +107,26 @@ pub enum CliError {
         /// The check's words, as one sentence.
         sentence: String,
     },
+    /// `cdi check` was given a path it cannot read.
+    CdiCheck(gpuctl_core::cdi_tool::check::CheckInputError),
+    /// `cdi generate` was given a name that is no linked vendor.
+    CdiVendor {
+        /// The name given.
+        vendor: String,
+        /// The linked vendors, comma-separated.
+        known: String,
+    },
+    /// `cdi generate` for a vendor whose spec only its own generator can write.
+    CdiNotOurs {
+        /// The vendor.
+        vendor: String,
+        /// Its generator's command, when known.
+        generator: Option<&'static str>,
+    },
+    /// `cdi generate` could not build the spec.
+    CdiGenerate(gpuctl_core::cdi_tool::generate::GenerateError),
+    /// `cdi generate --output` could not write its file (the old one is untouched).
+    CdiOutput(gpuctl_fleet::output::OutputError),
     /// The result could not be written to stdout.
     Write {
         /// The operating system's words.
@@ -131,6 +151,8 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
             | CliError::FleetEmpty { .. }
+            | CliError::CdiCheck(_)
+            | CliError::CdiVendor { .. }
             | CliError::Image(_) => EXIT_INVALID,
             // A name where the host numbers its devices is a bad index, as on the reference
             // tool's raw tiers (docs/selector.md#device-names).
@@ -143,6 +165,9 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::Output(_)
             | CliError::Nfd(_)
             | CliError::ImageRefused { .. }
+            | CliError::CdiNotOurs { .. }
+            | CliError::CdiGenerate(_)
+            | CliError::CdiOutput(_)
             | CliError::Write { .. } => EXIT_UNSERVED,
         },
     }
@@ -220,6 +245,37 @@ impl std::fmt::Display for CliError {
             CliError::ImageRefused { sentence } => write!(
                 f,
                 "refusing to start the container: {sentence}; --no-image-check starts it anyway"
+            ),
+            CliError::CdiCheck(e) => write!(f, "{e}"),
+            CliError::CdiVendor { vendor, known } => write!(
+                f,
+                "'{vendor}' is not a vendor this gpuctl knows; pass one of: {known}"
+            ),
+            CliError::CdiNotOurs {
+                vendor,
+                generator: Some(command),
+            } => write!(
+                f,
+                "gpuctl does not write {vendor}'s CDI spec: its own generator does, with what only it knows (the driver's libraries and hooks); run '{command} --output=/etc/cdi/{vendor}.yaml'"
+            ),
+            CliError::CdiNotOurs {
+                vendor,
+                generator: None,
+            } => write!(
+                f,
+                "gpuctl does not write {vendor}'s CDI spec and knows no generator of it; ask the vendor's container toolkit"
+            ),
+            CliError::CdiGenerate(e) => write!(f, "{e}"),
+            CliError::CdiOutput(gpuctl_fleet::output::OutputError::NotAFile { path, kind }) => {
+                write!(
+                    f,
+                    "{}: it is {kind}, not a regular file, and is left as it was: a spec is written as a file of its own; name one such as /etc/cdi/amd.json, or leave out --output to print it",
+                    path.display()
+                )
+            }
+            CliError::CdiOutput(e) => write!(
+                f,
+                "{e}; the old file is left as it was: check the directory exists and is writable"
             ),
             CliError::FleetEmpty { paths } => write!(
                 f,

@@ -17,6 +17,7 @@ use gpuctl_intel as _;
 use gpuctl_nvidia as _;
 
 mod args_cmd;
+mod cdi_cmd;
 mod completions_cmd;
 mod detect_cmd;
 mod doctor_cmd;
@@ -89,6 +90,8 @@ pub enum Command {
     Report(report_cmd::ReportArgs),
     /// Plan many hosts' reports together: the driver stack that fits them all, or what divides them.
     Fleet(fleet_cmd::FleetArgs),
+    /// CDI specs as podman will read them: list the names they resolve, check files, generate one.
+    Cdi(cdi_cmd::CdiArgs),
     /// Print a shell completion script (bash, zsh, fish) on stdout.
     Completions(completions_cmd::CompletionsArgs),
 }
@@ -205,6 +208,7 @@ fn run(cli: Cli, ui: &Ui, out: &mut dyn Write) -> Result<Outcome, CliError> {
         Command::Run(a) => run_cmd::run(&ctx, a, out),
         Command::Report(a) => report_cmd::run(&ctx, a, out),
         Command::Fleet(a) => fleet_cmd::run(&ctx, a, out),
+        Command::Cdi(a) => cdi_cmd::run(&ctx, a, out),
         Command::Completions(a) => completions_cmd::run(a, out),
     }
 }

@@ -136,6 +136,8 @@ fn an_unknown_shell_is_invalid_input() {
 #[case::subcommand_flag(&["gpuctl", "args", "--fo"], "--format")]
 #[case::shell_names(&["gpuctl", "completions", "fi"], "fish")]
 #[case::global_flag(&["gpuctl", "--cdi"], "--cdi-spec-dir")]
+#[case::nested_subcommand(&["gpuctl", "cdi", "gen"], "generate")]
+#[case::vendor_name(&["gpuctl", "cdi", "generate", "am"], "amd")]
 fn bash_completes_a_partial_command_line(#[case] words: &[&str], #[case] offered: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gpuctl.bash");

@@ -17,6 +17,7 @@
 
 pub mod backend;
 mod cdi_host;
+pub mod cdi_tool;
 pub mod check;
 pub mod detect;
 pub mod devnode;

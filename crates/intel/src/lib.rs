@@ -44,6 +44,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     // intel-cdi-specs-generator writes into a directory (`--cdi-dir`), not to one named file, so
     // it is no `cdi_generator`; the CDI hint still names it (docs/vendors.md#intel-cdi-tier).
     cdi_tool: Some("intel-cdi-specs-generator"),
+    cdi_naming: Some(gpuctl_core::cdi_tool::generate::CdiNaming::IntelGenerator),
     explain_details: Some(explain::details),
     requirement: Some(RequirementHook {
         label_key: "platform",

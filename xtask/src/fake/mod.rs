@@ -23,6 +23,7 @@ mod formats;
 mod hook;
 mod nodes;
 mod preflight;
+mod run_cdi_generate;
 mod run_checks;
 mod run_daily;
 mod run_image;
@@ -63,6 +64,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         [ORACLE, formats::COMPOSE, formats::DOCKER_GROUPS].contains(&n)
             || run_checks::NAMES.contains(&n)
             || run_daily::NAMES.contains(&n)
+            || run_cdi_generate::NAMES.contains(&n)
             || run_image::NAMES.contains(&n)
             || draft.iter().any(|s| s.name == n)
     };
@@ -70,13 +72,14 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     if !unknown.is_empty() {
         let names: Vec<&str> = draft.iter().map(|s| s.name).collect();
         return Err(format!(
-            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}, {}",
+            "no scenario named {unknown:?}; the scenarios are {ORACLE}, {}, {}, {}, {}, {}, {}, {}",
             names.join(", "),
             formats::COMPOSE,
             formats::DOCKER_GROUPS,
             run_checks::NAMES.join(", "),
             run_daily::NAMES.join(", "),
-            run_image::NAMES.join(", ")
+            run_image::NAMES.join(", "),
+            run_cdi_generate::NAMES.join(", ")
         ));
     }
     let picked = |name: &str| opts.scenarios.is_empty() || opts.scenarios.iter().any(|n| n == name);
@@ -87,6 +90,9 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
     .all_paths();
     for s in draft.iter().filter(|s| picked(s.name)) {
         host_paths.extend(s.specs.iter().map(|f| f.host_path()));
+    }
+    if run_cdi_generate::NAMES.iter().any(|n| picked(n)) {
+        host_paths.push(run_cdi_generate::SPEC.to_string());
     }
 
     let machine = match preflight::check(&opts.image, &runtimes, &host_paths) {
@@ -138,6 +144,7 @@ pub fn run(opts: &IntegrationArgs) -> Result<bool, String> {
         }
         run_checks::run_all(&ctx, &picked, &mut tally);
         run_daily::run_all(&ctx, &picked, &mut tally);
+        run_cdi_generate::run_all(&ctx, &mut changes, machine.ceiling, &picked, &mut tally)?;
         run_image::run_all(&ctx, &mut changes, machine.ceiling, &picked, &mut tally)
     });
     // Explicit, so that the result is printed; `Drop` would do it silently on a panic.

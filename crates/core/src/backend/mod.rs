@@ -7,6 +7,7 @@
 //! built once per process from what the linker kept. Iteration order of `inventory` is
 //! unspecified, so the registry sorts by each backend's `order()` and then by name.
 
+use crate::cdi_tool::generate::{CdiDraft, GenerateError};
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
 use crate::image_env::ImageEnv;
@@ -183,6 +184,13 @@ pub trait GpuBackend: Send + Sync {
     /// service of the host's that does it; `None` gives a neutral sentence. The output must be
     /// `spec_path` itself: a spec written elsewhere would not replace the stale one.
     fn cdi_regenerate(&self, _probe: &Probe, _spec_path: &str) -> Option<String> {
+        None
+    }
+
+    /// The vendor's CDI spec as `gpuctl cdi generate` writes it, for a vendor whose nodes
+    /// gpuctl knows as data; `None`: its own generator must write it (NVIDIA's adds the driver's
+    /// libraries and hooks), and `cdi generate` names [`GpuBackend::cdi_generator`].
+    fn cdi_draft(&self, _probe: &Probe) -> Option<Result<CdiDraft, GenerateError>> {
         None
     }
 

@@ -87,6 +87,9 @@ pub struct RenderNodeVendor {
     /// (`intel-cdi-specs-generator`, which takes no `--output=`), for the CDI hint
     /// ([`GpuBackend::cdi_tool`]).
     pub cdi_tool: Option<&'static str>,
+    /// How the vendor's own CDI generator names and shapes its devices, for
+    /// `gpuctl cdi generate`; `None`: gpuctl writes no spec for it.
+    pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
     /// This host's facts about a failure of one of the vendor's families
@@ -135,6 +138,7 @@ impl RenderNodeVendor {
             node_group: Some("render or video"),
             cdi_generator: None,
             cdi_tool: None,
+            cdi_naming: None,
             gpu_words: &[],
             explain_details: None,
             host_checks: None,
@@ -325,6 +329,17 @@ impl GpuBackend for RenderNodeVendor {
 
     fn detect(&self, probe: &Probe) -> Result<VendorReport, GpuError> {
         self.report(probe, probe.tier_of(self)?)
+    }
+
+    fn cdi_draft(
+        &self,
+        probe: &Probe,
+    ) -> Option<Result<crate::cdi_tool::generate::CdiDraft, crate::cdi_tool::generate::GenerateError>>
+    {
+        let naming = self.cdi_naming?;
+        let (vendor, kind, id) = (self.vendor, self.kind, self.pci_vendor_id);
+        let draft = crate::cdi_tool::generate::render_node_draft;
+        Some(draft(probe, vendor, kind, id, self.shared_node, naming))
     }
 
     fn families(&self) -> &'static [crate::families::Family] {
