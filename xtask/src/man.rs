@@ -56,7 +56,19 @@ pub fn pages() -> Result<Vec<Page>, String> {
         page.roff.push_str(".SH \"SEE ALSO\"\n\\fBgpuctl\\fR(1)\n");
         all.push(page);
         for n in nested {
+            // A nested page shows its parent's examples that run it (`cdi list` on
+            // gpuctl-cdi-list(1)).
+            let words = format!("{name} {}", n.get_name());
+            let own: Vec<(&str, &str)> = SUB_EXAMPLES
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .flat_map(|(_, list)| list.iter().copied())
+                .filter(|(cmd, _)| cmd.contains(&words))
+                .collect();
             let mut page = render(n)?;
+            if !own.is_empty() {
+                page.roff.push_str(&examples(&own));
+            }
             page.roff.push_str(&exit_status());
             page.roff.push_str(&format!(
                 ".SH \"SEE ALSO\"\n\\fBgpuctl\\-{}\\fR(1), \\fBgpuctl\\fR(1)\n",
