@@ -27,7 +27,7 @@ pub struct CudaView {
 }
 
 /// A number among Rex's facts of a requirement (`max_branch`).
-fn fact_u32(r: &RequirementView, key: &str) -> Option<u32> {
+pub(crate) fn fact_u32(r: &RequirementView, key: &str) -> Option<u32> {
     match r.facts.0.iter().find(|(k, _)| *k == key) {
         Some((_, FactValue::Number(n))) => u32::try_from(*n).ok(),
         _ => None,
