@@ -203,3 +203,50 @@ fn bad_input_is_exit_2() {
         "{err}"
     );
 }
+
+/// The group line says branches ("driver branch 570 or newer", Rex's combined line); each
+/// host's verdict compares releases, so the release floor of the group's GPUs together is said
+/// under it, as `gpuctl requirement IDS` prints it: a GB200 (10de:2941) is first listed by the
+/// open module's README at 570.124.04, so beside a B200 (2901, 570.86.15) the stack the group
+/// shares needs 570.124.04, though its branch line says 570.
+#[test]
+fn a_group_names_the_release_floor_its_hosts_are_judged_by() {
+    let banner = |release: &str| {
+        format!(
+            "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {release}  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 18 20:38:17 UTC 2025\n"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let gb200 = nvidia_host("node-gb200", 0x2941, &banner("570.172.08"));
+    let b200 = nvidia_host("node-b200", 0x2901, &banner("570.86.15"));
+    report_into(gb200.root(), dir.path(), "gb200.json");
+    report_into(b200.root(), dir.path(), "b200.json");
+    let (_, out, _) = fleet(&[], &[dir.path()]);
+    let floor = "driver floor (the first releases listing every GPU): open kernel module 570.124.04 or newer";
+    assert!(
+        out.contains(&format!(
+            "one stack fits every host: open kernel module, driver branch 570 or newer\n  {floor}\n"
+        )),
+        "{out}"
+    );
+    let (_, req) = {
+        let o = cargo_bin_cmd!("gpuctl")
+            .args(["requirement", "2941", "2901"])
+            .output()
+            .unwrap();
+        (o.status.code(), String::from_utf8(o.stdout).unwrap())
+    };
+    assert!(req.contains(&format!("  {floor}\n")), "{req}");
+    // JSON keeps its keys: the floor is the text's.
+    let (_, json, _) = fleet(&["--format", "json"], &[dir.path()]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let group = &v["vendors"][0]["groups"][0];
+    let mut keys: Vec<&str> = group
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["constraints", "describe", "hosts"]);
+}

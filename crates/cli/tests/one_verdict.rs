@@ -460,7 +460,7 @@ fn run_s_pre_start_check_asks_the_same_verdict() {
         assert_eq!(fits, want, "{id}");
         let out = cargo_bin_cmd!("gpuctl")
             .env("PATH", format!("{}:/usr/bin:/bin", engine.path().display()))
-            // What `podman image inspect --format '{{json .Config.Env}}'` prints.
+            // podman prints `{{json .Config.Env}}`: a JSON list of strings.
             .env("IMAGE_ENV", format!("[\"{image_env}\"]"))
             .env_remove("GPUCTL_PODMAN_VERSION")
             .arg("--root")

@@ -42,9 +42,13 @@ fn engine_dir() -> tempfile::TempDir {
 
 /// An NVIDIA host on the CDI tier whose loaded driver is `release`.
 fn nvidia_cdi(release: &str) -> Tree {
+    nvidia_cdi_gpu(release, 0x2901)
+}
+
+/// [`nvidia_cdi`] with GPU `10de:device`.
+fn nvidia_cdi_gpu(release: &str, device: u16) -> Tree {
     let t = Tree::new();
-    // An H100 (2330), which 550 drives, so only the image decides whether the start is refused.
-    t.pci("0000:3b:00.0", 0x10de, 0x2330, 0x030200);
+    t.pci("0000:3b:00.0", 0x10de, device, 0x030200);
     t.nvidia_dev();
     t.file(
         "/proc/driver/nvidia/version",
@@ -217,7 +221,9 @@ fn an_option_gpuctl_cannot_place_is_said_and_docker_is_asked_as_podman() {
 fn run_s_environment_options_are_judged_as_the_hook_sees_the_container() {
     let d = engine_dir();
     let log = d.path().join("log");
-    let old = nvidia_cdi("550.54.15");
+    // An H100 (10de:2330, first listed by the open module at 525.85.05), which 550.54.15
+    // drives, so only the image decides: a B200 needs 570 whatever the image says.
+    let old = nvidia_cdi_gpu("550.54.15", 0x2330);
     let go = |host: &[(&str, &str)], args: &[&str]| {
         let mut all = vec!["--gpus", "nvidia", "--"];
         all.extend_from_slice(args);

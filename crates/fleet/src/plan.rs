@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use gpuctl_core::backend::Registry;
 use gpuctl_core::host::Host;
 use gpuctl_core::requirement::{Fit, VendorRequest, Verdict, Version};
-use gpuctl_core::requirement_answer::{Request, verdicts};
+use gpuctl_core::requirement_answer::{Request, answer, verdicts};
 use serde::Serialize;
 
 use crate::load::Skipped;
@@ -26,6 +26,12 @@ pub struct Group {
     pub constraints: Vec<ConstraintEntry>,
     /// The hosts, in name order.
     pub hosts: Vec<String>,
+    /// What the vendor says under the combined requirement of the group's GPUs together, as
+    /// `gpuctl requirement IDS` prints it (NVIDIA's release floor, `driver floor (...): open
+    /// kernel module 570.124.04 or newer`): the releases each host's verdict compares, where
+    /// `describe` says branches. Text only, so the JSON keys stay as they were.
+    #[serde(skip)]
+    pub floor: Vec<String>,
 }
 
 /// One vendor across the fleet.
@@ -132,6 +138,8 @@ pub fn plan(
 
 fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
     let mut groups: Vec<Group> = Vec::new();
+    // Each group's GPU ids, apart from the group so that a host joining costs no search.
+    let mut group_ids: Vec<Vec<String>> = Vec::new();
     let mut conflicted = Vec::new();
     let mut unknown = Vec::new();
     let mut count = 0;
@@ -151,21 +159,37 @@ fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
         };
         let joined = groups
             .iter_mut()
-            .find_map(|g| intersect(&g.constraints, stack).ok().map(|c| (g, c)));
+            .zip(group_ids.iter_mut())
+            .find_map(|(g, ids)| intersect(&g.constraints, stack).ok().map(|c| (g, ids, c)));
+        let add = |ids: &mut Vec<String>| {
+            for id in &v.ids {
+                if !ids.contains(id) {
+                    ids.push(id.clone());
+                }
+            }
+        };
         match joined {
-            Some((g, c)) => {
+            Some((g, ids, c)) => {
                 g.constraints = c;
                 g.hosts.push(h.name.clone());
+                add(ids);
             }
-            None => groups.push(Group {
-                describe: String::new(),
-                constraints: stack.clone(),
-                hosts: vec![h.name.clone()],
-            }),
+            None => {
+                groups.push(Group {
+                    describe: String::new(),
+                    constraints: stack.clone(),
+                    hosts: vec![h.name.clone()],
+                    floor: Vec::new(),
+                });
+                let mut ids = Vec::new();
+                add(&mut ids);
+                group_ids.push(ids);
+            }
         }
     }
-    for g in &mut groups {
+    for (g, ids) in groups.iter_mut().zip(&group_ids) {
         g.describe = describe_all(&g.constraints);
+        g.floor = release_floor(vendor, ids);
     }
     let divides = divides(&groups);
     VendorPlan {
@@ -176,6 +200,29 @@ fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
         divides,
         conflicted,
         unknown,
+    }
+}
+
+/// The vendor's lines under the combined requirement of `ids` together, as `gpuctl
+/// requirement IDS` prints them ([`Group::floor`]); none where the vendor has none, or the
+/// ids are not ones requirement takes (a report edited by hand).
+fn release_floor(vendor: &str, ids: &[String]) -> Vec<String> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let request = Request {
+        ids,
+        specs: &[],
+        vendor: VendorRequest::default(),
+    };
+    match answer(&Host::system(), Registry::discovered(), request) {
+        Ok(r) => r
+            .vendors
+            .into_iter()
+            .find(|v| v.vendor == vendor)
+            .map(|v| v.under_combined)
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
     }
 }
 

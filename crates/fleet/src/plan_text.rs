@@ -53,6 +53,9 @@ pub fn render(p: &FleetPlan) -> String {
                 v.hosts,
                 e(&v.groups[0].describe)
             );
+            for l in &v.groups[0].floor {
+                let _ = writeln!(s, "  {}", e(l));
+            }
         } else if v.fits_all {
             let _ = writeln!(s, "{} ({} host(s)): no host to plan", e(&v.vendor), v.hosts);
         } else {
@@ -65,6 +68,9 @@ pub fn render(p: &FleetPlan) -> String {
             );
             for g in &v.groups {
                 let _ = writeln!(s, "  {}: {}", e(&g.describe), names(&g.hosts));
+                for l in &g.floor {
+                    let _ = writeln!(s, "    {}", e(l));
+                }
             }
             for d in &v.divides {
                 let _ = writeln!(s, "  divided by: {}", e(d));

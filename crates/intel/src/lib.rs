@@ -14,7 +14,7 @@ pub mod table;
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
-use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
+use gpuctl_core::requirement::{KERNEL_PARAMETERS, LINUX_KERNEL, Requirement};
 
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).
 pub const KIND: &str = "intel.com/gpu";
@@ -57,7 +57,10 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
 };
 
 gpuctl_core::register_backend!(INTEL);
-gpuctl_core::register_components!("intel", &[requirement::KERNEL_DRIVER, LINUX_KERNEL]);
+gpuctl_core::register_components!(
+    "intel",
+    &[requirement::KERNEL_DRIVER, LINUX_KERNEL, KERNEL_PARAMETERS]
+);
 
 /// The requirement of an Intel PCI device, from the Intel table (any other vendor's: none).
 pub fn device_requirement(device: &PciDevice) -> Option<Requirement> {

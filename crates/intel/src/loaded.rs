@@ -1,11 +1,16 @@
 //! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): i915
 //! and xe are in the kernel, so the driver bound to each GPU says what runs, and the Intel table
-//! says whether that driver binds the GPU only with `force_probe` on this kernel.
+//! says whether that driver binds the GPU only with `force_probe` on this kernel. The settings
+//! the host has for each GPU (`i915.force_probe=56c0`) are specs too, so THE verdict judges the
+//! host with them (a host that sets it fits; a stock one does not).
 
-use gpuctl_core::check::kernel::module_parameter;
+use gpuctl_core::check::kernel::{bound_driver, module_parameter, parameter_in_effect};
 use gpuctl_core::host::Host;
+use gpuctl_core::pci;
 use gpuctl_core::requirement::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, Version};
 
+use crate::doctor::{ForceProbe, force_probe};
+use crate::requirement::{Binding, INTEL_VENDOR_ID, lookup};
 use crate::table::{DriverRow, tables};
 
 /// Where the bound drivers are read.
@@ -48,9 +53,81 @@ pub fn read(host: &Host, kernel: Option<Version>, gpus: &[GpuOnHost]) -> LoadedD
     {
         out.specs.push((*first).to_string());
     }
+    // Every Intel GPU on the bus, not only those the caller found usable: an unbound GPU is
+    // the one whose settings decide whether the stack binds it.
+    let (on_bus, _) = pci::gpus_of_vendor(host, INTEL_VENDOR_ID);
+    for d in &on_bus {
+        let given = gpus
+            .iter()
+            .find(|g| g.pci_address.as_deref() == Some(d.address.as_str()));
+        let bound = match given {
+            Some(g) => g.bound_driver.clone(),
+            None => bound_driver(host, &d.address).ok().flatten(),
+        };
+        for s in settings_in_effect(host, d.device_id, bound.as_deref(), kernel) {
+            if !out.specs.contains(&s) {
+                out.specs.push(s);
+            }
+        }
+    }
     out.device_choices = device_choices;
     out.bound = bound;
     out
+}
+
+/// The settings the Intel table names for GPU `id` (its drivers' `force_probe`, i915's
+/// `alpha_support`) that this host has in effect, as `--driver` specs: those the modules'
+/// parameters (or, for a module not loaded, the kernel command line) say, read as i915 and xe
+/// read them; and every setting the bound driver asks on this kernel, since it bound the GPU
+/// with them (a module option gpuctl does not read, such as one in modprobe.d, counts so).
+fn settings_in_effect(
+    host: &Host,
+    id: u16,
+    bound: Option<&str>,
+    kernel: Option<Version>,
+) -> Vec<String> {
+    let gpu = lookup(id);
+    let mut out = Vec::new();
+    for d in &gpu.drivers {
+        let settings = gpu.settings(d);
+        let asks = match kernel {
+            Some(k) => matches!(gpu.binding(d, k), Binding::Asked { .. }),
+            None => d.force_probe == Some(true) || d.default_from.is_some(),
+        };
+        for s in settings {
+            let set = (asks && bound == Some(d.driver)) || setting_set(host, &s, id);
+            if set && !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// True when `module.param=value` (as [`crate::requirement::IntelGpu::settings`] names it) is in
+/// effect for GPU `id`.
+fn setting_set(host: &Host, setting: &str, id: u16) -> bool {
+    let Some((name, want)) = setting.split_once('=') else {
+        return false;
+    };
+    let Some((module, param)) = name.split_once('.') else {
+        return false;
+    };
+    let Some(value) = parameter_in_effect(host, module, param) else {
+        return false;
+    };
+    match param {
+        "force_probe" => {
+            let says = force_probe(&value, id);
+            if want.starts_with('!') {
+                says == ForceProbe::Blocked
+            } else {
+                says == ForceProbe::Forced
+            }
+        }
+        // A bool parameter: sysfs shows Y or N; the command line takes 1, y, Y and the rest.
+        _ => want == "1" && matches!(value.as_str(), "1" | "Y" | "y"),
+    }
 }
 
 /// Whether `driver` binds Intel GPU `id` only with `force_probe` on kernel `kernel`; with no

@@ -3,7 +3,7 @@
 //! requirement in core's vendor-neutral model.
 
 use gpuctl_core::requirement::{
-    Alternative, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
+    Alternative, Asks, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
 };
 
 use crate::kernels;
@@ -327,12 +327,31 @@ impl IntelGpu {
                 {
                     alt.needs.push(c);
                 }
-                let flags = self.settings(d).join(" and ");
-                if d.force_probe == Some(true) {
+                let settings = self.settings(d);
+                let flags = settings.join(" and ");
+                // What the note says is also what the verdict asks of the stack: a stock
+                // kernel sets none of it, so it does not bind the device.
+                let unasked_from = if d.force_probe == Some(true) {
                     alt.note = Some(format!("needs {flags}"));
+                    None
                 } else if let Some(from) = d.default_from {
                     alt.note = Some(format!("before Linux {from} needs {flags}"));
-                }
+                    Some(from)
+                } else {
+                    return alt;
+                };
+                let when = unasked_from
+                    .map(|from| format!("before Linux {from}, "))
+                    .unwrap_or_default();
+                alt.asks = Some(Asks {
+                    why: format!(
+                        "{when}{} binds {id:04x} only with {flags}, which a stock kernel does \
+                         not set: add it to the kernel command line",
+                        d.driver
+                    ),
+                    settings,
+                    unasked_from,
+                });
                 alt
             })
             .collect();

@@ -17,6 +17,7 @@ mod families;
 mod families_driver;
 mod floor_check;
 mod floor_combined;
+mod floor_image;
 mod floor_verdict;
 pub mod floors;
 mod image_check;

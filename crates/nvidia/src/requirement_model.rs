@@ -102,7 +102,7 @@ impl RequirementSource for Source {
         let cuda = floor_verdict::apply(entry, spec.as_ref(), self.toolkit);
         let image = match &self.image {
             Some((file, env)) => Some(
-                floor_verdict::apply_image(entry, env, spec.as_ref()).map_err(|reason| {
+                crate::floor_image::apply_image(entry, env, spec.as_ref()).map_err(|reason| {
                     RequirementInputError::ImageEnv {
                         file: file.clone(),
                         reason,
@@ -136,7 +136,7 @@ impl RequirementModel for NvidiaRequirements {
             None => image
                 .as_ref()
                 .filter(|(_, env)| !env.disabled)
-                .and_then(|(_, env)| floor_verdict::image_cuda(env))
+                .and_then(|(_, env)| crate::floor_image::image_cuda(env))
                 .filter(|v| cuda::toolkit_floor(*v).is_some()),
         };
         let site_rows = match request.table {

@@ -71,3 +71,39 @@ fn a_changelog_name_several_ids_carry_is_no_floor() {
         "{text}"
     );
 }
+
+/// Where release `release`'s README puts `id` (crates/nvidia/data/proprietary-lists.tsv, the
+/// third column: `current`, `legacy-340`, `gsp`), or `None` when it does not name it.
+fn readme_section(release: &str, id: &str) -> Option<&'static str> {
+    include_str!("../../../nvidia/data/proprietary-lists.tsv")
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f.len() == 7 && f[0] == release && f[1] == id)
+        .map(|f| f[2])
+}
+
+/// The combined line's floor takes each release's own list (issue 24, item 1): an id the
+/// changelog does not date has the first release read that lists it as a floor "at the
+/// latest", a legacy id's last branch is a ceiling said beside it, and one below the others'
+/// floor is said as no release read listing every GPU.
+#[rstest]
+#[case(&["0191"], "  driver floor (the first releases listing every GPU): proprietary kernel module from 340.108 at the latest (an earlier release may list it); last branch: 340.xx (10de:0191: the README of 555.58.02 lists it only under \"The 340.xx driver supports\")")]
+// V100's changelog floor (384.98) is above 0191's bound, so it stays exact.
+#[case(&["0191", "1db4"], "  driver floor (the first releases listing every GPU): proprietary kernel module 384.98 or newer; last branch: 340.xx (10de:0191: the README of 555.58.02 lists it only under \"The 340.xx driver supports\"), below the floor: no proprietary release read (340.108 to 555.58.02) lists every GPU")]
+// "GeForce RTX 3050" dates no id; 535.216.03 is the first release read that lists 2584.
+#[case(&["2584"], "  driver floor (the first releases listing every GPU): open kernel module 535.43.28 or newer; proprietary kernel module from 535.216.03 at the latest (an earlier release may list it)")]
+// 418.226.00 lists 1fb8, below the changelog's 430.09.
+#[case(&["1fb8"], "  driver floor (the first releases listing every GPU): open kernel module 515.48.07 or newer; proprietary kernel module from 418.226.00 at the latest (an earlier release may list it)")]
+fn the_combined_floor_takes_each_release_s_own_list(#[case] ids: &[&str], #[case] line: &str) {
+    assert_eq!(readme_section("340.108", "0191"), Some("current"));
+    assert_eq!(readme_section("555.58.02", "0191"), Some("legacy-340"));
+    assert_eq!(readme_section("525.147.05", "2584"), None);
+    assert!(readme_section("535.216.03", "2584").is_some());
+    assert!(readme_section("418.226.00", "1fb8").is_some());
+    let mut full = vec!["requirement"];
+    full.extend_from_slice(ids);
+    let out = gpuctl(&full).assert().code(0).get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap_or_default();
+    assert!(text.lines().any(|l| l == line), "{text}");
+    assert!(!text.contains("driver floor: not known"), "{text}");
+}

@@ -318,8 +318,10 @@ pub fn kernel_too_old(req: &Requirement, kernel: &KernelRelease) -> Option<Unbou
     let mut floor = None;
     for c in req.constraints() {
         let key = c.component().key;
+        // The settings a driver asks for are doctor's own finding (which one, and what the
+        // parameter is now), never a kernel too old.
         if key == LINUX_KERNEL.key || c.component().scope == Scope::Device {
-            only_kernel = only_kernel.with_constraint(c.clone());
+            only_kernel = only_kernel.with_constraint(c.without_asks());
         }
         if let Constraint::Range { min, .. } = c
             && key == LINUX_KERNEL.key

@@ -12,6 +12,12 @@ use crate::requirement::Version;
 pub const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 /// Where the kernel lists loaded modules (and built-in ones that have parameters).
 pub const MODULES: &str = "/sys/module";
+/// The command line the running kernel was booted with.
+pub const CMDLINE: &str = "/proc/cmdline";
+
+/// The command line is at most `COMMAND_LINE_SIZE` (2 KiB to 4 KiB on the common arches, 64 KiB
+/// at most anywhere).
+const CMDLINE_LIMIT: u64 = 64 * 1024;
 
 /// sysfs and procfs attributes are one short line.
 const ATTR_LIMIT: u64 = 4096;
@@ -84,6 +90,68 @@ pub fn module_parameter(
     }
 }
 
+/// `module.param` as the kernel command line sets it (`i915.force_probe=56c0`): the value of
+/// the last such word before `--` (the kernel applies them in order, so a later one wins), the
+/// quotes of `param="a b"` or `"param=a b"` taken off, `-` and `_` alike in names as the kernel
+/// compares them (`parameq`). `None` when the line does not set it or cannot be read.
+pub fn cmdline_parameter(host: &Host, module: &str, param: &str) -> Option<String> {
+    let line = host
+        .read_to_string(Path::new(CMDLINE), CMDLINE_LIMIT)
+        .ok()?;
+    cmdline_value(&line, module, param)
+}
+
+/// The value `line` gives `module.param`, as [`cmdline_parameter`] reads it.
+pub fn cmdline_value(line: &str, module: &str, param: &str) -> Option<String> {
+    let norm = |s: &str| s.replace('-', "_");
+    let want = format!("{}.{}", norm(module), norm(param));
+    let mut found = None;
+    for word in cmdline_words(line) {
+        if word == "--" {
+            break;
+        }
+        if let Some((name, value)) = word.split_once('=')
+            && norm(name) == want
+        {
+            found = Some(value.to_string());
+        }
+    }
+    found
+}
+
+/// The words of a kernel command line: split at whitespace outside double quotes, the quotes
+/// dropped (the kernel's `next_arg`).
+fn cmdline_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// A module parameter in effect: its value in sysfs where the module shows it (which holds
+/// what the command line and the module's options set), else what the kernel command line
+/// sets for a module not loaded yet; `None` when neither says.
+pub fn parameter_in_effect(host: &Host, module: &str, param: &str) -> Option<String> {
+    module_parameter(host, module, param)
+        .ok()
+        .flatten()
+        .or_else(|| cmdline_parameter(host, module, param))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +167,22 @@ mod tests {
     #[case("", None)]
     fn osrelease(#[case] text: &str, #[case] want: Option<(u32, u32)>) {
         assert_eq!(parse_osrelease(text), want.map(|(a, b)| Version::new(a, b)));
+    }
+
+    #[rstest]
+    #[case(
+        "BOOT_IMAGE=/vmlinuz root=/dev/sda1 i915.force_probe=56c0 quiet\n",
+        Some("56c0")
+    )]
+    #[case("i915.force_probe=56c0 i915.force_probe=!56c0", Some("!56c0"))]
+    #[case("i915.force-probe=56c0", Some("56c0"))]
+    #[case("\"i915.force_probe=56c0,4905\" quiet", Some("56c0,4905"))]
+    #[case("i915.force_probe=\"*\"", Some("*"))]
+    #[case("quiet -- i915.force_probe=56c0", None)]
+    #[case("xe.force_probe=56c0", None)]
+    #[case("i915.force_probe", None)]
+    #[case("", None)]
+    fn cmdline(#[case] line: &str, #[case] want: Option<&str>) {
+        assert_eq!(cmdline_value(line, "i915", "force_probe").as_deref(), want);
     }
 }

@@ -49,6 +49,28 @@ pub struct Alternative {
     pub needs: Vec<Constraint>,
     /// What else to know, for people (`xe.force_probe=7d55 before 6.11`).
     pub note: Option<String>,
+    /// The kernel parameters without which this value does not bind the device, when the
+    /// vendor's sources say so; checked against the stack's
+    /// settings ([`Stack::has_setting`](super::Stack::has_setting)), never shown in `describe` (the note
+    /// says it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asks: Option<Asks>,
+}
+
+/// Kernel parameters a value binds the device only with (Intel's `i915.force_probe=56c0`, for
+/// a GPU whose driver release gates it behind `.require_force_probe`): a stock kernel, which
+/// sets none, does not bind it, so a stack without them does not fit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Asks {
+    /// Every setting needed, as the vendor names them and a stack's
+    /// [`KERNEL_PARAMETERS`](super::KERNEL_PARAMETERS) spec gives them (`i915.force_probe=56c0`).
+    pub settings: Vec<String>,
+    /// The Linux kernel release from which the value binds the device with none, when a
+    /// source says; `None`: every release read asks for them.
+    pub unasked_from: Option<Version>,
+    /// The vendor's sentence for a stack without them, naming the remedy (`i915 binds 56c0
+    /// only with i915.force_probe=56c0 ...`).
+    pub why: String,
 }
 
 impl Alternative {
@@ -58,6 +80,7 @@ impl Alternative {
             value: value.into(),
             needs: Vec::new(),
             note: None,
+            asks: None,
         }
     }
 
@@ -133,6 +156,19 @@ impl Constraint {
             min,
             max,
         })
+    }
+
+    /// The same with no value asking for settings ([`Asks`]): the versions alone, as a
+    /// check of the kernel's release reads it.
+    #[must_use]
+    pub fn without_asks(&self) -> Constraint {
+        let mut c = self.clone();
+        if let Constraint::Choice { allowed, .. } = &mut c {
+            for a in allowed {
+                a.asks = None;
+            }
+        }
+        c
     }
 
     /// The component constrained.

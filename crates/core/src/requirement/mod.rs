@@ -39,7 +39,7 @@ mod spec_tests;
 mod tests;
 
 pub use combine::CombineError;
-pub use constraint::{Alternative, Component, Constraint, RangeError, Scope};
+pub use constraint::{Alternative, Asks, Component, Constraint, RangeError, Scope};
 pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
 pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
@@ -57,6 +57,18 @@ pub const LINUX_KERNEL: Component = Component {
     key: "kernel",
     noun: "Linux kernel",
     short: "kernel",
+    values: &[],
+    scope: Scope::Host,
+};
+
+/// The kernel's module parameters a stack sets (`i915.force_probe=56c0`, on the kernel command
+/// line or as a module option): the `--driver MODULE.PARAMETER=VALUE` form, taken by a vendor
+/// that registers this component, and what an [`Alternative`]'s [`Asks`] is checked against.
+/// A stack that names none is a stock kernel, which sets none.
+pub const KERNEL_PARAMETERS: Component = Component {
+    key: "kernel-parameters",
+    noun: "kernel parameters",
+    short: "kernel parameter",
     values: &[],
     scope: Scope::Host,
 };

@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use super::{Component, Known, Stack, Version};
+use super::{Component, KERNEL_PARAMETERS, Known, Stack, Version};
 
 /// The components of one vendor's driver stack, registered with
 /// [`register_components!`](crate::register_components).
@@ -44,6 +44,8 @@ pub enum Setting {
     Choice(String),
     /// What is known of a version.
     Version(Known),
+    /// A kernel parameter set (`i915.force_probe=56c0`), for [`KERNEL_PARAMETERS`].
+    Parameter(String),
 }
 
 /// One parsed spec: the text, what it sets (one component for `rocm:6.2`; a vendor's own
@@ -69,6 +71,7 @@ impl StackSpec {
             stack = match setting {
                 Setting::Choice(v) => stack.with_choice(component.key, v),
                 Setting::Version(k) => stack.with_version(component.key, *k),
+                Setting::Parameter(p) => stack.with_setting(p),
             };
         }
         stack
@@ -98,22 +101,26 @@ pub enum SpecError {
 
 /// Parses `COMPONENT:VERSION` (exactly that version), `COMPONENT:VERSION+` (the newest a
 /// repository carries, at least that), `COMPONENT:VALUE` or a bare `VALUE` of a choice. The
-/// component is matched by key or short noun, values by name, any case.
+/// component is matched by key or short noun, values by name, any case. Where a vendor
+/// registers [`KERNEL_PARAMETERS`], `MODULE.PARAMETER=VALUE` is a kernel parameter the stack
+/// sets, the parameter's `-` read as `_` as the kernel reads it.
 pub fn parse_spec(spec: &str, registered: &[&VendorComponents]) -> Result<StackSpec, SpecError> {
-    let all = || registered.iter().flat_map(|v| v.components.iter());
-    let vendors_of = |c: &Component| {
-        let mut v: Vec<&'static str> = registered
-            .iter()
-            .filter(|r| r.components.iter().any(|x| x.key == c.key))
-            .map(|r| r.vendor)
-            .collect();
-        v.dedup();
-        v
-    };
+    let every = || registered.iter().flat_map(|v| v.components.iter());
+    let parameters = every().any(|c| c.key == KERNEL_PARAMETERS.key);
+    if let Some(p) = parameters.then(|| parameter(spec)).flatten() {
+        return Ok(StackSpec {
+            spec: spec.to_string(),
+            vendors: vendors_of(registered, &KERNEL_PARAMETERS),
+            settings: vec![(KERNEL_PARAMETERS, Setting::Parameter(p))],
+            whole_stack: false,
+        });
+    }
+    // The parameters' component has no `COMPONENT:VERSION` form.
+    let all = || every().filter(|c| c.key != KERNEL_PARAMETERS.key);
     let found = |component: Component, setting| {
         Ok(StackSpec {
             spec: spec.to_string(),
-            vendors: vendors_of(&component),
+            vendors: vendors_of(registered, &component),
             settings: vec![(component, setting)],
             whole_stack: false,
         })
@@ -164,8 +171,42 @@ pub fn parse_spec(spec: &str, registered: &[&VendorComponents]) -> Result<StackS
             known.push(form);
         }
     }
+    if parameters {
+        known.push("MODULE.PARAMETER=VALUE".to_string());
+    }
     Err(SpecError::Unknown {
         spec: spec.to_string(),
         known: known.join(", "),
+    })
+}
+
+/// The vendors that register component `c`.
+fn vendors_of(registered: &[&VendorComponents], c: &Component) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = registered
+        .iter()
+        .filter(|r| r.components.iter().any(|x| x.key == c.key))
+        .map(|r| r.vendor)
+        .collect();
+    v.dedup();
+    v
+}
+
+/// `MODULE.PARAMETER=VALUE` as the kernel command line gives a module's parameter, with the
+/// parameter's `-` read as `_` (the kernel's `parameq`); `None` for anything else.
+fn parameter(spec: &str) -> Option<String> {
+    let (name, value) = spec.split_once('=')?;
+    let (module, param) = name.split_once('.')?;
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    let plain = !value.is_empty() && value.chars().all(|c| c.is_ascii_graphic());
+    (word(module) && word(param) && plain).then(|| {
+        format!(
+            "{}.{}={value}",
+            module.replace('-', "_"),
+            param.replace('-', "_")
+        )
     })
 }

@@ -1,6 +1,6 @@
 //! A driver stack, as far as it is known, and whether it satisfies a requirement.
 
-use super::{Alternative, Constraint, Requirement, Scope, Version};
+use super::{Alternative, Asks, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
 /// What is known about a versioned component of a stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,6 +21,7 @@ pub enum Known {
 pub struct Stack {
     choices: Vec<(String, String)>,
     versions: Vec<(String, Known)>,
+    settings: Vec<String>,
 }
 
 impl Stack {
@@ -43,6 +44,21 @@ impl Stack {
         self.versions.retain(|(k, _)| k != key);
         self.versions.push((key.to_string(), known));
         self
+    }
+
+    /// The same, with kernel parameter `setting` (`i915.force_probe=56c0`) set.
+    #[must_use]
+    pub fn with_setting(mut self, setting: &str) -> Stack {
+        if !self.has_setting(setting) {
+            self.settings.push(setting.to_string());
+        }
+        self
+    }
+
+    /// True when the stack sets kernel parameter `setting`, exactly as named; a stack that
+    /// names none is a stock kernel.
+    pub fn has_setting(&self, setting: &str) -> bool {
+        self.settings.iter().any(|s| s == setting)
     }
 
     /// The value chosen for `key`, if named.
@@ -99,30 +115,53 @@ pub(super) fn why_not(constraint: &Constraint, stack: &Stack) -> Option<String> 
 /// unknown (not named, or a repository's newest whose version is not settled): the verdict's
 /// unknown rather than its "does not fit" ([`Requirement::verdict`]).
 pub(super) fn why_not_tri(constraint: &Constraint, stack: &Stack) -> Option<(String, bool)> {
+    why_not_asked(constraint, stack, true)
+}
+
+/// As [`why_not_tri`], with what values ask ([`Asks`]) checked only when `asks` is true: the
+/// verdict looks at the settings after every bound, so a kernel's floor is said before a
+/// setting it may not need.
+pub(super) fn why_not_asked(
+    constraint: &Constraint,
+    stack: &Stack,
+    asks: bool,
+) -> Option<(String, bool)> {
     match constraint {
         Constraint::Choice { allowed, .. } if allowed.is_empty() => None,
         Constraint::Choice { component, allowed } => {
             let with = |alt: &Alternative| {
                 alt.needs
                     .iter()
-                    .find_map(|n| why_not_tri(n, stack))
+                    .find_map(|n| why_not_asked(n, stack, asks))
                     .map(|(r, unknown)| {
                         (
                             format!("with the {} {}, {r}", alt.value, component.short),
                             unknown,
                         )
                     })
+                    .or_else(|| {
+                        alt.asks
+                            .as_ref()
+                            .filter(|_| asks)
+                            .and_then(|a| asks_unmet(a, stack))
+                    })
             };
             let given = stack.choice(component.key);
             if given.is_none() && component.scope == Scope::Device {
                 // A device binds whichever of its drivers the rest of the stack (its kernel)
                 // lets it, so a stack that names only the kernel is not short of a driver: it
-                // fails only when no value's needs hold, for the first value's reason.
-                return allowed
+                // fails only when no value's needs hold, for the first value's reason; when
+                // one of them fails only for want of knowing, that one may still hold, so the
+                // answer is unknown (three-valued or).
+                let reasons = allowed
                     .iter()
                     .map(with)
-                    .collect::<Option<Vec<(String, bool)>>>()
-                    .and_then(|reasons| reasons.into_iter().next());
+                    .collect::<Option<Vec<(String, bool)>>>()?;
+                return reasons
+                    .iter()
+                    .find(|(_, unknown)| *unknown)
+                    .or(reasons.first())
+                    .cloned();
             }
             let Some(alt) = given.and_then(|g| allowed.iter().find(|a| a.value == g)) else {
                 let needed: Vec<&str> = allowed.iter().map(|a| a.value.as_ref()).collect();
@@ -186,5 +225,34 @@ pub(super) fn why_not_tri(constraint: &Constraint, stack: &Stack) -> Option<(Str
                 },
             }
         }
+    }
+}
+
+/// Why `stack` lacks what a value asks ([`Asks`]), and whether only because its kernel release
+/// is not known well enough to tell that it binds the device unasked.
+fn asks_unmet(asks: &Asks, stack: &Stack) -> Option<(String, bool)> {
+    if asks.settings.iter().all(|s| stack.has_setting(s)) {
+        return None;
+    }
+    let Some(from) = asks.unasked_from else {
+        return Some((asks.why.clone(), false));
+    };
+    let short = LINUX_KERNEL.short;
+    match stack.version(LINUX_KERNEL.key) {
+        Known::Exact(v) | Known::AtLeast(v) if v >= from => None,
+        Known::Exact(_) => Some((asks.why.clone(), false)),
+        // The newest a repository carries may be past `from`; nothing may be told of an
+        // unnamed kernel.
+        Known::AtLeast(v) => Some((
+            format!(
+                "installs the newest {short} it carries, known only to be {v} or newer; {}",
+                asks.why
+            ),
+            true,
+        )),
+        Known::Unknown => Some((
+            format!("{} not known; {}", LINUX_KERNEL.noun, asks.why),
+            true,
+        )),
     }
 }

@@ -214,6 +214,7 @@ fn an_alternatives_needs_hold_only_with_that_value() {
         value: "xe".into(),
         needs: vec![range(LINUX_KERNEL, Some("6.11"), None)],
         note: Some("xe.force_probe=64a0 before 6.11".to_string()),
+        asks: None,
     };
     let r = Requirement::new("Intel", 0x8086).with_constraint(Constraint::choice(
         INTEL_DRIVER,

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stack::why_not_tri;
+use super::stack::why_not_asked;
 use super::{Requirement, Stack};
 
 /// The verdict's word: `yes`, `no` or `unknown`, as report's `fits` and requirement's
@@ -97,13 +97,17 @@ impl Requirement {
     pub fn verdict(&self, stack: &Stack) -> Verdict {
         // A constraint the stack fails is a "no" whatever else is unknown (three-valued and:
         // no beats unknown), so it is looked for first.
+        // The settings a value asks (Intel's force_probe) are looked at after every bound,
+        // so an unknown kernel is said as its floor before a setting it may not need.
         let mut missing: Option<String> = None;
-        for c in &self.constraints {
-            match why_not_tri(c, stack) {
-                None => {}
-                Some((why, false)) => return Verdict::no(why),
-                Some((why, true)) => {
-                    missing.get_or_insert(why);
+        for asks in [false, true] {
+            for c in &self.constraints {
+                match why_not_asked(c, stack, asks) {
+                    None => {}
+                    Some((why, false)) => return Verdict::no(why),
+                    Some((why, true)) => {
+                        missing.get_or_insert(why);
+                    }
                 }
             }
         }
