@@ -101,6 +101,8 @@ fn every_cited_docs_section_exists() {
     let docs = root.join("docs");
     let mut files = vec![
         root.join("README.md"),
+        root.join("CHANGELOG.md"),
+        root.join("CONTRIBUTING.md"),
         root.join(".ci/run"),
         root.join(".ci/deploy-check"),
         // The deploy examples name the sections that explain them.

@@ -7,6 +7,6 @@
 pub enum ReportFormat {
     /// For people.
     Text,
-    /// One JSON object, for scripts (its keys are in README.md).
+    /// One JSON object, for scripts (its keys are in docs/commands.md).
     Json,
 }
