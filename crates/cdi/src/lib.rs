@@ -60,6 +60,7 @@ mod validate_edits;
 mod warning;
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
@@ -235,17 +236,27 @@ impl CdiRegistry {
         for (i, spec) in self.specs.iter().enumerate() {
             let Some(kind) = &spec.kind else { continue };
             for (at, name) in spec.devices.iter().enumerate() {
-                let qualified = format!("{kind}={name}");
-                match self.devices.get(&qualified) {
-                    Some(&(old, _)) if self.specs[old].priority == spec.priority => {
-                        let entry = conflicts.entry(qualified).or_default();
+                // Built by hand and looked up once (an entry, not a get then an insert): this
+                // runs for every device of every spec, 4,096 on the bench's largest host, where
+                // `format!` and the second search of the map were 8 M instructions (issue 26).
+                let mut qualified = String::with_capacity(kind.len() + 1 + name.len());
+                qualified.push_str(kind);
+                qualified.push('=');
+                qualified.push_str(name);
+                match self.devices.entry(qualified) {
+                    Entry::Occupied(e) if self.specs[e.get().0].priority == spec.priority => {
+                        let old = e.get().0;
+                        let entry = conflicts.entry(e.key().clone()).or_default();
                         if !entry.contains(&old) {
                             entry.push(old);
                         }
                         entry.push(i);
                     }
-                    _ => {
-                        self.devices.insert(qualified, (i, at));
+                    Entry::Occupied(mut e) => {
+                        e.insert((i, at));
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert((i, at));
                     }
                 }
             }

@@ -77,11 +77,13 @@ pub fn run(ctx: &Context, a: &ArgsArgs, out: &mut dyn Write) -> Result<Outcome, 
             .map_err(CliError::Unserved)?;
         let notices: Vec<&Notice> = plan.notices();
         ctx.ui.warn_all(&notices);
+        crate::keep_to_exit(probe);
         plan
     };
     let rendering = render::render(&plan, a.format.into(), &ctx.host, ctx.podman.as_ref())
         .map_err(CliError::UnsafePlain)?;
     ctx.ui.warn_all(&rendering.notes);
     write_out(out, &rendering.text)?;
+    crate::keep_to_exit((plan, rendering));
     Ok(Outcome::Served)
 }

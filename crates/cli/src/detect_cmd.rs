@@ -45,5 +45,6 @@ pub fn run(ctx: &Context, a: &DetectArgs, out: &mut dyn Write) -> Result<Outcome
         reason: e.to_string(),
     })?;
     write_out(out, &text)?;
+    crate::keep_to_exit((probe, report, text));
     Ok(Outcome::Served)
 }

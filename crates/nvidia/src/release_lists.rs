@@ -5,6 +5,7 @@
 //! judged by its own list; the legacy sections give each id a sourced last branch.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::release::DriverRelease;
@@ -49,8 +50,35 @@ pub struct ReadRelease {
     pub package: String,
     /// Whether it ships a `supported-gpus.json` (450 and newer).
     pub has_json: bool,
-    ids: HashMap<u16, ListEntry>,
+    ids: HashMap<u16, ListEntry, BuildHasherDefault<IdHasher>>,
 }
+
+/// Hashes a device id by one multiplication: the keys are our own table's ids, not input an
+/// attacker picks, and SipHash on 14,000 inserts and every lookup was a third of the table's
+/// reading (issue 26).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        // Fibonacci hashing: the high bits (hashbrown's tag) and the low bits (its bucket) both
+        // vary with every bit of the id.
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Rows a release has at most today (1,122): read with room, so its map is not regrown.
+const IDS_PER_RELEASE: usize = 1_200;
 
 impl ReadRelease {
     /// The entry of a device id, when the release names it anywhere.
@@ -112,10 +140,14 @@ fn legacy_branch(section: &str) -> Option<u32> {
 }
 
 /// Reads `proprietary-lists.tsv`; a row that does not read is skipped (a test reads every row
-/// back).
+/// back). The table (850 KB, 14,000 rows) is read once per process by every command that asks
+/// the model, so rows are cut by one pass over their bytes and a row's release is parsed only
+/// when it differs from the row before's (rows come grouped by release): issue 26's budgets.
 pub fn parse(text: &str) -> Vec<ReadRelease> {
     let mut out: Vec<ReadRelease> = Vec::new();
-    for line in text.lines() {
+    // The previous row's release text and the index in `out` it named.
+    let mut last: Option<(&str, Option<usize>)> = None;
+    for line in table_lines(text) {
         if let Some(head) = line.strip_prefix("# release ") {
             let cols: Vec<&str> = head.split('\t').collect();
             if let (Some(r), Some(pkg), Some(files)) = (cols.first(), cols.get(1), cols.get(2))
@@ -125,22 +157,32 @@ pub fn parse(text: &str) -> Vec<ReadRelease> {
                     release,
                     package: pkg.to_string(),
                     has_json: files.contains("supported-gpus.json"),
-                    ids: HashMap::new(),
+                    ids: HashMap::with_capacity_and_hasher(
+                        IDS_PER_RELEASE,
+                        BuildHasherDefault::default(),
+                    ),
                 });
             }
+            last = None;
             continue;
         }
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let c: Vec<&str> = line.split('\t').collect();
-        let [rel, dev, readme, json, kopen, subsys, name] = c[..] else {
+        let Some([rel, dev, readme, json, kopen, subsys, name]) = tab_fields(line) else {
             continue;
         };
-        let (Ok(rel), Ok(dev)) = (DriverRelease::parse(rel), u16::from_str_radix(dev, 16)) else {
-            continue;
+        let index = match last {
+            Some((text, index)) if text == rel => index,
+            _ => {
+                let index = DriverRelease::parse(rel)
+                    .ok()
+                    .and_then(|rel| out.iter().position(|r| r.release == rel));
+                last = Some((rel, index));
+                index
+            }
         };
-        let Some(r) = out.iter_mut().find(|r| r.release == rel) else {
+        let (Some(index), Ok(dev)) = (index, u16::from_str_radix(dev, 16)) else {
             continue;
         };
         let entry = ListEntry {
@@ -158,10 +200,43 @@ pub fn parse(text: &str) -> Vec<ReadRelease> {
             subsystem_only: subsys == "yes",
             name: name.to_string(),
         };
-        r.ids.insert(dev, entry);
+        out[index].ids.insert(dev, entry);
     }
     out.sort_by(|a, b| a.release.cmp(&b.release));
     out
+}
+
+/// The lines of `text` as [`str::lines`] gives them (a trailing `\r` dropped), each found by
+/// one `memchr`.
+fn table_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+        let line = rest.get(..end)?;
+        rest = rest.get(end + 1..).unwrap_or("");
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    })
+}
+
+/// `line` cut at its tabs into exactly `N` fields; `None` for any other count.
+fn tab_fields<const N: usize>(line: &str) -> Option<[&str; N]> {
+    let mut out = [""; N];
+    let mut rest = line;
+    for (n, field) in out.iter_mut().enumerate() {
+        match memchr::memchr(b'\t', rest.as_bytes()) {
+            Some(tab) if n + 1 < N => {
+                *field = rest.get(..tab)?;
+                rest = rest.get(tab + 1..)?;
+            }
+            Some(_) => return None,
+            None if n + 1 == N => *field = rest,
+            None => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Every release read, oldest (by number) first.
@@ -223,7 +298,22 @@ pub fn legacy_ceiling(device_id: u16) -> Option<(String, u32, &'static ReadRelea
 
 /// Whether any release read names the id anywhere (current, legacy or GSP list).
 pub fn any_lists(device_id: u16) -> bool {
-    releases().iter().any(|r| r.entry(device_id).is_some())
+    // One bit per device id, set when any release names it: `requirement` asks this of every
+    // id it is given (65,536 for the bench), and 15 hash lookups an id were 13% of that run.
+    static ANY: OnceLock<Vec<u64>> = OnceLock::new();
+    let word = |id: u16| (usize::from(id >> 6), 1u64 << (id & 63));
+    let bits = ANY.get_or_init(|| {
+        let mut bits = vec![0u64; 1 << 10];
+        for id in releases().iter().flat_map(|r| r.ids.keys()) {
+            let (i, bit) = word(*id);
+            if let Some(w) = bits.get_mut(i) {
+                *w |= bit;
+            }
+        }
+        bits
+    });
+    let (i, bit) = word(device_id);
+    bits.get(i).is_some_and(|w| w & bit != 0)
 }
 
 /// The first release read (by number) that supports the id, if any.
@@ -243,43 +333,5 @@ pub fn all_ids() -> Vec<u16> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rel(s: &str) -> DriverRelease {
-        DriverRelease::parse(s).unwrap()
-    }
-
-    #[test]
-    fn every_row_reads_and_every_release_has_rows() {
-        let rows = LISTS
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .count();
-        let read: usize = releases().iter().map(|r| r.ids.len()).sum();
-        assert_eq!(read, rows);
-        assert!(releases().len() >= 13, "{}", releases().len());
-        assert!(releases().iter().all(|r| r.ids.len() > 500));
-    }
-
-    #[test]
-    fn the_470_readme_still_supports_kepler_notebooks_its_json_leaves_out() {
-        let r = read_release(&rel("470.256.02")).unwrap();
-        assert_eq!(r.entry(0x0fcd).unwrap().json, None);
-        assert!(r.lists(0x0fcd));
-        assert_eq!(
-            r.membership(0x0191),
-            Membership::LegacyOnly("340.xx".to_string())
-        );
-    }
-
-    #[test]
-    fn neighbours_compare_by_number() {
-        let (lo, hi) = neighbours(&rel("510.47.03"));
-        assert_eq!(lo.unwrap().release, rel("470.256.02"));
-        assert_eq!(hi.unwrap().release, rel("525.147.05"));
-        let (lo, hi) = neighbours(&rel("535"));
-        assert_eq!(lo.unwrap().release, rel("525.147.05"));
-        assert_eq!(hi.unwrap().release, rel("550.54.15"));
-    }
-}
+#[path = "release_lists_tests.rs"]
+mod tests;
