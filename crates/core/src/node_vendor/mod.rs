@@ -23,6 +23,7 @@ use crate::render_node::{
 };
 use crate::requirement::Requirement;
 
+mod cdi;
 pub(crate) mod families;
 mod nodes;
 mod report;
@@ -65,6 +66,11 @@ pub struct NodeVendor {
     pub unserved: &'static str,
     /// The vendor's CDI generator, run with `--output=<spec>` to rewrite a stale spec.
     pub cdi_generator: Option<&'static str>,
+    /// How `gpuctl cdi generate` names the vendor's devices: `CdiNaming::AmdCtk` (`0`, `1`, ...
+    /// by the driver's numbers, each its node then the shared nodes, and `all`); `None`: gpuctl
+    /// writes no spec for it and names `cdi_generator`. The PCI-address form needs a render
+    /// node's PCI function, which numbered nodes lack, so `cdi generate` refuses it.
+    pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// The group the driver gives its nodes (`HwHiAiUser`), for what docker and doctor say.
     pub node_group: Option<&'static str>,
     /// The vendor's own failure families; a `<vendor>-node-missing` and a `<vendor>-node-denied`
@@ -105,6 +111,7 @@ impl NodeVendor {
         missing_summary: "",
         unserved: "",
         cdi_generator: None,
+        cdi_naming: None,
         node_group: None,
         families: &[],
         gpu_words: &[],
@@ -243,6 +250,14 @@ impl GpuBackend for NodeVendor {
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
         self.cdi_generator
             .map(|g| format!("'{g} --output={spec_path}'"))
+    }
+
+    fn cdi_draft(
+        &self,
+        probe: &Probe,
+    ) -> Option<Result<crate::cdi_tool::generate::CdiDraft, crate::cdi_tool::generate::GenerateError>>
+    {
+        Some(self.draft(probe, self.cdi_naming?))
     }
 
     fn cdi_generator(&self) -> Option<&'static str> {
