@@ -51,10 +51,11 @@ pub enum CdiCommand {
         #[arg(value_name = "FILE|DIR", required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Write a CDI spec for a vendor whose device nodes gpuctl knows (amd, intel), named as the
-    /// vendor's own generator names its devices; NVIDIA's is nvidia-ctk's (exit 1).
+    /// Write a CDI spec for a vendor whose device nodes gpuctl knows (amd, intel, a plug-in
+    /// that names its devices' CDI shape), named as the vendor's own generator names its
+    /// devices; NVIDIA's is nvidia-ctk's (exit 1).
     Generate {
-        /// The vendor (amd, intel).
+        /// The vendor (amd, intel, or a plug-in's).
         #[arg(value_name = "VENDOR")]
         vendor: String,
         /// Write to FILE atomically (a dot-file beside it, then a rename) instead of stdout,

@@ -14,10 +14,13 @@
 //!   runtime.
 //! - CDI kinds: no Ascend CDI generator is known to us, so the kinds are the Kubernetes resource
 //!   names of Ascend's device plug-in, one per chip family (`huawei.com/Ascend910`,
-//!   `huawei.com/Ascend310P`): a spec a site writes for either serves the vendor.
+//!   `huawei.com/Ascend310P`): a spec a site writes for either serves the vendor, and
+//!   `gpuctl cdi generate ascend` writes one of the main kind in amd-ctk's shape (`0`, `1`, ...
+//!   by the driver's numbers, each `/dev/davinciN` then the shared nodes, and `all`).
 
 use std::path::Path;
 
+use gpuctl_core::cdi_tool::generate::CdiNaming;
 use gpuctl_core::check::CheckCode;
 use gpuctl_core::check::{Check, DoctorContext, Status};
 use gpuctl_core::node_vendor::NodeVendor;
@@ -47,6 +50,8 @@ pub const ASCEND: NodeVendor = NodeVendor {
     ],
     visible_devices: Some("ASCEND_VISIBLE_DEVICES"),
     missing_summary: "no /dev/davinci_manager",
+    // No Ascend generator is known, so gpuctl writes the spec, named as amd-ctk names devices.
+    cdi_naming: Some(CdiNaming::AmdCtk),
     // Ascend's driver installer runs its services as the user HwHiAiUser (its default
     // `--install-username`); check `ls -l /dev/davinci0` on your hosts before relying on it.
     node_group: Some("HwHiAiUser"),

@@ -244,3 +244,17 @@ fn detect_names_the_device_in_the_plugins_words() {
         "no Acme NPU: no valid CDI spec declares acme.example/npu, no /dev/acme-ctl, no Acme render node"
     );
 }
+
+/// Acme gives no `cdi_naming`, so `cdi generate` writes nothing and says whose job it is.
+#[test]
+fn a_plugin_without_cdi_naming_gets_no_spec() {
+    let t = acme_host();
+    gpuctl_acme(&t)
+        .args(["cdi", "generate", "acme"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "gpuctl does not write acme's CDI spec",
+        ));
+}

@@ -96,6 +96,19 @@ pub enum GenerateError {
         /// The library's reason.
         reason: String,
     },
+    /// The vendor's naming needs a fact its nodes do not carry: the PCI-address form names a
+    /// render node's PCI function, and a numbered node (`/dev/davinciN`) has none gpuctl reads.
+    #[error(
+        "{vendor}: the plug-in's cdi_naming {naming:?} needs each device's PCI address, which gpuctl cannot read for {nodes}N nodes; set cdi_naming to CdiNaming::AmdCtk (devices named by the driver's numbers) in the plug-in"
+    )]
+    Unnameable {
+        /// The vendor.
+        vendor: String,
+        /// The naming the plug-in asked for.
+        naming: CdiNaming,
+        /// The vendor's per-device node without its number (`/dev/davinci`).
+        nodes: String,
+    },
     /// The host could not be read.
     #[error("{0}")]
     Host(GpuError),
@@ -276,7 +289,18 @@ pub fn render_node_draft(
         )));
     }
     let devices = match naming {
-        CdiNaming::AmdCtk => amd_ctk(&gpus, shared_node),
+        CdiNaming::AmdCtk => {
+            let indexed: Vec<IndexedDevice> = gpus
+                .iter()
+                .enumerate()
+                .map(|(i, g)| IndexedDevice {
+                    name: i.to_string(),
+                    nodes: gpu_nodes(g),
+                    links: g.links.clone(),
+                })
+                .collect();
+            amd_ctk(&indexed, shared_node.as_slice())
+        }
         CdiNaming::IntelGenerator => intel_generator(&gpus).map_err(none)?,
     };
     Ok(CdiDraft {
@@ -311,25 +335,42 @@ fn gpu_nodes(g: &Gpu) -> Vec<String> {
     g.card.iter().cloned().chain([g.render.clone()]).collect()
 }
 
-fn amd_ctk(gpus: &[Gpu], shared: Option<&str>) -> Vec<DraftDevice> {
-    let shared: Vec<String> = shared.map(str::to_string).into_iter().collect();
-    let mut devices: Vec<DraftDevice> = gpus
+/// One device before `amd-ctk`'s shape is applied: its index name, its own nodes, its links.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct IndexedDevice {
+    /// The name (`0`): the GPU's position for a render-node vendor, the driver's number for a
+    /// node vendor (the `N` of `vendor:N` either way).
+    pub(crate) name: String,
+    /// The device's own nodes, without the shared ones.
+    pub(crate) nodes: Vec<String>,
+    /// Its by-path links, bound at the same path.
+    pub(crate) links: Vec<String>,
+}
+
+/// `amd-ctk`'s shape: each device's own nodes then the shared nodes, then `all` with every
+/// device's nodes then the shared nodes once.
+pub(crate) fn amd_ctk(devices: &[IndexedDevice], shared: &[&str]) -> Vec<DraftDevice> {
+    let shared: Vec<String> = shared.iter().map(|s| s.to_string()).collect();
+    let mut out: Vec<DraftDevice> = devices
         .iter()
-        .enumerate()
-        .map(|(i, g)| DraftDevice {
-            name: i.to_string(),
-            nodes: gpu_nodes(g).into_iter().chain(shared.clone()).collect(),
+        .map(|d| DraftDevice {
+            name: d.name.clone(),
+            nodes: d.nodes.iter().cloned().chain(shared.clone()).collect(),
             host_path: false,
-            mounts: g.links.clone(),
+            mounts: d.links.clone(),
         })
         .collect();
-    devices.push(DraftDevice {
+    out.push(DraftDevice {
         name: "all".to_string(),
-        nodes: gpus.iter().flat_map(gpu_nodes).chain(shared).collect(),
+        nodes: devices
+            .iter()
+            .flat_map(|d| d.nodes.clone())
+            .chain(shared)
+            .collect(),
         host_path: false,
-        mounts: gpus.iter().flat_map(|g| g.links.clone()).collect(),
+        mounts: devices.iter().flat_map(|d| d.links.clone()).collect(),
     });
-    devices
+    out
 }
 
 /// Intel's names need the device id: a GPU whose id the PCI scan did not read has no name.

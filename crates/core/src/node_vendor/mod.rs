@@ -20,12 +20,13 @@ use crate::plan::{Need, VendorPlan};
 use crate::probe::Probe;
 use crate::render_node::{
     ExplainDetails, HostChecks, RequirementHook, best_effort_warning_numbered, cdi_devices_of,
-    cdi_reason,
 };
 use crate::requirement::Requirement;
 
+mod cdi;
 pub(crate) mod families;
 mod nodes;
+mod report;
 pub use nodes::{NumberedNode, numbered_nodes, vet_bind, vet_shared};
 
 /// The facts and words of one node vendor. Write it as a literal that ends in
@@ -65,6 +66,11 @@ pub struct NodeVendor {
     pub unserved: &'static str,
     /// The vendor's CDI generator, run with `--output=<spec>` to rewrite a stale spec.
     pub cdi_generator: Option<&'static str>,
+    /// How `gpuctl cdi generate` names the vendor's devices: `CdiNaming::AmdCtk` (`0`, `1`, ...
+    /// by the driver's numbers, each its node then the shared nodes, and `all`); `None`: gpuctl
+    /// writes no spec for it and names `cdi_generator`. The PCI-address form needs a render
+    /// node's PCI function, which numbered nodes lack, so `cdi generate` refuses it.
+    pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// The group the driver gives its nodes (`HwHiAiUser`), for what docker and doctor say.
     pub node_group: Option<&'static str>,
     /// The vendor's own failure families; a `<vendor>-node-missing` and a `<vendor>-node-denied`
@@ -105,6 +111,7 @@ impl NodeVendor {
         missing_summary: "",
         unserved: "",
         cdi_generator: None,
+        cdi_naming: None,
         node_group: None,
         families: &[],
         gpu_words: &[],
@@ -115,135 +122,6 @@ impl NodeVendor {
         loaded_driver: None,
         device_facts: None,
     };
-
-    fn name(&self) -> &'static str {
-        if self.display.is_empty() {
-            self.vendor
-        } else {
-            self.display
-        }
-    }
-
-    fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {
-        self.cdi_kinds()
-            .into_iter()
-            .find(|k| probe.cdi().kind_declared(k))
-    }
-
-    /// The shared nodes that are absent (a dangling link counts as absent).
-    fn missing_shared(&self, probe: &Probe) -> Result<Vec<&'static str>, GpuError> {
-        let mut out = Vec::new();
-        for node in self.shared_nodes {
-            let there = probe
-                .host()
-                .exists(std::path::Path::new(node))
-                .map_err(|e| GpuError::host(e, "check the host's /dev"))?;
-            if !there {
-                out.push(*node);
-            }
-        }
-        Ok(out)
-    }
-
-    fn kinds_text(&self) -> String {
-        self.cdi_kinds().join(" or ")
-    }
-
-    /// `ascend:N is /dev/davinciN, ...`: how `vendor:N` numbers the devices.
-    fn numbering(&self) -> String {
-        format!(
-            "{v}:N is {p}N, the driver's own number, passed without the vendor's container runtime",
-            v = self.vendor,
-            p = self.device_node
-        )
-    }
-
-    fn unusable(&self, probe: &Probe) -> Result<GpuError, GpuError> {
-        if !self.unserved.is_empty() {
-            return Ok(GpuError::Unserved {
-                vendor: self.vendor.to_string(),
-                message: self.unserved.to_string(),
-            });
-        }
-        let missing = self.missing_shared(probe)?;
-        let lacks = if missing.is_empty() {
-            format!(
-                "no {}N node, though the shared nodes exist",
-                self.device_node
-            )
-        } else {
-            format!("no {}", missing.join(", no "))
-        };
-        Ok(GpuError::Unserved {
-            vendor: self.vendor.to_string(),
-            message: format!(
-                "the selection requests '{}' but no valid CDI spec declares {} and the raw device nodes are incomplete ({lacks}) — is the {} driver loaded?",
-                self.vendor,
-                self.kinds_text(),
-                self.name()
-            ),
-        })
-    }
-
-    fn report(&self, probe: &Probe, tier: Option<Tier>) -> Result<VendorReport, GpuError> {
-        let nodes = numbered_nodes(probe.host(), self.device_node)?;
-        let mut devices = Vec::new();
-        let mut left_out = Vec::new();
-        for node in &nodes {
-            if let Some(why) = &node.left_out {
-                left_out.push(format!("{} ({why})", node.path));
-                continue;
-            }
-            let mut device = Device::new(node.number as usize, None)
-                .with(Fact::shown("device_node", node.path.as_str()));
-            if let Some(facts) = self.device_facts {
-                let more = facts(probe, &device);
-                device.facts.extend(more);
-            }
-            devices.push(device);
-        }
-        let (d, noun, n) = (self.name(), self.device_noun, devices.len());
-        let kinds = self.kinds_text();
-        let on_bus = probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len();
-        let reason = match tier {
-            Some(Tier::Cdi) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.kind)),
-            Some(_) => format!(
-                "raw device nodes: {}{n} {d} {noun} node(s) {}N ({on_bus} on the PCI bus; no valid CDI spec declares {kinds})",
-                self.shared_nodes
-                    .iter()
-                    .map(|s| format!("{s}, "))
-                    .collect::<String>(),
-                self.device_node
-            ),
-            None => {
-                let missing = self.missing_shared(probe)?;
-                let mut lacks = vec![format!("no valid CDI spec declares {kinds}")];
-                lacks.extend(missing.iter().map(|m| format!("no {m}")));
-                if n == 0 {
-                    lacks.push(format!("no {}N node", self.device_node));
-                }
-                let none = if on_bus > 0 {
-                    format!(
-                        "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
-                    )
-                } else {
-                    format!("no {d} {noun}")
-                };
-                format!("{none}: {}", lacks.join(", "))
-            }
-        };
-        let mut report = VendorReport::new(probe, self.vendor, self.kind, tier, reason, devices)
-            .with_cdi_kinds(probe, &self.cdi_kinds());
-        if !left_out.is_empty() {
-            report
-                .warnings
-                .push(crate::finding::Finding::DeviceNodesNotGranted {
-                    vendor: self.vendor.to_string(),
-                    entries: left_out.join(", "),
-                });
-        }
-        Ok(report)
-    }
 }
 
 impl GpuBackend for NodeVendor {
@@ -372,6 +250,14 @@ impl GpuBackend for NodeVendor {
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
         self.cdi_generator
             .map(|g| format!("'{g} --output={spec_path}'"))
+    }
+
+    fn cdi_draft(
+        &self,
+        probe: &Probe,
+    ) -> Option<Result<crate::cdi_tool::generate::CdiDraft, crate::cdi_tool::generate::GenerateError>>
+    {
+        Some(self.draft(probe, self.cdi_naming?))
     }
 
     fn cdi_generator(&self) -> Option<&'static str> {

@@ -1,0 +1,149 @@
+//! What a [`NodeVendor`] finds on a host and says about it: which of its kinds a spec declares,
+//! which shared nodes are absent, the `detect` report, and the sentence when nothing serves it.
+//! Kept apart from the [`GpuBackend`](crate::backend::GpuBackend) glue in `mod.rs`, which calls
+//! these.
+
+use super::NodeVendor;
+use super::nodes::numbered_nodes;
+use crate::backend::GpuBackend;
+use crate::detect::VendorReport;
+use crate::detect::{Device, Fact};
+use crate::error::GpuError;
+use crate::plan::Tier;
+use crate::probe::Probe;
+use crate::render_node::cdi_reason;
+
+impl NodeVendor {
+    pub(super) fn name(&self) -> &'static str {
+        if self.display.is_empty() {
+            self.vendor
+        } else {
+            self.display
+        }
+    }
+
+    pub(super) fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {
+        self.cdi_kinds()
+            .into_iter()
+            .find(|k| probe.cdi().kind_declared(k))
+    }
+
+    /// The shared nodes that are absent (a dangling link counts as absent).
+    pub(super) fn missing_shared(&self, probe: &Probe) -> Result<Vec<&'static str>, GpuError> {
+        let mut out = Vec::new();
+        for node in self.shared_nodes {
+            let there = probe
+                .host()
+                .exists(std::path::Path::new(node))
+                .map_err(|e| GpuError::host(e, "check the host's /dev"))?;
+            if !there {
+                out.push(*node);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn kinds_text(&self) -> String {
+        self.cdi_kinds().join(" or ")
+    }
+
+    /// `ascend:N is /dev/davinciN, ...`: how `vendor:N` numbers the devices.
+    pub(super) fn numbering(&self) -> String {
+        format!(
+            "{v}:N is {p}N, the driver's own number, passed without the vendor's container runtime",
+            v = self.vendor,
+            p = self.device_node
+        )
+    }
+
+    pub(super) fn unusable(&self, probe: &Probe) -> Result<GpuError, GpuError> {
+        if !self.unserved.is_empty() {
+            return Ok(GpuError::Unserved {
+                vendor: self.vendor.to_string(),
+                message: self.unserved.to_string(),
+            });
+        }
+        let missing = self.missing_shared(probe)?;
+        let lacks = if missing.is_empty() {
+            format!(
+                "no {}N node, though the shared nodes exist",
+                self.device_node
+            )
+        } else {
+            format!("no {}", missing.join(", no "))
+        };
+        Ok(GpuError::Unserved {
+            vendor: self.vendor.to_string(),
+            message: format!(
+                "the selection requests '{}' but no valid CDI spec declares {} and the raw device nodes are incomplete ({lacks}) — is the {} driver loaded?",
+                self.vendor,
+                self.kinds_text(),
+                self.name()
+            ),
+        })
+    }
+
+    pub(super) fn report(
+        &self,
+        probe: &Probe,
+        tier: Option<Tier>,
+    ) -> Result<VendorReport, GpuError> {
+        let nodes = numbered_nodes(probe.host(), self.device_node)?;
+        let mut devices = Vec::new();
+        let mut left_out = Vec::new();
+        for node in &nodes {
+            if let Some(why) = &node.left_out {
+                left_out.push(format!("{} ({why})", node.path));
+                continue;
+            }
+            let mut device = Device::new(node.number as usize, None)
+                .with(Fact::shown("device_node", node.path.as_str()));
+            if let Some(facts) = self.device_facts {
+                let more = facts(probe, &device);
+                device.facts.extend(more);
+            }
+            devices.push(device);
+        }
+        let (d, noun, n) = (self.name(), self.device_noun, devices.len());
+        let kinds = self.kinds_text();
+        let on_bus = probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len();
+        let reason = match tier {
+            Some(Tier::Cdi) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.kind)),
+            Some(_) => format!(
+                "raw device nodes: {}{n} {d} {noun} node(s) {}N ({on_bus} on the PCI bus; no valid CDI spec declares {kinds})",
+                self.shared_nodes
+                    .iter()
+                    .map(|s| format!("{s}, "))
+                    .collect::<String>(),
+                self.device_node
+            ),
+            None => {
+                let missing = self.missing_shared(probe)?;
+                let mut lacks = vec![format!("no valid CDI spec declares {kinds}")];
+                lacks.extend(missing.iter().map(|m| format!("no {m}")));
+                if n == 0 {
+                    lacks.push(format!("no {}N node", self.device_node));
+                }
+                let none = if on_bus > 0 {
+                    format!(
+                        "{on_bus} {d} {noun}(s) on the PCI bus but none usable ('gpuctl doctor' says why)"
+                    )
+                } else {
+                    format!("no {d} {noun}")
+                };
+                format!("{none}: {}", lacks.join(", "))
+            }
+        };
+        let mut report = VendorReport::new(probe, self.vendor, self.kind, tier, reason, devices)
+            .with_cdi_kinds(probe, &self.cdi_kinds());
+        if !left_out.is_empty() {
+            report
+                .warnings
+                .push(crate::finding::Finding::DeviceNodesNotGranted {
+                    vendor: self.vendor.to_string(),
+                    entries: left_out.join(", "),
+                });
+        }
+        Ok(report)
+    }
+}
