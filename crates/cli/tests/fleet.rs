@@ -82,9 +82,11 @@ fn bundled_hosts_split_on_the_kernel_module_and_name_the_stale_spec() {
         out.contains("amd (3 host(s)): one stack fits every host:"),
         "{out}"
     );
+    // Drift by severity: the stale spec makes cdi-override's GPUs unusable, said before the
+    // cosmetic release differences.
     assert!(out.contains(
-        "cdi-override: a CDI spec was written for another driver: /etc/cdi/nvidia.yaml: it mounts /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 but the loaded driver is 570.195.03"
-    ));
+        "  GPUs unusable: 1 host (cdi-override): nvidia: a CDI spec was written for another driver (/etc/cdi/nvidia.yaml: it mounts /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 but the loaded driver is 570.195.03): write it again for the loaded one; change to open:580\n"
+    ), "{out}");
     // JSON has the same plan, every host named.
     let (_, json, _) = fleet(&["--format", "json"], &[dir.path()]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -132,9 +134,15 @@ fn same_gpus_on_different_releases_and_a_driver_that_does_not_fit_are_drift() {
     }
     let (code, out, _) = fleet(&[], &[dir.path()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("hosts with the same nvidia GPUs (1x 10de:2901) run different drivers: 575.64.05 on node-b; 580.95.05 on node-a, node-c"), "{out}");
-    // In THE verdict's words, as `requirement --driver proprietary:580.95.05 2901` says it.
-    assert!(out.contains("node-c: its nvidia driver does not fit its GPUs: proprietary kernel module, the open one is needed"), "{out}");
+    assert!(out.contains("  cosmetic (release differences): 3 hosts (node-a, node-b, node-c): hosts with the same nvidia GPUs (1x 10de:2901) run different drivers: 575.64.05 on node-b; 580.95.05 on node-a, node-c\n"), "{out}");
+    // In THE verdict's words, as `requirement --driver proprietary:580.95.05 2901` says it, and
+    // before the release difference: its GPUs are unusable.
+    let unusable = out
+        .find("  GPUs unusable: 1 host (node-c): nvidia: its driver does not drive its GPUs: proprietary kernel module, the open one is needed; change to open:580\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(unusable < out.find("  cosmetic").unwrap(), "{out}");
+    assert!(out.contains("  cosmetic (release differences): 1 host (node-b): nvidia: it runs its group's stack at another release than the plan's; change to open:580\n"), "{out}");
+    assert!(out.contains("order:\n  1. GPUs unusable: node-c\n  2. cosmetic (release differences): node-a, node-b, node-c\n"), "{out}");
 }
 
 #[test]

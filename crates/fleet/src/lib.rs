@@ -16,6 +16,9 @@ pub mod nfd;
 pub mod output;
 pub mod plan;
 pub mod plan_text;
+pub mod rollout;
+mod rollout_group;
+pub mod rollout_text;
 pub mod stack;
 pub mod summary;
 

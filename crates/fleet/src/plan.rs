@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::load::Skipped;
 use crate::model::ConstraintEntry;
+use crate::rollout::Rollout;
 use crate::stack::{describe_all, intersect, split_sentence};
 use crate::summary::HostSummary;
 
@@ -32,6 +33,9 @@ pub struct Group {
     /// `describe` says branches. Text only, so the JSON keys stay as they were.
     #[serde(skip)]
     pub floor: Vec<String>,
+    /// The distinct GPU ids of its hosts: what THE verdict is asked about for the group.
+    #[serde(skip)]
+    pub ids: Vec<String>,
 }
 
 /// One vendor across the fleet.
@@ -102,6 +106,8 @@ pub struct FleetPlan {
     pub cuda: Option<CudaPlan>,
     /// Files not read, and why.
     pub skipped: Vec<Skipped>,
+    /// What to roll out: releases, hosts to change, findings by severity, the order.
+    pub rollout: Rollout,
 }
 
 impl FleetPlan {
@@ -126,11 +132,13 @@ pub fn plan(
             }
         }
     }
-    let vendors = order.iter().map(|v| vendor_plan(&hosts, v)).collect();
+    let vendors: Vec<VendorPlan> = order.iter().map(|v| vendor_plan(&hosts, v)).collect();
+    let drift = drift(&hosts);
     FleetPlan {
         hosts: hosts.len(),
+        rollout: crate::rollout::build(&hosts, &vendors, &drift),
         vendors,
-        drift: drift(&hosts),
+        drift,
         cuda: cuda.map(|c| cuda_plan(&hosts, c)),
         skipped,
     }
@@ -180,6 +188,7 @@ fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
                     constraints: stack.clone(),
                     hosts: vec![h.name.clone()],
                     floor: Vec::new(),
+                    ids: Vec::new(),
                 });
                 let mut ids = Vec::new();
                 add(&mut ids);
@@ -190,6 +199,7 @@ fn vendor_plan(hosts: &[HostSummary], vendor: &str) -> VendorPlan {
     for (g, ids) in groups.iter_mut().zip(&group_ids) {
         g.describe = describe_all(&g.constraints);
         g.floor = release_floor(vendor, ids);
+        g.ids.clone_from(ids);
     }
     let divides = divides(&groups);
     VendorPlan {

@@ -83,12 +83,7 @@ pub fn render(p: &FleetPlan) -> String {
             }
         }
     }
-    if !p.drift.is_empty() {
-        s.push_str("drift:\n");
-        for d in &p.drift {
-            let _ = writeln!(s, "  - {}", e(&d.message));
-        }
-    }
+    crate::rollout_text::render(&p.rollout, &p.vendors, &mut s);
     if let Some(c) = &p.cuda {
         let _ = writeln!(s, "CUDA {}:", e(&c.cuda));
         let _ = writeln!(s, "  can run it: {}", or_none(&c.can));

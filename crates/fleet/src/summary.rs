@@ -27,6 +27,19 @@ pub struct HostSummary {
     pub vendors: Vec<VendorSummary>,
     /// CDI specs written for another driver than the loaded one, one sentence each.
     pub stale_specs: Vec<String>,
+    /// Doctor's other findings (status `problem` or `warning`), so a plan can name them.
+    pub doctor: Vec<DoctorNote>,
+}
+
+/// One doctor finding of a host, kept so the plan groups it with the same finding elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DoctorNote {
+    /// The check's code (`cdi-version`).
+    pub code: String,
+    /// `problem` or `warning`.
+    pub status: String,
+    /// What it saw, its first fact, or what labels say of it.
+    pub fact: String,
 }
 
 /// One vendor's GPUs on a host.
@@ -227,11 +240,34 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
         .filter(|c| c.code == SPEC_DRIVER_CHECK && c.status == "problem")
         .map(|c| format!("{}: {}", c.subject, c.facts.join("; ")))
         .collect();
+    // The stale spec is drift already (said with its own sentence), and each vendor's
+    // `<vendor>-driver` check is THE verdict on the loaded driver that `driver.fits` holds;
+    // every other finding is kept as doctor said it.
+    let verdict_check = |code: &str| {
+        code.strip_suffix("-driver")
+            .is_some_and(|v| r.vendors.iter().any(|x| x.vendor == v))
+    };
+    let doctor = r
+        .doctor
+        .checks
+        .iter()
+        .filter(|c| c.code != SPEC_DRIVER_CHECK && !verdict_check(&c.code))
+        .filter(|c| c.status == "problem" || c.status == "warning")
+        .map(|c| DoctorNote {
+            code: c.code.to_string(),
+            status: c.status.to_string(),
+            fact: c
+                .facts
+                .first()
+                .map_or_else(|| c.subject.to_string(), |f| format!("{}: {f}", c.subject)),
+        })
+        .collect();
     HostSummary {
         name,
         reported_name: r.host.name.is_some(),
         machine_id: r.host.machine_id.as_deref().map(str::to_string),
         vendors,
         stale_specs,
+        doctor,
     }
 }

@@ -1,0 +1,467 @@
+//! The plan an operator acts on (docs/fleet.md#the-roll-out-plan): per group the release that
+//! drives it, the one release that serves several groups where there is one, each host to
+//! change with what to change to and why, findings grouped by severity, and the order to act
+//! in. Every "does this release drive these GPUs" is THE verdict
+//! ([`gpuctl_core::requirement_answer::verdicts`]), asked once per group and release; nothing
+//! here judges a fit on its own.
+
+use std::collections::HashMap;
+
+use gpuctl_core::backend::Registry;
+use gpuctl_core::host::Host;
+use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
+use gpuctl_core::requirement_answer::{Request, verdicts};
+use serde::Serialize;
+
+use crate::model::Kind;
+use crate::plan::{Drift, Group, VendorPlan};
+use crate::rollout_group::{findings, order};
+use crate::summary::{HostSummary, VendorSummary};
+
+/// The vendor whose releases the plan names: its driver specs are `MODULE:BRANCH`
+/// (`open:580`), the form `gpuctl requirement --driver` takes.
+const RELEASE_VENDOR: &str = "nvidia";
+/// Its choice component (the kernel module) and its versioned one (the driver branch).
+const MODULE: &str = "nvidia-kernel-module";
+const BRANCH: &str = "nvidia-driver-branch";
+/// Modules tried where a group allows any, in the order a tie is broken.
+const MODULES: [&str; 2] = ["open", "proprietary"];
+
+/// How urgent a finding is, most urgent first: the order the plan acts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// The GPUs cannot be used: detect says so, THE verdict is `no` for the running driver, no
+    /// driver is loaded, a CDI spec was written for another driver, no stack drives them all.
+    Unusable,
+    /// A doctor problem other than drift (a CDI spec podman skips, a missing file).
+    Problem,
+    /// The host works, but its running stack is not its group's (another module, below the
+    /// group's release floor): it must change for the roll-out.
+    BelowStack,
+    /// It runs its group's stack at another release than the plan's: a release difference only.
+    Cosmetic,
+    /// THE verdict on what it runs is unknown (AMD's ROCm lives in the container image): not a
+    /// fault, and never counted as a fit.
+    Unchecked,
+    /// A doctor warning.
+    Warning,
+}
+
+impl Severity {
+    /// In words, as the text heads each finding.
+    pub fn words(self) -> &'static str {
+        match self {
+            Severity::Unusable => "GPUs unusable",
+            Severity::Problem => "doctor problems",
+            Severity::BelowStack => "below the group's stack",
+            Severity::Cosmetic => "cosmetic (release differences)",
+            Severity::Unchecked => "not known to fit (THE verdict is unknown)",
+            Severity::Warning => "doctor warnings",
+        }
+    }
+}
+
+/// One group's stack and the release the plan gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stack {
+    /// The group's index in its vendor's `groups` (0-based).
+    pub group: usize,
+    /// The stack in words (the group's `describe`).
+    pub describe: String,
+    /// Its hosts.
+    pub hosts: usize,
+    /// The kernel modules the stack allows (empty: any, or a vendor without one).
+    pub modules: Vec<String>,
+    /// The oldest and newest release line (NVIDIA's branch) it allows.
+    pub min: Option<String>,
+    /// See `min`.
+    pub max: Option<String>,
+    /// The release to run, as a `--driver` spec (`open:580`); `null` when none is known.
+    pub release: Option<String>,
+    /// Why no release is named, when none is.
+    pub why: Option<String>,
+}
+
+/// One release that serves several groups, each with its module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Covering {
+    /// The branch (`580`).
+    pub branch: String,
+    /// Per group, the spec that drives it (`open:580`).
+    pub groups: Vec<GroupRelease>,
+}
+
+/// A group and the spec of the covering release that drives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupRelease {
+    /// The group's index.
+    pub group: usize,
+    /// `MODULE:BRANCH`.
+    pub spec: String,
+}
+
+/// A host to change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// The host.
+    pub host: String,
+    /// The vendor.
+    pub vendor: String,
+    /// How urgent.
+    pub severity: Severity,
+    /// What is wrong, by kind (`driver-does-not-fit`, `not-usable`, `cdi-spec-for-another-driver`,
+    /// `gpus-conflict`, `gpus-unknown`, `off-stack`, `verdict-unknown`, `other-release`).
+    pub kind: &'static str,
+    /// What it runs, as specs (`proprietary:570.172.08`); `null` when nothing is loaded.
+    pub from: Option<String>,
+    /// What to run instead: the group's release; `null` when none is known.
+    pub to: Option<String>,
+    /// Why, one sentence, without the host's name.
+    pub reason: String,
+}
+
+/// Hosts sharing one finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// How urgent.
+    pub severity: Severity,
+    /// The change kind, or the doctor check's code.
+    pub kind: String,
+    /// The vendor, or `null` for a host-wide doctor finding.
+    pub vendor: Option<String>,
+    /// The hosts, in name order.
+    pub hosts: Vec<String>,
+    /// One sentence for all of them.
+    pub message: String,
+    /// What to run instead, when the finding names it.
+    pub to: Option<String>,
+}
+
+/// One step of the order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// 1-based.
+    pub step: usize,
+    /// The severity it deals with.
+    pub severity: Severity,
+    /// The hosts.
+    pub hosts: Vec<String>,
+}
+
+/// One vendor's part of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VendorRollout {
+    /// `nvidia`.
+    pub vendor: String,
+    /// One per group, in `groups` order.
+    pub stacks: Vec<Stack>,
+    /// The one release serving every group, where there are several groups and one does.
+    pub covering: Option<Covering>,
+    /// Why no one release serves every group, when there are several.
+    pub no_covering: Option<String>,
+    /// The hosts to change, in host order.
+    pub changes: Vec<Change>,
+}
+
+/// The roll-out plan: `rollout` in `gpuctl fleet --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rollout {
+    /// Per vendor, as `vendors`.
+    pub vendors: Vec<VendorRollout>,
+    /// Every change and doctor finding, grouped, most urgent first.
+    pub findings: Vec<Finding>,
+    /// What to do first: one step per severity that has hosts.
+    pub order: Vec<Step>,
+}
+
+/// THE verdict on `specs` for `ids`, asked once per pair.
+struct Asker {
+    asked: HashMap<(Vec<String>, String), Verdict>,
+}
+
+impl Asker {
+    fn ask(&mut self, ids: &[String], spec: &str) -> Verdict {
+        let key = (ids.to_vec(), spec.to_string());
+        if let Some(v) = self.asked.get(&key) {
+            return v.clone();
+        }
+        let specs = [spec.to_string()];
+        let request = Request {
+            ids,
+            specs: &specs,
+            vendor: VendorRequest::default(),
+        };
+        let v = match verdicts(&Host::system(), None, Registry::discovered(), request) {
+            Ok(v) => v
+                .into_iter()
+                .find(|(vendor, _)| vendor == RELEASE_VENDOR)
+                .map_or_else(|| Verdict::unknown("no GPU of the vendor"), |(_, v)| v),
+            Err(e) => Verdict::unknown(format!("gpuctl requirement refuses it: {e}")),
+        };
+        self.asked.insert(key, v.clone());
+        v
+    }
+}
+
+/// The first number of a release or branch (`570.172.08` is 570).
+fn major(s: &str) -> Option<u32> {
+    s.split('.').next().and_then(|m| m.parse().ok())
+}
+
+fn range(g: &Group) -> (Option<u32>, Option<u32>) {
+    g.constraints
+        .iter()
+        .find(|c| c.component == BRANCH && c.kind == Kind::Range)
+        .map_or((None, None), |c| {
+            (
+                c.min.as_deref().and_then(major),
+                c.max.as_deref().and_then(major),
+            )
+        })
+}
+
+fn modules(g: &Group) -> Vec<String> {
+    g.constraints
+        .iter()
+        .find(|c| c.component == MODULE && c.kind == Kind::Choice)
+        .map(|c| c.allowed.clone())
+        .unwrap_or_default()
+}
+
+fn within(b: u32, (lo, hi): (Option<u32>, Option<u32>)) -> bool {
+    lo.is_none_or(|lo| b >= lo) && hi.is_none_or(|hi| b <= hi)
+}
+
+/// The spec of `branch` that drives group `g` (its hosts' most common module first), or the
+/// verdict that says why none does.
+fn drives(
+    asker: &mut Asker,
+    g: &Group,
+    run: &[&VendorSummary],
+    branch: u32,
+) -> Result<String, String> {
+    let allowed = modules(g);
+    let mut tried: Vec<&str> = if allowed.is_empty() {
+        MODULES.to_vec()
+    } else {
+        allowed.iter().map(String::as_str).collect()
+    };
+    let count = |m: &str| run.iter().filter(|v| running(v).0 == Some(m)).count();
+    tried.sort_by_key(|m| std::cmp::Reverse(count(m)));
+    let mut why = String::new();
+    for m in tried {
+        let spec = format!("{m}:{branch}");
+        let v = asker.ask(&g.ids, &spec);
+        if v.fit == Fit::Yes {
+            return Ok(spec);
+        }
+        if why.is_empty() {
+            why = format!("{spec}: {}", v.why.unwrap_or_default());
+        }
+    }
+    Err(why)
+}
+
+/// What a host runs: its module and release, from its `--driver` spec.
+fn running(v: &VendorSummary) -> (Option<&str>, Option<&str>) {
+    match v.specs.first().and_then(|s| s.split_once(':')) {
+        Some((m, r)) => (Some(m), Some(r)),
+        None => (None, v.driver_version.as_deref()),
+    }
+}
+
+/// Branches worth asking: the bounds of the groups' ranges and what the hosts run, newest first.
+fn candidates(plan: &VendorPlan, hosts: &[&VendorSummary]) -> Vec<u32> {
+    let mut out: Vec<u32> = plan
+        .groups
+        .iter()
+        .flat_map(|g| {
+            let (lo, hi) = range(g);
+            [lo, hi]
+        })
+        .flatten()
+        .chain(
+            hosts
+                .iter()
+                .filter_map(|v| v.driver_version.as_deref().and_then(major)),
+        )
+        .collect();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out.dedup();
+    out
+}
+
+/// The plan for `hosts` (sorted by name) and the vendors' groups.
+pub fn build(hosts: &[HostSummary], vendors: &[VendorPlan], drift: &[Drift]) -> Rollout {
+    let mut asker = Asker {
+        asked: HashMap::new(),
+    };
+    let vendors: Vec<VendorRollout> = vendors
+        .iter()
+        .map(|p| vendor_rollout(&mut asker, hosts, p))
+        .collect();
+    let findings = findings(hosts, &vendors, drift);
+    let order = order(&findings);
+    Rollout {
+        vendors,
+        findings,
+        order,
+    }
+}
+
+fn vendor_rollout(asker: &mut Asker, hosts: &[HostSummary], p: &VendorPlan) -> VendorRollout {
+    let mine: Vec<(&HostSummary, &VendorSummary)> = hosts
+        .iter()
+        .filter_map(|h| {
+            h.vendors
+                .iter()
+                .find(|v| v.vendor == p.vendor)
+                .map(|v| (h, v))
+        })
+        .collect();
+    let runs: Vec<&VendorSummary> = mine.iter().map(|(_, v)| *v).collect();
+    let branches = candidates(p, &runs);
+    let of_group = |g: &Group| -> Vec<&VendorSummary> {
+        mine.iter()
+            .filter(|(h, _)| g.hosts.contains(&h.name))
+            .map(|(_, v)| *v)
+            .collect()
+    };
+    let mut stacks: Vec<Stack> = Vec::new();
+    for (i, g) in p.groups.iter().enumerate() {
+        let (lo, hi) = range(g);
+        let mut s = Stack {
+            group: i,
+            describe: g.describe.clone(),
+            hosts: g.hosts.len(),
+            modules: modules(g),
+            min: lo.map(|b| b.to_string()),
+            max: hi.map(|b| b.to_string()),
+            release: None,
+            why: None,
+        };
+        if p.vendor != RELEASE_VENDOR {
+            s.why = Some(format!(
+                "the stack is the plan (gpuctl names releases for {RELEASE_VENDOR} only)"
+            ));
+        } else if g.ids.is_empty() {
+            s.why = Some("no GPU id is known for the group (labels carry none), so THE verdict cannot be asked of a release".into());
+        } else {
+            let members = of_group(g);
+            let mut why = None;
+            for b in branches.iter().copied().filter(|b| within(*b, (lo, hi))) {
+                match drives(asker, g, &members, b) {
+                    Ok(spec) => {
+                        s.release = Some(spec);
+                        break;
+                    }
+                    Err(w) => why = why.or(Some(w)),
+                }
+            }
+            if s.release.is_none() {
+                s.why = Some(why.unwrap_or_else(|| "no release line is in its range".into()));
+            }
+        }
+        stacks.push(s);
+    }
+    let (covering, no_covering) = covering(asker, p, &branches, &stacks, &of_group);
+    // A covering release is every group's release: one roll-out for all.
+    if let Some(c) = &covering {
+        for gr in &c.groups {
+            if let Some(s) = stacks.get_mut(gr.group) {
+                s.release = Some(gr.spec.clone());
+                s.why = None;
+            }
+        }
+    }
+    let changes = crate::rollout_group::changes(asker_fn(asker), hosts, p, &stacks);
+    VendorRollout {
+        vendor: p.vendor.clone(),
+        stacks,
+        covering,
+        no_covering,
+        changes,
+    }
+}
+
+/// THE verdict as `changes` asks it: group ids and the host's own spec.
+fn asker_fn(asker: &mut Asker) -> impl FnMut(&[String], &str) -> Verdict + '_ {
+    move |ids, spec| asker.ask(ids, spec)
+}
+
+type Members<'a> = dyn Fn(&Group) -> Vec<&'a VendorSummary> + 'a;
+
+/// The newest branch that drives every group (each with a module of its own), or why none does.
+fn covering<'a>(
+    asker: &mut Asker,
+    p: &VendorPlan,
+    branches: &[u32],
+    stacks: &[Stack],
+    of_group: &Members<'a>,
+) -> (Option<Covering>, Option<String>) {
+    if p.groups.len() < 2 || p.vendor != RELEASE_VENDOR {
+        return (None, None);
+    }
+    if p.groups.iter().any(|g| g.ids.is_empty()) {
+        return (None, Some("no GPU id is known for a group (labels carry none), so THE verdict cannot be asked which release serves several".into()));
+    }
+    let ranges: Vec<_> = p.groups.iter().map(range).collect();
+    let shared: Vec<u32> = branches
+        .iter()
+        .copied()
+        .filter(|b| ranges.iter().all(|r| within(*b, *r)))
+        .collect();
+    if shared.is_empty() {
+        let each: Vec<String> = stacks
+            .iter()
+            .map(|s| format!("group {} allows {}", s.group + 1, span(s)))
+            .collect();
+        return (
+            None,
+            Some(format!(
+                "no single branch serves every group: no branch is in every group's range ({})",
+                each.join("; ")
+            )),
+        );
+    }
+    let mut first_why = None;
+    for b in shared {
+        let mut groups = Vec::new();
+        for (i, g) in p.groups.iter().enumerate() {
+            match drives(asker, g, &of_group(g), b) {
+                Ok(spec) => groups.push(GroupRelease { group: i, spec }),
+                Err(why) => {
+                    first_why = first_why.or(Some(format!("group {}: {why}", i + 1)));
+                    break;
+                }
+            }
+        }
+        if groups.len() == p.groups.len() {
+            return (
+                Some(Covering {
+                    branch: b.to_string(),
+                    groups,
+                }),
+                None,
+            );
+        }
+    }
+    (
+        None,
+        Some(format!(
+            "no single branch serves every group: {}",
+            first_why.unwrap_or_default()
+        )),
+    )
+}
+
+/// A stack's branch range in words (`570 or newer`).
+fn span(s: &Stack) -> String {
+    match (&s.min, &s.max) {
+        (Some(lo), Some(hi)) => format!("branch {lo} to {hi}"),
+        (Some(lo), None) => format!("branch {lo} or newer"),
+        (None, Some(hi)) => format!("branch {hi} or older"),
+        (None, None) => "any branch".into(),
+    }
+}
