@@ -100,6 +100,9 @@ pub enum CliError {
         /// How many paths were given.
         paths: usize,
     },
+    /// `fleet` was given a NodeList it cannot plan (not JSON, another kind, a label gpuctl
+    /// does not write).
+    NodeList(gpuctl_fleet::nodelist::NodeListError),
     /// `doctor --image`: podman could not give the image's environment.
     Image(gpuctl_core::check::image_inspect::InspectError),
     /// `run` found an image the host's drivers cannot run (a vendor's image check).
@@ -151,6 +154,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
             | CliError::FleetEmpty { .. }
+            | CliError::NodeList(_)
             | CliError::CdiCheck(_)
             | CliError::CdiVendor { .. }
             | CliError::Image(_) => EXIT_INVALID,
@@ -277,6 +281,7 @@ impl std::fmt::Display for CliError {
                 f,
                 "{e}; the old file is left as it was: check the directory exists and is writable"
             ),
+            CliError::NodeList(e) => write!(f, "{e}"),
             CliError::FleetEmpty { paths } => write!(
                 f,
                 "no gpuctl report was read from the {paths} path(s) given; pass files written by 'gpuctl report' or directories holding them"

@@ -31,7 +31,8 @@ pub struct FleetArgs {
     #[arg(long, value_name = "X.Y")]
     pub cuda: Option<String>,
 
-    /// Report files (`gpuctl report` JSON), or directories of them.
+    /// Report files (`gpuctl report` JSON), directories of them, or `kubectl get nodes -o json`
+    /// output (a file, or `-` for standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -57,7 +58,7 @@ pub fn run(ctx: &Context, a: &FleetArgs, out: &mut dyn Write) -> Result<Outcome,
     }
     let (files, mut skipped) = load::files(&a.paths);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (hosts, unread) = load::read_all(&files, threads);
+    let (hosts, unread) = load::read_all(&files, threads).map_err(CliError::NodeList)?;
     skipped.extend(unread);
     for s in &skipped {
         ctx.ui.warn(&format!("{}: skipped: {}", s.file, s.why));

@@ -13,6 +13,7 @@ pub mod load;
 pub mod machine_id;
 pub mod model;
 pub mod nfd;
+pub mod nodelist;
 pub mod output;
 pub mod plan;
 pub mod plan_text;

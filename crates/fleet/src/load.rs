@@ -17,10 +17,15 @@ use gpuctl_core::check::evidence::kind_of;
 use serde::{Deserialize, Serialize};
 
 use crate::model::SCHEMA;
+use crate::nodelist::{self, NodeListError};
 use crate::summary::{HostSummary, LeanReport, summarize};
 
 /// A report file larger than this is skipped: a real one is tens of KiB.
 pub const MAX_REPORT_BYTES: u64 = 4 * 1024 * 1024;
+/// A NodeList may be larger (a few KiB per node): this is read of one at most.
+pub const MAX_NODE_LIST_BYTES: u64 = 256 * 1024 * 1024;
+/// The path that names standard input.
+pub const STDIN: &str = "-";
 
 /// A file that was not read, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -118,6 +123,28 @@ fn unreadable(path: &Path, e: &std::io::Error) -> String {
 #[derive(Deserialize)]
 struct Head {
     schema: Option<serde_json::Value>,
+    /// A Kubernetes object's kind (`NodeList`, `List`): not a report.
+    #[serde(default)]
+    kind: Option<serde_json::Value>,
+}
+
+/// Why a file gave no host: skipped (the others are still planned), or a NodeList that cannot
+/// be planned (the whole plan is refused, exit 2: its nodes would be missing in silence).
+#[derive(Debug)]
+pub enum Unread {
+    /// Named and skipped.
+    Skipped(Skipped),
+    /// Refused.
+    Refused(NodeListError),
+}
+
+/// True when the first bytes look like a Kubernetes object rather than a report (`kubectl`
+/// prints `apiVersion` first and `kind` last, keys in order), so a file over the report limit is
+/// read on to the NodeList limit.
+fn looks_like_kubernetes(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(4096)];
+    let has = |w: &[u8]| head.windows(w.len()).any(|x| x == w);
+    has(b"\"apiVersion\"") && !has(b"\"schema\"")
 }
 
 /// Opens `path` for reading only when it leads to a regular file. The type is looked at before
@@ -145,28 +172,60 @@ fn open_report(path: &Path) -> Result<File, String> {
     }
 }
 
-/// One file read and summarized, or why not. At most [`MAX_REPORT_BYTES`] + 1 bytes are read,
-/// whatever the file's metadata says.
-pub fn read(path: &Path) -> Result<HostSummary, Skipped> {
-    let skip = |why: String| skipped(path, why);
-    let file = open_report(path).map_err(skip)?;
+/// One file read and summarized (a report: one host; a NodeList: its labelled nodes, and a
+/// skipped entry per node without gpuctl labels), or why not. At most [`MAX_REPORT_BYTES`] + 1
+/// bytes are read, whatever the file's metadata says, or [`MAX_NODE_LIST_BYTES`] + 1 of what
+/// begins as a Kubernetes object. `-` is standard input, where what is not JSON is refused.
+pub fn read(path: &Path) -> Result<(Vec<HostSummary>, Vec<Skipped>), Unread> {
+    let skip = |why: String| Unread::Skipped(skipped(path, why));
+    let stdin = path.as_os_str() == STDIN;
+    let mut source: Box<dyn Read> = if stdin {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(open_report(path).map_err(skip)?)
+    };
     let mut bytes = Vec::new();
-    file.take(MAX_REPORT_BYTES + 1)
+    let mut limit = MAX_REPORT_BYTES;
+    (&mut source)
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| skip(format!("cannot read it: {e}")))?;
-    if bytes.len() as u64 > MAX_REPORT_BYTES {
-        return Err(skip(format!(
-            "over {MAX_REPORT_BYTES} bytes, larger than any report"
-        )));
+    if bytes.len() as u64 > limit && looks_like_kubernetes(&bytes) {
+        limit = MAX_NODE_LIST_BYTES;
+        source
+            .take(limit + 1 - bytes.len() as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| skip(format!("cannot read it: {e}")))?;
     }
+    if bytes.len() as u64 > limit {
+        return Err(skip(format!("over {limit} bytes, larger than any report")));
+    }
+    let file = path.display().to_string();
     match serde_json::from_slice::<LeanReport<'_>>(&bytes) {
-        Ok(r) if r.schema == SCHEMA => Ok(summarize(&r, path)),
+        Ok(r) if r.schema == SCHEMA => Ok((vec![summarize(&r, path)], Vec::new())),
         Ok(r) => Err(skip(other_schema(&r.schema))),
         // A report of another version may not parse as this one: its schema says which.
         Err(e) => match serde_json::from_slice::<Head>(&bytes) {
             Ok(Head {
+                kind: Some(serde_json::Value::String(kind)),
+                schema: None,
+            }) => {
+                let (hosts, bare) =
+                    nodelist::hosts(&bytes, &file, &kind).map_err(Unread::Refused)?;
+                let bare = bare
+                    .into_iter()
+                    .map(|n| skipped(path, format!("node {n:?} has no gpuctl.io label: the DaemonSet (deploy/kubernetes) does not run there, or NFD has not published its labels yet")))
+                    .collect();
+                Ok((hosts, bare))
+            }
+            Ok(Head {
                 schema: Some(serde_json::Value::String(s)),
+                ..
             }) if s != SCHEMA => Err(skip(other_schema(&s))),
+            Err(j) if stdin => Err(Unread::Refused(NodeListError::NotJson {
+                file,
+                reason: j.to_string(),
+            })),
             _ => Err(skip(format!(
                 "not a {SCHEMA} report ({e}); write it with 'gpuctl report'"
             ))),
@@ -201,10 +260,14 @@ fn other_schema(s: &str) -> String {
 /// named, not planned twice. When both reports carry machine ids and they differ, these are two
 /// hosts with one name, which a plan that names hosts cannot tell apart: the later is refused
 /// with that sentence.
-pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Skipped>) {
+pub fn read_all(
+    files: &[PathBuf],
+    threads: usize,
+) -> Result<(Vec<HostSummary>, Vec<Skipped>), NodeListError> {
     let threads = threads.clamp(1, 64).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
-    let results: Vec<Vec<Result<HostSummary, Skipped>>> = std::thread::scope(|s| {
+    type Read = Result<(Vec<HostSummary>, Vec<Skipped>), Unread>;
+    let results: Vec<Vec<Read>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
@@ -218,7 +281,7 @@ pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Ski
                 // One result per file even then, so each stays paired with its name.
                 h.join().unwrap_or_else(|_| {
                     part.iter()
-                        .map(|f| Err(skipped(f, "a reader thread failed".into())))
+                        .map(|f| Err(Unread::Skipped(skipped(f, "a reader thread failed".into()))))
                         .collect()
                 })
             })
@@ -229,8 +292,17 @@ pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Ski
     // Each reported name, the file it came from and its machine id.
     let mut first: HashMap<String, (&Path, Option<String>)> = HashMap::new();
     for (r, file) in results.into_iter().flatten().zip(files) {
-        match r {
-            Ok(h) => match h.reported_name.then(|| first.get(&h.name)).flatten() {
+        let (read, bare) = match r {
+            Ok(r) => r,
+            Err(Unread::Skipped(s)) => {
+                skip.push(s);
+                continue;
+            }
+            Err(Unread::Refused(e)) => return Err(e),
+        };
+        skip.extend(bare);
+        for h in read {
+            match h.reported_name.then(|| first.get(&h.name)).flatten() {
                 Some((earlier, id)) => skip.push(skipped(file, twice(&h, earlier, id.as_deref()))),
                 None => {
                     if h.reported_name {
@@ -238,9 +310,8 @@ pub fn read_all(files: &[PathBuf], threads: usize) -> (Vec<HostSummary>, Vec<Ski
                     }
                     hosts.push(h);
                 }
-            },
-            Err(s) => skip.push(s),
+            }
         }
     }
-    (hosts, skip)
+    Ok((hosts, skip))
 }

@@ -173,6 +173,11 @@ pub struct Rollout {
     pub findings: Vec<Finding>,
     /// What to do first: one step per severity that has hosts.
     pub order: Vec<Step>,
+    /// The hosts planned from node labels rather than reports.
+    pub from_labels: Vec<String>,
+    /// What their labels cannot tell that a report could, one sentence each; empty when every
+    /// host came from a report.
+    pub labels_cannot_tell: Vec<String>,
 }
 
 /// THE verdict on `specs` for `ids`, asked once per pair.
@@ -303,10 +308,25 @@ pub fn build(hosts: &[HostSummary], vendors: &[VendorPlan], drift: &[Drift]) -> 
         .collect();
     let findings = findings(hosts, &vendors, drift);
     let order = order(&findings);
+    let from_labels: Vec<String> = hosts
+        .iter()
+        .filter(|h| h.from_labels)
+        .map(|h| h.name.clone())
+        .collect();
+    let labels_cannot_tell = if from_labels.is_empty() {
+        Vec::new()
+    } else {
+        crate::nodelist::LABELS_CANNOT_TELL
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
     Rollout {
         vendors,
         findings,
         order,
+        from_labels,
+        labels_cannot_tell,
     }
 }
 

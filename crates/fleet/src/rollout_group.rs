@@ -210,10 +210,11 @@ pub fn findings(hosts: &[HostSummary], vendors: &[VendorRollout], drift: &[Drift
     out
 }
 
-/// One step per severity with hosts, most urgent first.
+/// One step per severity with hosts to act on, most urgent first (hosts with the same GPUs on
+/// different releases are a fact about the fleet; which of them change is in the changes).
 pub fn order(findings: &[Finding]) -> Vec<Step> {
     let mut by: BTreeMap<Severity, BTreeSet<&str>> = BTreeMap::new();
-    for f in findings {
+    for f in findings.iter().filter(|f| f.kind != SAME_GPUS) {
         by.entry(f.severity)
             .or_default()
             .extend(f.hosts.iter().map(String::as_str));

@@ -133,4 +133,15 @@ pub fn render(r: &Rollout, plans: &[VendorPlan], s: &mut String) {
             names(&step.hosts)
         );
     }
+    if !r.from_labels.is_empty() {
+        let _ = writeln!(
+            s,
+            "planned from node labels ({}: {}), which cannot tell:",
+            count(r.from_labels.len()),
+            names(&r.from_labels)
+        );
+        for l in &r.labels_cannot_tell {
+            let _ = writeln!(s, "  - {l}");
+        }
+    }
 }

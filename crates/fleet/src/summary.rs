@@ -29,6 +29,9 @@ pub struct HostSummary {
     pub stale_specs: Vec<String>,
     /// Doctor's other findings (status `problem` or `warning`), so a plan can name them.
     pub doctor: Vec<DoctorNote>,
+    /// True when read from a node's labels, which say less than a report
+    /// ([`crate::nodelist::LABELS_CANNOT_TELL`]).
+    pub from_labels: bool,
 }
 
 /// One doctor finding of a host, kept so the plan groups it with the same finding elsewhere.
@@ -269,5 +272,6 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
         vendors,
         stale_specs,
         doctor,
+        from_labels: false,
     }
 }
