@@ -142,7 +142,12 @@ fn same_gpus_on_different_releases_and_a_driver_that_does_not_fit_are_drift() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(unusable < out.find("  cosmetic").unwrap(), "{out}");
     assert!(out.contains("  cosmetic (release differences): 1 host (node-b): nvidia: it runs its group's stack at another release than the plan's; change to open:580\n"), "{out}");
-    assert!(out.contains("order:\n  1. GPUs unusable: node-c\n  2. cosmetic (release differences): node-b\n"), "{out}");
+    assert!(
+        out.contains(
+            "order:\n  1. GPUs unusable: node-c\n  2. cosmetic (release differences): node-b\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
