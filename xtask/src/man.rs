@@ -224,7 +224,11 @@ const SUB_EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "gpuctl fleet reports/",
-                "Plan every report in a directory: the driver stack per vendor, or what divides the hosts.",
+                "Plan every report in a directory: the driver stack per vendor, or what divides the hosts; the release per group, the hosts to change, drift by severity and the order.",
+            ),
+            (
+                "kubectl get nodes -o json | gpuctl fleet -",
+                "Plan a cluster from the gpuctl.io labels the DaemonSet writes, saying what labels cannot tell.",
             ),
             (
                 "gpuctl fleet --cuda 12.4 --format json reports/",

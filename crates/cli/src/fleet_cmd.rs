@@ -16,7 +16,7 @@ use crate::{CliError, Context, Outcome};
 pub enum FleetFormat {
     /// For people.
     Text,
-    /// One JSON object: {"hosts", "vendors", "drift", "cuda", "skipped"}.
+    /// One JSON object: {"hosts", "vendors", "drift", "cuda", "skipped", "rollout"}.
     Json,
 }
 
