@@ -413,6 +413,13 @@ fn a_bad_node_list_is_named_with_its_token_and_exit_2() {
     let (code, _, err) = fleet(&[], &[&write("pod.json", &list)]);
     assert_eq!(code, 2);
     assert!(err.contains("item 0 is a \"Pod\", not a Node"), "{err}");
+    // Cut short: begun as kubectl prints it, so meant as a NodeList.
+    let text = node_list("List").to_string();
+    let cut = dir.path().join("cut.json");
+    fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    let (code, _, err) = fleet(&[], &[&cut]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cut.json: not JSON ("), "{err}");
     // Not JSON on standard input.
     let out = cargo_bin_cmd!("gpuctl")
         .args(["fleet", "-"])

@@ -19,6 +19,7 @@ pub mod plan;
 pub mod plan_text;
 pub mod rollout;
 mod rollout_group;
+mod rollout_release;
 pub mod rollout_text;
 pub mod stack;
 pub mod summary;

@@ -222,10 +222,13 @@ pub fn read(path: &Path) -> Result<(Vec<HostSummary>, Vec<Skipped>), Unread> {
                 schema: Some(serde_json::Value::String(s)),
                 ..
             }) if s != SCHEMA => Err(skip(other_schema(&s))),
-            Err(j) if stdin => Err(Unread::Refused(NodeListError::NotJson {
-                file,
-                reason: j.to_string(),
-            })),
+            // On stdin, or begun as a Kubernetes object, it was meant as a NodeList.
+            Err(j) if stdin || looks_like_kubernetes(&bytes) => {
+                Err(Unread::Refused(NodeListError::NotJson {
+                    file,
+                    reason: j.to_string(),
+                }))
+            }
             _ => Err(skip(format!(
                 "not a {SCHEMA} report ({e}); write it with 'gpuctl report'"
             ))),

@@ -7,25 +7,15 @@
 
 use std::collections::HashMap;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
-use gpuctl_core::requirement_answer::{Request, verdicts};
+use gpuctl_core::requirement::Verdict;
 use serde::Serialize;
 
-use crate::model::Kind;
 use crate::plan::{Drift, Group, VendorPlan};
 use crate::rollout_group::{findings, order};
+use crate::rollout_release::{
+    Asker, RELEASE_VENDOR, candidates, covering, drives, modules, range, within,
+};
 use crate::summary::{HostSummary, VendorSummary};
-
-/// The vendor whose releases the plan names: its driver specs are `MODULE:BRANCH`
-/// (`open:580`), the form `gpuctl requirement --driver` takes.
-const RELEASE_VENDOR: &str = "nvidia";
-/// Its choice component (the kernel module) and its versioned one (the driver branch).
-const MODULE: &str = "nvidia-kernel-module";
-const BRANCH: &str = "nvidia-driver-branch";
-/// Modules tried where a group allows any, in the order a tie is broken.
-const MODULES: [&str; 2] = ["open", "proprietary"];
 
 /// How urgent a finding is, most urgent first: the order the plan acts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -180,123 +170,6 @@ pub struct Rollout {
     pub labels_cannot_tell: Vec<String>,
 }
 
-/// THE verdict on `specs` for `ids`, asked once per pair.
-struct Asker {
-    asked: HashMap<(Vec<String>, String), Verdict>,
-}
-
-impl Asker {
-    fn ask(&mut self, ids: &[String], spec: &str) -> Verdict {
-        let key = (ids.to_vec(), spec.to_string());
-        if let Some(v) = self.asked.get(&key) {
-            return v.clone();
-        }
-        let specs = [spec.to_string()];
-        let request = Request {
-            ids,
-            specs: &specs,
-            vendor: VendorRequest::default(),
-        };
-        let v = match verdicts(&Host::system(), None, Registry::discovered(), request) {
-            Ok(v) => v
-                .into_iter()
-                .find(|(vendor, _)| vendor == RELEASE_VENDOR)
-                .map_or_else(|| Verdict::unknown("no GPU of the vendor"), |(_, v)| v),
-            Err(e) => Verdict::unknown(format!("gpuctl requirement refuses it: {e}")),
-        };
-        self.asked.insert(key, v.clone());
-        v
-    }
-}
-
-/// The first number of a release or branch (`570.172.08` is 570).
-fn major(s: &str) -> Option<u32> {
-    s.split('.').next().and_then(|m| m.parse().ok())
-}
-
-fn range(g: &Group) -> (Option<u32>, Option<u32>) {
-    g.constraints
-        .iter()
-        .find(|c| c.component == BRANCH && c.kind == Kind::Range)
-        .map_or((None, None), |c| {
-            (
-                c.min.as_deref().and_then(major),
-                c.max.as_deref().and_then(major),
-            )
-        })
-}
-
-fn modules(g: &Group) -> Vec<String> {
-    g.constraints
-        .iter()
-        .find(|c| c.component == MODULE && c.kind == Kind::Choice)
-        .map(|c| c.allowed.clone())
-        .unwrap_or_default()
-}
-
-fn within(b: u32, (lo, hi): (Option<u32>, Option<u32>)) -> bool {
-    lo.is_none_or(|lo| b >= lo) && hi.is_none_or(|hi| b <= hi)
-}
-
-/// The spec of `branch` that drives group `g` (its hosts' most common module first), or the
-/// verdict that says why none does.
-fn drives(
-    asker: &mut Asker,
-    g: &Group,
-    run: &[&VendorSummary],
-    branch: u32,
-) -> Result<String, String> {
-    let allowed = modules(g);
-    let mut tried: Vec<&str> = if allowed.is_empty() {
-        MODULES.to_vec()
-    } else {
-        allowed.iter().map(String::as_str).collect()
-    };
-    let count = |m: &str| run.iter().filter(|v| running(v).0 == Some(m)).count();
-    tried.sort_by_key(|m| std::cmp::Reverse(count(m)));
-    let mut why = String::new();
-    for m in tried {
-        let spec = format!("{m}:{branch}");
-        let v = asker.ask(&g.ids, &spec);
-        if v.fit == Fit::Yes {
-            return Ok(spec);
-        }
-        if why.is_empty() {
-            why = format!("{spec}: {}", v.why.unwrap_or_default());
-        }
-    }
-    Err(why)
-}
-
-/// What a host runs: its module and release, from its `--driver` spec.
-fn running(v: &VendorSummary) -> (Option<&str>, Option<&str>) {
-    match v.specs.first().and_then(|s| s.split_once(':')) {
-        Some((m, r)) => (Some(m), Some(r)),
-        None => (None, v.driver_version.as_deref()),
-    }
-}
-
-/// Branches worth asking: the bounds of the groups' ranges and what the hosts run, newest first.
-fn candidates(plan: &VendorPlan, hosts: &[&VendorSummary]) -> Vec<u32> {
-    let mut out: Vec<u32> = plan
-        .groups
-        .iter()
-        .flat_map(|g| {
-            let (lo, hi) = range(g);
-            [lo, hi]
-        })
-        .flatten()
-        .chain(
-            hosts
-                .iter()
-                .filter_map(|v| v.driver_version.as_deref().and_then(major)),
-        )
-        .collect();
-    out.sort_unstable_by(|a, b| b.cmp(a));
-    out.dedup();
-    out
-}
-
 /// The plan for `hosts` (sorted by name) and the vendors' groups.
 pub fn build(hosts: &[HostSummary], vendors: &[VendorPlan], drift: &[Drift]) -> Rollout {
     let mut asker = Asker {
@@ -408,80 +281,4 @@ fn vendor_rollout(asker: &mut Asker, hosts: &[HostSummary], p: &VendorPlan) -> V
 /// THE verdict as `changes` asks it: group ids and the host's own spec.
 fn asker_fn(asker: &mut Asker) -> impl FnMut(&[String], &str) -> Verdict + '_ {
     move |ids, spec| asker.ask(ids, spec)
-}
-
-type Members<'a> = dyn Fn(&Group) -> Vec<&'a VendorSummary> + 'a;
-
-/// The newest branch that drives every group (each with a module of its own), or why none does.
-fn covering<'a>(
-    asker: &mut Asker,
-    p: &VendorPlan,
-    branches: &[u32],
-    stacks: &[Stack],
-    of_group: &Members<'a>,
-) -> (Option<Covering>, Option<String>) {
-    if p.groups.len() < 2 || p.vendor != RELEASE_VENDOR {
-        return (None, None);
-    }
-    if p.groups.iter().any(|g| g.ids.is_empty()) {
-        return (None, Some("no GPU id is known for a group (labels carry none), so THE verdict cannot be asked which release serves several".into()));
-    }
-    let ranges: Vec<_> = p.groups.iter().map(range).collect();
-    let shared: Vec<u32> = branches
-        .iter()
-        .copied()
-        .filter(|b| ranges.iter().all(|r| within(*b, *r)))
-        .collect();
-    if shared.is_empty() {
-        let each: Vec<String> = stacks
-            .iter()
-            .map(|s| format!("group {} allows {}", s.group + 1, span(s)))
-            .collect();
-        return (
-            None,
-            Some(format!(
-                "no single branch serves every group: no branch is in every group's range ({})",
-                each.join("; ")
-            )),
-        );
-    }
-    let mut first_why = None;
-    for b in shared {
-        let mut groups = Vec::new();
-        for (i, g) in p.groups.iter().enumerate() {
-            match drives(asker, g, &of_group(g), b) {
-                Ok(spec) => groups.push(GroupRelease { group: i, spec }),
-                Err(why) => {
-                    first_why = first_why.or(Some(format!("group {}: {why}", i + 1)));
-                    break;
-                }
-            }
-        }
-        if groups.len() == p.groups.len() {
-            return (
-                Some(Covering {
-                    branch: b.to_string(),
-                    groups,
-                }),
-                None,
-            );
-        }
-    }
-    (
-        None,
-        Some(format!(
-            "no single branch serves every group: {}",
-            first_why.unwrap_or_default()
-        )),
-    )
-}
-
-/// A stack's branch range in words (`570 or newer`).
-fn span(s: &Stack) -> String {
-    match (&s.min, &s.max) {
-        (Some(lo), Some(hi)) => format!("branch {lo} to {hi}"),
-        (Some(lo), None) => format!("branch {lo} or newer"),
-        (None, Some(hi)) => format!("branch {hi} or older"),
-        (None, None) => "any branch".into(),
-    }
 }
