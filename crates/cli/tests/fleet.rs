@@ -8,31 +8,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_testkit::Tree;
 
-const OPEN: &str = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 18 20:38:17 UTC 2025\n";
-const PROPRIETARY: &str =
-    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep 18 20:38:17 UTC 2025\n";
+mod fleet_hosts;
+use fleet_hosts::{OPEN, PROPRIETARY, nvidia_host};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/hosts")
         .join(name)
-}
-
-/// A host with one NVIDIA GPU `device` and the loaded driver's banner.
-fn nvidia_host(name: &str, device: u16, banner: &str) -> Tree {
-    let t = Tree::new();
-    t.file("/proc/sys/kernel/hostname", &format!("{name}\n"))
-        .file("/proc/sys/kernel/osrelease", "6.8.0-60-generic\n")
-        .pci("0000:01:00.0", 0x10de, device, 0x03_00_00)
-        .link(
-            "/sys/devices/pci0000:00/0000:01:00.0/driver",
-            "../../../bus/pci/drivers/nvidia",
-        )
-        .file("/proc/driver/nvidia/version", banner)
-        .nvidia_dev();
-    t
 }
 
 fn report_into(root: &Path, dir: &Path, file: &str) {

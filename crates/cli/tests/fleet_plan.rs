@@ -9,12 +9,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_testkit::Tree;
 use serde_json::{Value, json};
 
-const OPEN: &str = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 18 20:38:17 UTC 2025\n";
-const PROPRIETARY: &str =
-    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu Sep 18 20:38:17 UTC 2025\n";
+mod fleet_hosts;
+use fleet_hosts::{OPEN, PROPRIETARY, nvidia_host};
 
 fn hosts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/hosts")
@@ -195,32 +193,21 @@ fn the_bundled_hosts_plan_names_branch_580_for_both_groups_and_each_host_to_chan
     assert_eq!(plan["rollout"]["labels_cannot_tell"], json!([]));
 }
 
-/// A host with one NVIDIA GPU `device` and the loaded driver's banner.
-fn nvidia_host(device: u16, banner: &str) -> Tree {
-    let t = Tree::new();
-    t.file("/proc/sys/kernel/hostname", "template\n")
-        .file("/proc/sys/kernel/osrelease", "6.8.0-60-generic\n")
-        .pci("0000:01:00.0", 0x10de, device, 0x03_00_00)
-        .link(
-            "/sys/devices/pci0000:00/0000:01:00.0/driver",
-            "../../../bus/pci/drivers/nvidia",
-        )
-        .file("/proc/driver/nvidia/version", banner)
-        .nvidia_dev();
-    t
-}
-
 /// 200 hosts from five kinds, 40 each: B200s on open 580.95.05 (nothing to change), on open
 /// 575.64.05 (a release difference), on the proprietary module (unusable: Blackwell has none);
 /// Maxwells (13c2) on proprietary 580.95.05 (nothing) and 535.183.01 (a release difference).
 #[test]
 fn a_generated_200_host_fleet_is_planned_in_groups_not_host_by_host() {
     let kinds = [
-        nvidia_host(0x2901, OPEN),
-        nvidia_host(0x2901, &OPEN.replace("580.95.05", "575.64.05")),
-        nvidia_host(0x2901, PROPRIETARY),
-        nvidia_host(0x13c2, PROPRIETARY),
-        nvidia_host(0x13c2, &PROPRIETARY.replace("580.95.05", "535.183.01")),
+        nvidia_host("template", 0x2901, OPEN),
+        nvidia_host("template", 0x2901, &OPEN.replace("580.95.05", "575.64.05")),
+        nvidia_host("template", 0x2901, PROPRIETARY),
+        nvidia_host("template", 0x13c2, PROPRIETARY),
+        nvidia_host(
+            "template",
+            0x13c2,
+            &PROPRIETARY.replace("580.95.05", "535.183.01"),
+        ),
     ];
     let templates: Vec<Value> = kinds
         .iter()

@@ -15,11 +15,12 @@ use crate::plan::FleetPlan;
 const SHOWN: usize = 8;
 
 /// A string from a report, as text output may hold it.
-fn e(s: &str) -> Cow<'_, str> {
+pub(crate) fn e(s: &str) -> Cow<'_, str> {
     escape_controls(s)
 }
 
-fn names(hosts: &[String]) -> String {
+/// Host names for a line: the first few, then how many more (the JSON has them all).
+pub(crate) fn names(hosts: &[String]) -> String {
     let shown: Vec<Cow<'_, str>> = hosts.iter().take(SHOWN).map(|h| e(h)).collect();
     if hosts.len() > SHOWN {
         format!("{} and {} more", shown.join(", "), hosts.len() - SHOWN)
