@@ -69,18 +69,25 @@ pub fn run(ctx: &Context, a: &FleetArgs, out: &mut dyn Write) -> Result<Outcome,
         });
     }
     let p = plan::plan(hosts, cuda.as_ref(), skipped);
-    let text = match a.format {
-        FleetFormat::Text => plan_text::render(&p),
+    match a.format {
+        FleetFormat::Text => write_out(out, &plan_text::render(&p))?,
+        // Written as it is encoded: 10,000 hosts' plan is megabytes, never held whole.
         FleetFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&p).map_err(|e| CliError::Encode {
-                what: "plan",
-                reason: e.to_string(),
-            })?;
-            s.push('\n');
-            s
+            let mut w = std::io::BufWriter::new(&mut *out);
+            let written = serde_json::to_writer_pretty(&mut w, &p)
+                .map_err(std::io::Error::from)
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush());
+            match written {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    return Err(CliError::Write {
+                        reason: e.to_string(),
+                    });
+                }
+                _ => {}
+            }
         }
-    };
-    write_out(out, &text)?;
+    }
     Ok(if p.divided() {
         Outcome::NotSatisfied
     } else {

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::SCHEMA;
 use crate::nodelist::{self, NodeListError};
-use crate::summary::{HostSummary, LeanReport, summarize};
+use crate::summary::{HostSummary, LeanReport, Notes, summarize};
 
 /// A report file larger than this is skipped: a real one is tens of KiB.
 pub const MAX_REPORT_BYTES: u64 = 4 * 1024 * 1024;
@@ -176,7 +176,7 @@ fn open_report(path: &Path) -> Result<File, String> {
 /// skipped entry per node without gpuctl labels), or why not. At most [`MAX_REPORT_BYTES`] + 1
 /// bytes are read, whatever the file's metadata says, or [`MAX_NODE_LIST_BYTES`] + 1 of what
 /// begins as a Kubernetes object. `-` is standard input, where what is not JSON is refused.
-pub fn read(path: &Path) -> Result<(Vec<HostSummary>, Vec<Skipped>), Unread> {
+pub fn read(path: &Path, notes: &Notes) -> Result<(Vec<HostSummary>, Vec<Skipped>), Unread> {
     let skip = |why: String| Unread::Skipped(skipped(path, why));
     let stdin = path.as_os_str() == STDIN;
     let mut source: Box<dyn Read> = if stdin {
@@ -202,7 +202,7 @@ pub fn read(path: &Path) -> Result<(Vec<HostSummary>, Vec<Skipped>), Unread> {
     }
     let file = path.display().to_string();
     match serde_json::from_slice::<LeanReport<'_>>(&bytes) {
-        Ok(r) if r.schema == SCHEMA => Ok((vec![summarize(&r, path)], Vec::new())),
+        Ok(r) if r.schema == SCHEMA => Ok((vec![summarize(&r, path, notes)], Vec::new())),
         Ok(r) => Err(skip(other_schema(&r.schema))),
         // A report of another version may not parse as this one: its schema says which.
         Err(e) => match serde_json::from_slice::<Head>(&bytes) {
@@ -270,11 +270,13 @@ pub fn read_all(
     let threads = threads.clamp(1, 64).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
     type Read = Result<(Vec<HostSummary>, Vec<Skipped>), Unread>;
+    let notes = Notes::default();
     let results: Vec<Vec<Read>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
-                let h = s.spawn(move || part.iter().map(|f| read(f)).collect::<Vec<_>>());
+                let notes = &notes;
+                let h = s.spawn(move || part.iter().map(|f| read(f, notes)).collect::<Vec<_>>());
                 (part, h)
             })
             .collect();

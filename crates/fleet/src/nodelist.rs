@@ -6,6 +6,7 @@
 //! ([`LABELS_CANNOT_TELL`]); what they do not say stays unknown, never a guess.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use gpuctl_core::requirement::{Component, Fit, LINUX_KERNEL, Version};
 use serde::Deserialize;
@@ -230,11 +231,11 @@ impl Node<'_> {
             ("warning", "doctor.warnings"),
         ] {
             if let Some(n) = self.count(label)?.filter(|n| *n > 0) {
-                doctor.push(DoctorNote {
+                doctor.push(Arc::new(DoctorNote {
                     code: label.into(),
                     status: status.into(),
                     fact: format!("{n} {status}(s) on the node; labels give only the count: run 'gpuctl doctor' there, or plan its report"),
-                });
+                }));
             }
         }
         Ok(HostSummary {

@@ -215,10 +215,13 @@ fn vendor_rollout(asker: &mut Asker, hosts: &[HostSummary], p: &VendorPlan) -> V
         .collect();
     let runs: Vec<&VendorSummary> = mine.iter().map(|(_, v)| *v).collect();
     let branches = candidates(p, &runs);
+    // By name, so a group's members are found in the group's size, not the fleet's.
+    let by_name: HashMap<&str, &VendorSummary> =
+        mine.iter().map(|(h, v)| (h.name.as_str(), *v)).collect();
     let of_group = |g: &Group| -> Vec<&VendorSummary> {
-        mine.iter()
-            .filter(|(h, _)| g.hosts.contains(&h.name))
-            .map(|(_, v)| *v)
+        g.hosts
+            .iter()
+            .filter_map(|h| by_name.get(h.as_str()).copied())
             .collect()
     };
     let mut stacks: Vec<Stack> = Vec::new();

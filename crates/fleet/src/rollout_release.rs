@@ -25,13 +25,13 @@ pub(crate) const MODULES: [&str; 2] = ["open", "proprietary"];
 
 /// THE verdict on `specs` for `ids`, asked once per pair.
 pub(crate) struct Asker {
-    pub(crate) asked: HashMap<(Vec<String>, String), Verdict>,
+    /// By ids, then spec: a hit allocates nothing (asked once per host).
+    pub(crate) asked: HashMap<Vec<String>, HashMap<String, Verdict>>,
 }
 
 impl Asker {
     pub(crate) fn ask(&mut self, ids: &[String], spec: &str) -> Verdict {
-        let key = (ids.to_vec(), spec.to_string());
-        if let Some(v) = self.asked.get(&key) {
+        if let Some(v) = self.asked.get(ids).and_then(|m| m.get(spec)) {
             return v.clone();
         }
         let specs = [spec.to_string()];
@@ -47,7 +47,10 @@ impl Asker {
                 .map_or_else(|| Verdict::unknown("no GPU of the vendor"), |(_, v)| v),
             Err(e) => Verdict::unknown(format!("gpuctl requirement refuses it: {e}")),
         };
-        self.asked.insert(key, v.clone());
+        self.asked
+            .entry(ids.to_vec())
+            .or_default()
+            .insert(spec.to_string(), v.clone());
         v
     }
 }

@@ -3,7 +3,9 @@
 //! driver.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 
@@ -27,15 +29,16 @@ pub struct HostSummary {
     pub vendors: Vec<VendorSummary>,
     /// CDI specs written for another driver than the loaded one, one sentence each.
     pub stale_specs: Vec<String>,
-    /// Doctor's other findings (status `problem` or `warning`), so a plan can name them.
-    pub doctor: Vec<DoctorNote>,
+    /// Doctor's other findings (status `problem` or `warning`), so a plan can name them; each
+    /// distinct one is held once for the whole fleet ([`Notes`]).
+    pub doctor: Vec<Arc<DoctorNote>>,
     /// True when read from a node's labels, which say less than a report
     /// ([`crate::nodelist::LABELS_CANNOT_TELL`]).
     pub from_labels: bool,
 }
 
 /// One doctor finding of a host, kept so the plan groups it with the same finding elsewhere.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DoctorNote {
     /// The check's code (`cdi-version`).
     pub code: String,
@@ -75,6 +78,24 @@ pub struct VendorSummary {
     /// The GPUs nothing is known of, as `who: why` (no source lists them): such a host fits no
     /// stack the fleet plans.
     pub unknown: Vec<String>,
+}
+
+/// The distinct doctor findings of a fleet: 10,000 hosts share a handful, so each is held once
+/// (shared by the reading threads).
+pub type Notes = Mutex<HashSet<Arc<DoctorNote>>>;
+
+/// `note`, as the one copy `notes` holds.
+pub fn intern(notes: &Notes, note: DoctorNote) -> Arc<DoctorNote> {
+    // A reader that panicked left the set whole (an insert is one step): use it anyway.
+    let mut set = notes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(n) = set.get(&note) {
+        return Arc::clone(n);
+    }
+    let n = Arc::new(note);
+    set.insert(Arc::clone(&n));
+    n
 }
 
 /// The part of a [`crate::model::Report`] planning reads: the same keys, everything else skipped
@@ -171,7 +192,7 @@ struct LeanCheck<'a> {
 }
 
 /// The summary of `r`, read from `file`.
-pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
+pub fn summarize(r: &LeanReport<'_>, file: &Path, notes: &Notes) -> HostSummary {
     let name = r.host.name.as_deref().map_or_else(
         || {
             file.file_stem().map_or_else(
@@ -256,13 +277,18 @@ pub fn summarize(r: &LeanReport<'_>, file: &Path) -> HostSummary {
         .iter()
         .filter(|c| c.code != SPEC_DRIVER_CHECK && !verdict_check(&c.code))
         .filter(|c| c.status == "problem" || c.status == "warning")
-        .map(|c| DoctorNote {
-            code: c.code.to_string(),
-            status: c.status.to_string(),
-            fact: c
-                .facts
-                .first()
-                .map_or_else(|| c.subject.to_string(), |f| format!("{}: {f}", c.subject)),
+        .map(|c| {
+            intern(
+                notes,
+                DoctorNote {
+                    code: c.code.to_string(),
+                    status: c.status.to_string(),
+                    fact: c
+                        .facts
+                        .first()
+                        .map_or_else(|| c.subject.to_string(), |f| format!("{}: {f}", c.subject)),
+                },
+            )
         })
         .collect();
     HostSummary {
