@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The example plug-ins, relative to the workspace root.
-pub const EXAMPLES: [&str; 2] = ["tests/example-vendor", "tests/example-ascend"];
+pub const EXAMPLES: [&str; 3] = [
+    "tests/example-vendor",
+    "tests/example-ascend",
+    "tests/example-accel",
+];
 
 /// Flags of `cargo xtask example-standalone`.
 #[derive(Debug, Clone, clap::Args)]
