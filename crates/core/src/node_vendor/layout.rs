@@ -3,8 +3,9 @@
 //! is the vendor's only when `/sys/class/<class>/<stem>N/device` is one of its PCI functions
 //! (that function's `vendor` file is the vendor's id): `/dev/accel` is the kernel's accel class
 //! for every driver (Intel's NPU driver, Habana's, AMD's XDNA), so `accel0` by name belongs to
-//! nobody in particular. DRM render nodes are decided the same way (`/sys/class/drm/renderDN/
-//! device/vendor`, [`crate::drm::scan`]); this is the rule for the other classes.
+//! nobody in particular. DRM render nodes, which AMD and Intel grant, are decided by the same
+//! reads ([`devnode::function_vendor`], [`devnode::function_link`], in [`crate::drm::scan`]);
+//! this is the rule for the other classes.
 //!
 //! A layout also names per-device companion nodes (Habana's `accel_controlDN` beside `accelN`),
 //! passed with their device; a vendor lists alternative layouts (Habana's older driver made
@@ -18,14 +19,12 @@ use crate::devnode;
 use crate::error::GpuError;
 use crate::host::Host;
 use crate::pci::is_pci_address;
-use crate::text::{escape_controls, py_strip};
+use crate::text::escape_controls;
 use gpuctl_cdi::ReadProblem;
 
 /// The sysfs class of `/dev/accel/accelN`: the kernel's compute-accelerator subsystem
 /// (Documentation/accel/introduction.rst) names every driver's nodes there.
 pub const ACCEL_CLASS: &str = "accel";
-
-const ATTR_LIMIT: u64 = 4096;
 
 /// One way a driver lays out its per-device nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,22 +71,24 @@ pub struct PciFunction {
 /// The PCI function of the class node `name` (`/sys/class/<class>/<name>/device`), or why sysfs
 /// shows none, in a few words.
 pub fn pci_function(host: &Host, class: &str, name: &str) -> Result<PciFunction, String> {
-    let device = format!("/sys/class/{class}/{name}/device");
-    let vendor = match host.read_to_string(&Path::new(&device).join("vendor"), ATTR_LIMIT) {
-        Ok(text) => py_strip(&text).to_string(),
+    let class_dir = format!("/sys/class/{class}");
+    let device = format!("{class_dir}/{name}/device");
+    let vendor = match devnode::function_vendor(host, &class_dir, name) {
+        Ok(vendor) => vendor,
         Err(e) if e.problem == ReadProblem::NotFound => {
             return Err(format!("{device} is no PCI function"));
         }
         Err(e) => return Err(format!("{device}/vendor: {}", e.problem)),
     };
-    let address = match host.read_link(Path::new(&device)) {
-        Ok(target) => target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .filter(|n| is_pci_address(n))
-            .map(str::to_string),
-        Err(_) => None,
-    };
+    let address = devnode::function_link(host, &class_dir, name)
+        .ok()
+        .and_then(|target| {
+            target
+                .file_name()
+                .and_then(|n| n.to_str())
+                .filter(|n| is_pci_address(n))
+                .map(str::to_string)
+        });
     let Some(address) = address else {
         return Err(format!("{device} does not lead to a PCI address"));
     };
