@@ -8,6 +8,7 @@ use crate::text::{py_int_list, py_repr};
 
 /// A GPU request the host cannot serve.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum GpuError {
     /// A vendor was asked for and none of its tiers is available. The message is the vendor's
     /// own sentence, naming what is missing and how to install it.

@@ -28,7 +28,10 @@ fn mixed() -> Tree {
     t
 }
 
-fn seen(nodes: &[NumberedNode]) -> Vec<(u32, Option<&str>, Option<&str>, Vec<&str>)> {
+/// Number, PCI address, why left out, companions.
+type Seen<'a> = (u32, Option<&'a str>, Option<&'a str>, Vec<&'a str>);
+
+fn seen(nodes: &[NumberedNode]) -> Vec<Seen<'_>> {
     nodes
         .iter()
         .map(|n| {
