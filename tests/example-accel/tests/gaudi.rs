@@ -36,6 +36,15 @@ fn stdout(cmd: &mut assert_cmd::Command) -> String {
     String::from_utf8(cmd.output().unwrap().stdout).unwrap()
 }
 
+/// `gpuctl args SELECTOR` on `t` succeeds with exactly `expected`.
+fn grants(t: &Tree, selector: &str, expected: &str) {
+    gpuctl(t)
+        .args(["args", selector])
+        .assert()
+        .code(0)
+        .stdout(expected.to_string());
+}
+
 const BOTH: &str = "--device /dev/accel/accel1 --device /dev/accel/accel_controlD1 \
 --device /dev/accel/accel2 --device /dev/accel/accel_controlD2 \
 -e HABANA_VISIBLE_DEVICES=1,2 --group-add keep-groups\n";
@@ -43,11 +52,7 @@ const BOTH: &str = "--device /dev/accel/accel1 --device /dev/accel/accel_control
 #[test]
 fn a_whole_grant_passes_each_gaudi_with_its_control_node_and_never_the_npu() {
     let t = mixed_host();
-    gpuctl(&t)
-        .args(["args", "gaudi"])
-        .assert()
-        .code(0)
-        .stdout(BOTH);
+    grants(&t, "gaudi", BOTH);
     // `all` asks every vendor: the NPU's node is still nobody's grant.
     let all = stdout(gpuctl(&t).args(["args", "all"]));
     assert!(!all.contains("accel0"), "{all}");
@@ -82,11 +87,11 @@ fn the_npu_s_number_is_no_gaudi_index() {
         err.contains("gaudi:1=/dev/accel/accel1, gaudi:2=/dev/accel/accel2"),
         "{err}"
     );
-    gpuctl(&t)
-        .args(["args", "gaudi:2"])
-        .assert()
-        .code(0)
-        .stdout("--device /dev/accel/accel2 --device /dev/accel/accel_controlD2 -e HABANA_VISIBLE_DEVICES=2 --group-add keep-groups\n");
+    grants(
+        &t,
+        "gaudi:2",
+        "--device /dev/accel/accel2 --device /dev/accel/accel_controlD2 -e HABANA_VISIBLE_DEVICES=2 --group-add keep-groups\n",
+    );
 }
 
 #[test]
@@ -190,11 +195,11 @@ fn a_link_to_the_npu_s_node_is_not_granted() {
     let t = mixed_host();
     std::fs::remove_file(t.path("/dev/accel/accel2")).unwrap();
     t.link("/dev/accel/accel2", "accel0");
-    gpuctl(&t)
-        .args(["args", "gaudi"])
-        .assert()
-        .code(0)
-        .stdout("--device /dev/accel/accel1 --device /dev/accel/accel_controlD1 -e HABANA_VISIBLE_DEVICES=1 --group-add keep-groups\n");
+    grants(
+        &t,
+        "gaudi",
+        "--device /dev/accel/accel1 --device /dev/accel/accel_controlD1 -e HABANA_VISIBLE_DEVICES=1 --group-add keep-groups\n",
+    );
 }
 
 #[test]
@@ -205,9 +210,28 @@ fn a_gaudi_of_the_older_driver_s_layout_is_served() {
     t.class_node("accel", "accel0", NPU, "/dev/accel/accel0");
     t.class_node("habanalabs", "hl0", GAUDI0, "/dev/hl0");
     t.file("/dev/hl_controlD0", "");
-    gpuctl(&t)
-        .args(["args", "gaudi"])
-        .assert()
-        .code(0)
-        .stdout("--device /dev/hl0 --device /dev/hl_controlD0 -e HABANA_VISIBLE_DEVICES=0 --group-add keep-groups\n");
+    grants(
+        &t,
+        "gaudi",
+        "--device /dev/hl0 --device /dev/hl_controlD0 -e HABANA_VISIBLE_DEVICES=0 --group-add keep-groups\n",
+    );
+}
+
+#[test]
+fn texts_about_every_vendor_call_the_devices_by_their_nouns() {
+    let t = mixed_host();
+    let compose = stdout(gpuctl(&t).args(["args", "gaudi", "--format", "compose"]));
+    assert!(
+        compose.starts_with("# gpuctl: accelerator keys for one compose service;"),
+        "{compose}"
+    );
+    // Nothing usable at all: `all`'s error names both nouns the linked vendors use.
+    let empty = Tree::new();
+    let out = gpuctl(&empty).args(["args", "all"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("no usable GPU or accelerator support was detected"),
+        "{err}"
+    );
 }
