@@ -9,7 +9,8 @@
 //!
 //! `path-files` lists the source files one gpuctl command runs code from.
 //!
-//! `example-standalone` builds the example plug-ins outside the workspace, as a third party would.
+//! `example-standalone` builds and tests the example plug-ins outside the workspace, as a third
+//! party would.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,7 +59,8 @@ enum Task {
     /// host): how many files a reader follows from `main` to the output.
     PathFiles(path_files::PathFilesArgs),
     /// Build each example plug-in as a crate outside the workspace, as a third party would:
-    /// copied out, its path dependencies pointed at this checkout, `cargo build --offline`.
+    /// copied out, its path dependencies pointed at this checkout, `cargo build --offline`, then
+    /// `cargo test --offline`.
     ExampleStandalone(standalone::StandaloneArgs),
 }
 

@@ -1,8 +1,9 @@
-//! `cargo xtask example-standalone`: builds each example plug-in (tests/example-vendor,
-//! tests/example-ascend) as a crate outside gpuctl's workspace, the way a third party would
+//! `cargo xtask example-standalone`: builds and tests each example plug-in (tests/example-vendor,
+//! tests/example-ascend, tests/example-accel) as a crate outside gpuctl's workspace, the way a
+//! third party would
 //! (docs/plugin-guide.md#step-1-the-crate-and-its-dependency-lines): its directory copied out of the checkout, each
 //! `path = "../..."` dependency pointed at this checkout, and `cargo build --offline` against the
-//! registry already downloaded. A manifest that inherits from the workspace (`workspace = true`)
+//! registry already downloaded, then `cargo test --offline`. A manifest that inherits from the workspace (`workspace = true`)
 //! builds only inside it, and fails here.
 
 use std::fs;
@@ -10,7 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The example plug-ins, relative to the workspace root.
-pub const EXAMPLES: [&str; 2] = ["tests/example-vendor", "tests/example-ascend"];
+pub const EXAMPLES: [&str; 3] = [
+    "tests/example-vendor",
+    "tests/example-ascend",
+    "tests/example-accel",
+];
 
 /// Flags of `cargo xtask example-standalone`.
 #[derive(Debug, Clone, clap::Args)]
@@ -65,15 +70,20 @@ pub fn run(args: &StandaloneArgs) -> Result<bool, String> {
             "xtask: building {example} outside the workspace ({})",
             out.display()
         );
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--offline", "--manifest-path"])
-            .arg(&manifest)
-            .env("CARGO_TARGET_DIR", &target)
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !status.success() {
-            eprintln!("xtask: {example} does not build outside the workspace");
-            ok = false;
+        // Built, then tested: an example's tests are what hold its claims (the Gaudi example's
+        // that another vendor's node is never granted), and they must hold outside too.
+        for (step, failed) in [("build", "build"), ("test", "pass its tests")] {
+            let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args([step, "--offline", "--manifest-path"])
+                .arg(&manifest)
+                .env("CARGO_TARGET_DIR", &target)
+                .status()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            if !status.success() {
+                eprintln!("xtask: {example} does not {failed} outside the workspace");
+                ok = false;
+                break;
+            }
         }
     }
     let _ = fs::remove_dir_all(&scratch);

@@ -27,6 +27,7 @@ impl DirEntry {
 
 /// Why a path could not be looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReadProblem {
     /// Nothing exists at the path.
     NotFound,

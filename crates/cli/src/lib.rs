@@ -16,6 +16,12 @@ use gpuctl_amd as _;
 use gpuctl_intel as _;
 use gpuctl_nvidia as _;
 
+/// docs/plugins.md, whose Rust snippets `cargo test` compiles as doc tests: the guide a third
+/// party writes a plug-in from cannot drift from the interface.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/plugins.md")]
+pub struct PluginsGuide;
+
 mod args_cmd;
 mod cdi_cmd;
 mod completions_cmd;

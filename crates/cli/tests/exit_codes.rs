@@ -46,7 +46,7 @@ fn outcomes(#[case] outcome: Outcome, #[case] code: u8) {
     "bad device index in 'amd:x'; expected 'amd' or 'amd:<non-negative integer>', or on a CDI tier 'amd:<device name>' (letters, digits, '_', '.', ':', '-', starting and ending with a letter or digit)"
 )]
 #[case::unserved(
-    CliError::Unserved(GpuError::NoUsableGpu { missing: vec!["no vendor CDI spec".into()] }),
+    CliError::Unserved(GpuError::NoUsableGpu { missing: vec!["no vendor CDI spec".into()], noun: "GPU".into() }),
     1,
     "the selection is 'all' but no usable GPU support was detected on this host (no vendor CDI spec); run 'gpuctl detect' to see what each vendor lacks"
 )]

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::host::Host;
-use crate::text::escape_controls;
+use crate::host::{Host, HostError};
+use crate::text::{escape_controls, py_strip};
 use gpuctl_cdi::ReadProblem;
 
 /// Why a node is not granted, as the words in parentheses after its path: `(a link to /dev/sda,
@@ -51,6 +51,25 @@ pub fn is_node_in(target: &Path, dir: &str, is_name: impl Fn(&str) -> bool) -> b
             .and_then(|n| n.to_str())
             .is_some_and(is_name)
 }
+
+/// The `vendor` file of the PCI function the class node `<class_dir>/<name>` belongs to
+/// (`/sys/class/drm/renderD128/device/vendor`), stripped: whose device the node is. Every
+/// vendor's nodes are decided by this one read, render nodes ([`crate::drm::scan`]) and the
+/// numbered nodes of a sysfs class ([`crate::node_vendor::layout_nodes`]) alike; a node with no
+/// such file (a platform device) is `NotFound`.
+pub fn function_vendor(host: &Host, class_dir: &str, name: &str) -> Result<String, HostError> {
+    let path = Path::new(class_dir).join(name).join("device/vendor");
+    host.read_to_string(&path, SYSFS_ATTR_LIMIT)
+        .map(|text| py_strip(&text).to_string())
+}
+
+/// Where the class node's `device` link leads (`../../../0000:03:00.0`): its PCI function.
+pub fn function_link(host: &Host, class_dir: &str, name: &str) -> Result<PathBuf, HostError> {
+    host.read_link(&Path::new(class_dir).join(name).join("device"))
+}
+
+/// A sysfs attribute is a line; more than this is no attribute.
+const SYSFS_ATTR_LIMIT: u64 = 4096;
 
 #[cfg(test)]
 mod tests {

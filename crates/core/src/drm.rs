@@ -2,13 +2,14 @@
 //! PCI vendor from `<node>/device/vendor`, the PCI address from the last component of the raw
 //! `<node>/device` link. Used by every vendor whose raw tier hands out render nodes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::devnode;
 use crate::error::GpuError;
 use crate::finding::Finding;
 use crate::host::Host;
 use crate::pci::is_pci_address;
-use crate::text::{escape_controls, py_strip};
+use crate::text::escape_controls;
 use gpuctl_cdi::ReadProblem;
 
 /// Where sysfs lists DRM devices.
@@ -17,8 +18,6 @@ pub const DRM_SYSFS: &str = "/sys/class/drm";
 pub const DRI_DIR: &str = "/dev/dri";
 /// Where udev puts the stable per-PCI-address links.
 pub const DRI_BY_PATH_DIR: &str = "/dev/dri/by-path";
-
-const ATTR_LIMIT: u64 = 4096;
 
 /// One render node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,9 +94,8 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
             });
             continue;
         };
-        let node_dir = PathBuf::from(DRM_SYSFS).join(name);
-        let vendor = match host.read_to_string(&node_dir.join("device/vendor"), ATTR_LIMIT) {
-            Ok(text) => py_strip(&text).to_string(),
+        let vendor = match devnode::function_vendor(host, DRM_SYSFS, name) {
+            Ok(vendor) => vendor,
             // A platform or virtual DRM device has no PCI vendor file: not a vendor's GPU.
             Err(e) if e.problem == ReadProblem::NotFound => continue,
             Err(e) if e.problem == ReadProblem::NotADirectory => {
@@ -115,7 +113,7 @@ pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
                 continue;
             }
         };
-        let address = match host.read_link(&node_dir.join("device")) {
+        let address = match devnode::function_link(host, DRM_SYSFS, name) {
             // The link's last part becomes a by-path mount and text: a name that is not a PCI
             // address (a ',' or a line break in it) is no PCI device.
             Ok(target) => match target.file_name().and_then(|n| n.to_str()) {

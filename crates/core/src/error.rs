@@ -8,6 +8,7 @@ use crate::text::{py_int_list, py_repr};
 
 /// A GPU request the host cannot serve.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum GpuError {
     /// A vendor was asked for and none of its tiers is available. The message is the vendor's
     /// own sentence, naming what is missing and how to install it.
@@ -32,12 +33,14 @@ pub enum GpuError {
 
     /// `all` was asked for and no vendor is usable.
     #[error(
-        "the selection is 'all' but no usable GPU support was detected on this host ({}); run 'gpuctl detect' to see what each vendor lacks",
+        "the selection is 'all' but no usable {noun} support was detected on this host ({}); run 'gpuctl detect' to see what each vendor lacks",
         missing.join(", ")
     )]
     NoUsableGpu {
         /// What is missing, vendor by vendor, led by "no vendor CDI spec".
         missing: Vec<String>,
+        /// What the vendors' devices are called ([`crate::backend::devices_noun`]): `GPU`.
+        noun: String,
     },
 
     /// Indexes that name none of the vendor's devices (beyond its render nodes, or a

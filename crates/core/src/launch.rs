@@ -17,6 +17,7 @@ pub const TAIL_BYTES: usize = 64 * 1024;
 
 /// The container engine to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Engine {
     /// podman.
     Podman,

@@ -166,12 +166,28 @@ impl VendorPlan {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plan {
     vendors: Vec<VendorPlan>,
+    noun: Option<String>,
 }
 
 impl Plan {
     /// A plan of these vendor plans, which the caller gives in canonical order.
     pub fn new(vendors: Vec<VendorPlan>) -> Self {
-        Plan { vendors }
+        Plan {
+            vendors,
+            noun: None,
+        }
+    }
+
+    /// The plan with what its vendors' devices are called (`GPU`, `GPU or NPU`), for the
+    /// words a rendering writes about them (compose's header).
+    pub fn with_noun(mut self, noun: String) -> Self {
+        self.noun = Some(noun);
+        self
+    }
+
+    /// What the plan's devices are called: `GPU` unless [`Plan::with_noun`] said otherwise.
+    pub fn noun(&self) -> &str {
+        self.noun.as_deref().unwrap_or("GPU")
     }
 
     /// The vendor plans.

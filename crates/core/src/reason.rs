@@ -9,6 +9,7 @@ use crate::probe::Probe;
 
 /// Why a vendor is usable on its tier, or not usable.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reason {
     /// Valid CDI specs declare the vendor's kind.
     Cdi {

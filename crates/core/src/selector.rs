@@ -18,6 +18,7 @@ use gpuctl_cdi::grammar::check_device_name;
 
 /// One device of a vendor, as a selector names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Pick {
     /// `vendor:N`: digits only. On a CDI tier the device named `N`, elsewhere the N-th device.
     Index(u32),
@@ -38,6 +39,7 @@ impl Pick {
 
 /// A normalized selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Selection {
     /// Nothing: no arguments, no probing.
     None,
@@ -51,6 +53,7 @@ pub enum Selection {
 
 /// A selection that cannot be understood. Every variant names the offending token.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SelectorError {
     /// The part before `:` is not a registered vendor.
     #[error(

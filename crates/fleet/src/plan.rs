@@ -363,7 +363,8 @@ fn cuda_plan(hosts: &[HostSummary], cuda: &Version) -> CudaPlan {
         let list = match verdict.fit {
             Fit::Yes => &mut p.can,
             Fit::No => &mut p.cannot,
-            Fit::Unknown => &mut p.unknown,
+            // A fit core adds later is no yes: unknown until fleet words it.
+            _ => &mut p.unknown,
         };
         list.push(h.name.clone());
         if let Some(why) = verdict.why {

@@ -189,7 +189,8 @@ fn driver(probe: &Probe, loaded: Option<&LoadedDriver>) -> Check {
             c.fact(format!("driver {spec_text} does not satisfy them: {why}"))
                 .remedy("install a driver 'gpuctl requirement' accepts (see its combined line)")
         }
-        (Fit::Unknown, Some(why)) => {
+        // A fit core adds later is not a yes: it reads as unknown until this check words it.
+        (_, Some(why)) => {
             c.status = Status::Warning;
             c.fact(format!(
                 "whether driver {spec_text} drives them is unknown: {why}"
@@ -219,11 +220,6 @@ fn uvm(probe: &Probe) -> Check {
     }
     match found {
         Found::Present => c.fact("present"),
-        Found::Unknown(_) => Check {
-            status: Status::Warning,
-            ..c
-        }
-        .fact(found.describe("a device node")),
         Found::Missing | Found::Wrong(_) => Check {
             status: Status::Problem,
             ..c
@@ -234,6 +230,12 @@ fn uvm(probe: &Probe) -> Check {
             found.describe("a device node")
         ))
         .remedy("sudo nvidia-modprobe -u -c=0 (or 'sudo modprobe nvidia-uvm'), then regenerate the CDI spec"),
+        // Unknown, or a state core adds later: nothing sure is known, so a warning.
+        _ => Check {
+            status: Status::Warning,
+            ..c
+        }
+        .fact(found.describe("a device node")),
     }
 }
 

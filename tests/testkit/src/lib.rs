@@ -118,6 +118,24 @@ impl Tree {
         self
     }
 
+    /// A node `name` of the sysfs class `class` (`accel`, `habanalabs`) that belongs to the PCI
+    /// function `addr`: `/sys/class/<class>/<name>` leads to the function's `<class>/<name>`
+    /// directory, whose `device` link leads to the function (as the kernel lays it out), and
+    /// `/dev/<dev_path>` is the node. The function itself comes from [`Tree::pci`].
+    pub fn class_node(&self, class: &str, name: &str, addr: &str, dev_path: &str) -> &Self {
+        let dev_dir = format!("/sys/devices/pci0000:00/{addr}");
+        self.file(&format!("{dev_dir}/{class}/{name}/dev"), "261:0\n");
+        self.link(
+            &format!("{dev_dir}/{class}/{name}/device"),
+            &format!("../../../{addr}"),
+        );
+        self.link(
+            &format!("/sys/class/{class}/{name}"),
+            &format!("../../devices/pci0000:00/{addr}/{class}/{name}"),
+        );
+        self.file(dev_path, "")
+    }
+
     /// A render node of PCI vendor `vendor` (`0x1002`) at `addr`.
     pub fn render_node(&self, name: &str, vendor: &str, addr: &str) -> &Self {
         self.render_node_raw(name, &format!("{vendor}\n"), addr)

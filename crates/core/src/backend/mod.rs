@@ -254,6 +254,23 @@ impl Probe {
     }
 }
 
+/// What the devices of `vendors` are called together in sentences: their nouns, each once, in
+/// the vendors' order (`GPU`; `GPU or NPU` once a plug-in's NPUs are linked in); `GPU` when
+/// there are none. Sentences about every vendor at once (`all` with nothing usable, doctor's
+/// remedy) use it, so a plug-in's accelerators are not called GPUs.
+pub fn devices_noun<'a>(vendors: impl IntoIterator<Item = &'a dyn GpuBackend>) -> String {
+    let mut nouns: Vec<&str> = Vec::new();
+    for v in vendors {
+        if !nouns.contains(&v.device_noun()) {
+            nouns.push(v.device_noun());
+        }
+    }
+    if nouns.is_empty() {
+        return "GPU".to_string();
+    }
+    nouns.join(" or ")
+}
+
 /// The program a command runs (`nvidia-ctk` of `sudo nvidia-ctk cdi generate`).
 pub fn program_of(command: &'static str) -> &'static str {
     let mut words = command.split_whitespace();

@@ -133,7 +133,8 @@ impl Registry {
                             .iter()
                             .map(|b| b.missing_summary().to_string()),
                     );
-                    return Err(GpuError::NoUsableGpu { missing });
+                    let noun = super::devices_noun(self.backends().iter().copied());
+                    return Err(GpuError::NoUsableGpu { missing, noun });
                 }
                 Ok(plan)
             }
@@ -172,7 +173,9 @@ impl Registry {
     /// vendor is served on is decided here, once, and handed to its backend.
     pub fn plan(&self, probe: &Probe, selection: &Selection) -> Result<Plan, GpuError> {
         let mut vendors = Vec::new();
-        for (backend, grant) in self.grants(probe, selection)? {
+        let grants = self.grants(probe, selection)?;
+        let noun = super::devices_noun(grants.iter().map(|(b, _)| *b));
+        for (backend, grant) in grants {
             let tier = probe.tier_of(backend)?;
             if let Some(tier) = tier
                 && tier != Tier::Cdi
@@ -192,6 +195,6 @@ impl Registry {
             tracing::debug!("{}: {:?}", backend.vendor(), block.items());
             vendors.push(block);
         }
-        Ok(Plan::new(vendors))
+        Ok(Plan::new(vendors).with_noun(noun))
     }
 }

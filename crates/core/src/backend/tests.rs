@@ -72,6 +72,7 @@ fn vendor(
     let mut m = MockGpuBackend::new();
     m.expect_vendor().return_const(name);
     m.expect_order().return_const(order);
+    m.expect_device_noun().return_const("GPU");
     m.expect_tier().returning(move |_| Ok(tier));
     m.expect_node_group().return_const(None);
     m.expect_missing_summary().return_const("no thing");
@@ -103,6 +104,7 @@ fn failing(name: &'static str, order: u32) -> &'static dyn GpuBackend {
     m.expect_vendor().return_const(name);
     m.expect_order().return_const(order);
     m.expect_tier().returning(|_| Ok(Some(Tier::Raw)));
+    m.expect_device_noun().return_const("GPU");
     m.expect_node_group().return_const(None);
     m.expect_plan().returning(move |_, _, _| {
         Err(GpuError::Unserved {
@@ -253,6 +255,7 @@ fn a_device_name_is_served_on_the_cdi_tier_only(
     m.expect_vendor().return_const("amd");
     m.expect_order().return_const(1u32);
     m.expect_cdi_kind().return_const("amd.com/gpu");
+    m.expect_device_noun().return_const("GPU");
     m.expect_tier().returning(move |_| Ok(Some(tier)));
     m.expect_node_group().return_const(None);
     m.expect_plan().returning(|_, tier, grant| {

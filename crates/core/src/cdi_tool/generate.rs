@@ -77,6 +77,7 @@ pub struct GeneratedSpec {
 
 /// Why no spec was written.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// The vendor's GPUs are not there to name.
     #[error("{vendor}: {why}, so there is no device to write a CDI spec for")]

@@ -11,6 +11,7 @@ use gpuctl_cdi::ReadProblem;
 
 /// What is at a host path.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Found {
     /// What the check wants is there.
     Present,

@@ -93,6 +93,7 @@ pub struct Fact {
 
 /// A fact's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FactValue {
     /// Words or an identifier.
     Text(String),

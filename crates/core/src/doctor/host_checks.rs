@@ -41,15 +41,15 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
     // it needs (an alert on `gpuctl.io/doctor.problems > 0` must not fire on every node
     // without that vendor's GPU).
     if !explicit && !vendors.is_empty() && out.iter().all(|c| c.status != Status::Ok) {
+        let noun = crate::backend::devices_noun(vendors.iter().copied());
         for (c, has) in out.iter_mut().zip(has) {
             if !has {
                 continue;
             }
             c.status = Status::Problem;
-            c.remedy = Some(
-                "no vendor is usable: install a GPU driver and its container toolkit ('gpuctl detect' says what each vendor lacks)"
-                    .to_string(),
-            );
+            c.remedy = Some(format!(
+                "no vendor is usable: install a {noun} driver and its container toolkit ('gpuctl detect' says what each vendor lacks)"
+            ));
         }
     }
     out

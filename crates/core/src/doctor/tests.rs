@@ -181,6 +181,7 @@ fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
     m.expect_vendor().return_const("acme");
     m.expect_order().return_const(100u32);
     m.expect_missing_summary().return_const("no acme node");
+    m.expect_device_noun().return_const("NPU");
     m.expect_cdi_kind().return_const("acme.example/npu");
     m.expect_cdi_kinds().returning(|| vec!["acme.example/npu"]);
     m.expect_node_group().return_const(None);

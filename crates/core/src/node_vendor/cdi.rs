@@ -5,7 +5,7 @@
 //! as AMD's spec ([`crate::cdi_tool::generate`]).
 
 use super::NodeVendor;
-use super::nodes::{numbered_nodes, vet_shared};
+use super::nodes::vet_shared;
 use crate::cdi_tool::generate::{CdiDraft, CdiNaming, GenerateError, IndexedDevice, amd_ctk};
 use crate::probe::Probe;
 use crate::text::escape_controls;
@@ -40,13 +40,16 @@ impl NodeVendor {
                 )));
             }
         }
-        let nodes = numbered_nodes(host, self.device_node).map_err(GenerateError::Host)?;
+        let (_, nodes) = self.nodes(host).map_err(GenerateError::Host)?;
         let devices: Vec<IndexedDevice> = nodes
             .iter()
             .filter(|n| n.left_out.is_none())
             .map(|n| IndexedDevice {
                 name: n.number.to_string(),
-                nodes: vec![n.path.clone()],
+                nodes: std::iter::once(&n.path)
+                    .chain(&n.companions)
+                    .cloned()
+                    .collect(),
                 links: Vec::new(),
             })
             .collect();

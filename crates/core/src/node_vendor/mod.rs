@@ -25,8 +25,10 @@ use crate::requirement::Requirement;
 
 mod cdi;
 pub(crate) mod families;
+mod layout;
 mod nodes;
 mod report;
+pub use layout::{ACCEL_CLASS, NodeLayout, PciFunction, active_layout, layout_nodes, pci_function};
 pub use nodes::{NumberedNode, numbered_nodes, vet_bind, vet_shared};
 
 /// The facts and words of one node vendor. Write it as a literal that ends in
@@ -50,6 +52,16 @@ pub struct NodeVendor {
     pub order: u32,
     /// Every device's node without its number (`/dev/davinci`: `/dev/davinci0`, ...).
     pub device_node: &'static str,
+    /// The sysfs class of `device_node` (`accel`): a node is granted only when
+    /// `/sys/class/<class>/<node>/device` is one of the vendor's PCI functions
+    /// ([`NodeLayout::sysfs_class`]; `accel` when `None` and the node is under `/dev/accel`).
+    pub sysfs_class: Option<&'static str>,
+    /// Nodes the driver makes beside each device's node, without the number
+    /// (`/dev/accel/accel_controlD`), passed with the device.
+    pub companions: &'static [&'static str],
+    /// Other layouts the vendor's drivers make (an older driver's `/dev/hlN`), tried in order
+    /// after `device_node`'s: the first with any of the vendor's nodes on the host is used.
+    pub alt_layouts: &'static [NodeLayout],
     /// Nodes every device needs, passed first and required for the raw tier.
     pub shared_nodes: &'static [&'static str],
     /// Host files and directories of the driver that the vendor's software in a container
@@ -66,6 +78,9 @@ pub struct NodeVendor {
     pub unserved: &'static str,
     /// The vendor's CDI generator, run with `--output=<spec>` to rewrite a stale spec.
     pub cdi_generator: Option<&'static str>,
+    /// The program that writes the vendor's CDI specs when it is not `cdi_generator`'s, for the
+    /// CDI hint ([`GpuBackend::cdi_tool`]); `None`: the program of `cdi_generator`.
+    pub cdi_tool: Option<&'static str>,
     /// How `gpuctl cdi generate` names the vendor's devices: `CdiNaming::AmdCtk` (`0`, `1`, ...
     /// by the driver's numbers, each its node then the shared nodes, and `all`); `None`: gpuctl
     /// writes no spec for it and names `cdi_generator`. The PCI-address form needs a render
@@ -105,12 +120,16 @@ impl NodeVendor {
         pci_vendor_id: 0,
         order: 100,
         device_node: "",
+        sysfs_class: None,
+        companions: &[],
+        alt_layouts: &[],
         shared_nodes: &[],
         driver_binds: &[],
         visible_devices: None,
         missing_summary: "",
         unserved: "",
         cdi_generator: None,
+        cdi_tool: None,
         cdi_naming: None,
         node_group: None,
         families: &[],
@@ -122,6 +141,28 @@ impl NodeVendor {
         loaded_driver: None,
         device_facts: None,
     };
+}
+
+impl NodeVendor {
+    /// The vendor's layouts: `device_node`'s, then `alt_layouts`.
+    pub fn layouts(&self) -> Vec<NodeLayout> {
+        let main = NodeLayout {
+            device_node: self.device_node,
+            sysfs_class: self.sysfs_class,
+            companions: self.companions,
+        };
+        std::iter::once(main)
+            .chain(self.alt_layouts.iter().copied())
+            .collect()
+    }
+
+    /// The layout the host's driver made and the vendor's nodes in it ([`active_layout`]).
+    pub fn nodes(
+        &self,
+        host: &crate::host::Host,
+    ) -> Result<(NodeLayout, Vec<NumberedNode>), GpuError> {
+        active_layout(host, &self.layouts(), self.pci_vendor_id)
+    }
 }
 
 impl GpuBackend for NodeVendor {
@@ -168,7 +209,7 @@ impl GpuBackend for NodeVendor {
         if !self.missing_shared(probe)?.is_empty() {
             return Ok(None);
         }
-        let nodes = numbered_nodes(probe.host(), self.device_node)?;
+        let (_, nodes) = self.nodes(probe.host())?;
         Ok(nodes
             .iter()
             .any(|n| n.left_out.is_none())
@@ -192,7 +233,7 @@ impl GpuBackend for NodeVendor {
             }
             Tier::Raw => {
                 let host = probe.host();
-                let nodes = numbered_nodes(host, self.device_node)?;
+                let (_, nodes) = self.nodes(host)?;
                 let fixed = (self.shared_nodes, self.driver_binds);
                 let selected = nodes::select(host, self.vendor, fixed, &nodes, grant)?;
                 if selected.devices.is_empty() {
@@ -262,6 +303,11 @@ impl GpuBackend for NodeVendor {
 
     fn cdi_generator(&self) -> Option<&'static str> {
         self.cdi_generator
+    }
+
+    fn cdi_tool(&self) -> Option<&'static str> {
+        self.cdi_tool
+            .or(self.cdi_generator.map(crate::backend::program_of))
     }
 
     fn node_group(&self) -> Option<&'static str> {

@@ -22,6 +22,12 @@ pub struct NumberedNode {
     pub path: String,
     /// `None` for a node that may be granted; otherwise why not, in a few words.
     pub left_out: Option<String>,
+    /// The PCI function sysfs shows the node belongs to, for a layout with a sysfs class.
+    pub address: Option<String>,
+    /// The device's companion nodes that are granted with it (`/dev/accel/accel_controlD1`).
+    pub companions: Vec<String>,
+    /// The device's companion nodes that are not, each `path (why)`.
+    pub companions_left_out: Vec<String>,
 }
 
 /// The directory and the name stem of a per-device node pattern (`/dev/davinci` → `/dev`,
@@ -79,6 +85,9 @@ pub fn numbered_nodes(host: &Host, prefix: &str) -> Result<Vec<NumberedNode>, Gp
             number,
             path,
             left_out,
+            address: None,
+            companions: Vec::new(),
+            companions_left_out: Vec::new(),
         });
     }
     out.sort_by_key(|n| n.number);
@@ -165,7 +174,10 @@ pub(super) fn select<'a>(
     let mut devices = Vec::new();
     for node in chosen {
         match &node.left_out {
-            None => devices.push(node),
+            None => {
+                left_out.extend(node.companions_left_out.iter().cloned());
+                devices.push(node);
+            }
             Some(why) => left_out.push(shown(&node.path, why)),
         }
     }
@@ -199,6 +211,9 @@ pub(super) fn add_needs(plan: &mut VendorPlan, selected: &Selected<'_>, visible:
     }
     for node in &selected.devices {
         plan.add(Need::DeviceNode(node.path.clone()), Some(&node.path));
+        for companion in &node.companions {
+            plan.add(Need::DeviceNode(companion.clone()), Some(&node.path));
+        }
     }
     for path in &selected.binds {
         plan.add(Need::BindReadOnly(path.to_string()), None);

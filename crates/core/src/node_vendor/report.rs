@@ -4,7 +4,6 @@
 //! these.
 
 use super::NodeVendor;
-use super::nodes::numbered_nodes;
 use crate::backend::GpuBackend;
 use crate::detect::VendorReport;
 use crate::detect::{Device, Fact};
@@ -64,7 +63,14 @@ impl NodeVendor {
             });
         }
         let missing = self.missing_shared(probe)?;
-        let lacks = if missing.is_empty() {
+        let lacks = if self.shared_nodes.is_empty() {
+            // With a sysfs class, a node there may be another vendor's: say whose are missing.
+            let whose = match self.layouts().first().and_then(|l| l.owner_class()) {
+                Some(_) => format!(" of a {:04x} PCI function", self.pci_vendor_id),
+                None => String::new(),
+            };
+            format!("no {}N node{whose}", self.device_node)
+        } else if missing.is_empty() {
             format!(
                 "no {}N node, though the shared nodes exist",
                 self.device_node
@@ -88,7 +94,7 @@ impl NodeVendor {
         probe: &Probe,
         tier: Option<Tier>,
     ) -> Result<VendorReport, GpuError> {
-        let nodes = numbered_nodes(probe.host(), self.device_node)?;
+        let (layout, nodes) = self.nodes(probe.host())?;
         let mut devices = Vec::new();
         let mut left_out = Vec::new();
         for node in &nodes {
@@ -96,7 +102,8 @@ impl NodeVendor {
                 left_out.push(format!("{} ({why})", node.path));
                 continue;
             }
-            let mut device = Device::new(node.number as usize, None)
+            left_out.extend(node.companions_left_out.iter().cloned());
+            let mut device = Device::new(node.number as usize, node.address.clone())
                 .with(Fact::shown("device_node", node.path.as_str()));
             if let Some(facts) = self.device_facts {
                 let more = facts(probe, &device);
@@ -115,7 +122,7 @@ impl NodeVendor {
                     .iter()
                     .map(|s| format!("{s}, "))
                     .collect::<String>(),
-                self.device_node
+                layout.device_node
             ),
             None => {
                 let missing = self.missing_shared(probe)?;

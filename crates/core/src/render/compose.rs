@@ -25,8 +25,9 @@ pub fn render(plan: &Plan) -> Rendering {
             Need::KeepGroups => groups.push(quoted("keep-groups")),
         }
     }
-    let mut text = String::from(
-        "# gpuctl: GPU keys for one compose service; indent them under the service, next to its image.\n",
+    let mut text = format!(
+        "# gpuctl: {} keys for one compose service; indent them under the service, next to its image.\n",
+        plan.noun()
     );
     let mut notes = Vec::new();
     list(&mut text, "devices", &devices);

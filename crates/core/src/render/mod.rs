@@ -20,6 +20,7 @@ pub use quadlet::systemd_quote;
 
 /// An output format of `gpuctl args`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// podman arguments on one line, separated by single spaces.
     Plain,
@@ -58,6 +59,7 @@ impl Format {
 /// What a renderer could not express the way podman does, for stderr. A small type of its own
 /// so that typed findings can take it over as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Note {
     /// Quadlet's `GroupAdd=` key is newer than some podman releases (no release was given).
     QuadletGroupAdd,

@@ -16,6 +16,7 @@ use super::{Requirement, Stack};
 /// `driver.fits` print it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Fit {
     /// Every constraint was checked against the stack, and holds.
     Yes,
