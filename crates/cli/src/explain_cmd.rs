@@ -106,6 +106,9 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcom
                 out,
                 "No GPU misconfiguration found in this text; if the container still lacks its GPU, run 'gpuctl detect'.\n",
             )?;
+            if let Some(why) = explain::not_claimed_because(&stderr, registry) {
+                write_out(out, &format!("{why}\n"))?;
+            }
             Ok(Outcome::NothingFound)
         }
     }

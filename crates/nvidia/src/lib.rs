@@ -13,6 +13,7 @@ pub mod cuda;
 pub mod doctor;
 mod explain;
 mod explain_cuda;
+mod explain_rules;
 mod families;
 mod families_driver;
 mod floor_check;

@@ -1,0 +1,90 @@
+//! AMD's emitters read by structure (issue 31): rocminfo's ROCk module check, the HSA
+//! runtime's and HIP's status strings, and the dynamic loader on the ROCm libraries (which the
+//! image ships: AMD's GPU stack passes only /dev/kfd and the render nodes). Sources in
+//! docs/explain.md#emitters.
+
+use gpuctl_core::reading::{
+    EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+};
+
+/// The ROCm user-space libraries: the image's own.
+const IMAGE_LIBS: &[&str] = &[
+    "libamdhip64",
+    "librocblas",
+    "libhsa-runtime64",
+    "libMIOpen",
+    "librocm",
+    "libhipblas",
+    "librccl",
+    "libroctx",
+    "librocsolver",
+    "librocfft",
+    "libhiprand",
+    "librocrand",
+    "libhipsparse",
+];
+const NOT_FOUND: &str = ": cannot open shared object file";
+
+/// AMD's rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices".
+    EmitterRule {
+        emitter: "rocminfo",
+        who: "rocminfo",
+        line: &[&["ROCk module is NOT loaded"]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the amdgpu kernel module"),
+        cause: "the amdgpu kernel driver (with KFD) is not loaded on this host, so ROCm has no GPU: not a permission problem of the render nodes.",
+        check: "'lsmod | grep amdgpu' and 'dmesg | grep -i amdgpu' on the host; install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release)",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // HSA runtime: hsa_status_string values.
+    EmitterRule {
+        emitter: "hsa",
+        who: "the HSA runtime (ROCr)",
+        line: &[&["HSA_STATUS_ERROR_NOT_INITIALIZED"]],
+        operation: Operation::Initialise,
+        cause: "the HSA runtime did not start: it could not open /dev/kfd or found no supported GPU.",
+        check: "'rocminfo' in the container; /dev/kfd and the render nodes must be given to it, and its user in their groups",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "hip",
+        who: "the HIP runtime",
+        line: &[
+            &["hipErrorOutOfMemory"],
+            &["HIP out of memory"],
+            &["HIP error: out of memory"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("device memory"),
+        cause: "the GPU's memory is exhausted: the workload needs more than is free (or, on an APU, the carve-out the firmware gives the GPU is small) — not a configuration problem of the container.",
+        check: "'rocm-smi --showmeminfo vram' shows the memory in use; use a smaller batch or model, or raise the APU's UMA size in the firmware",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "hip",
+        who: "the HIP runtime",
+        line: &[&["hipErrorInsufficientDriver"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the amdgpu driver"),
+        cause: "the host's amdgpu/KFD driver is older than the image's ROCm release needs.",
+        check: "'gpuctl requirement' gives the ROCm releases for this GPU; match the image's ROCm to the host's driver, or upgrade amdgpu-dkms",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[&[NOT_FOUND]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Before(NOT_FOUND),
+        objects: IMAGE_LIBS,
+        owner: Owner::Image,
+        cause: "{object} is a ROCm library, which the image must ship: AMD's GPU stack passes only /dev/kfd and the render nodes, never libraries.",
+        check: "install it in the image (a rocm/dev-* base image, or the ROCm packages of the release the framework was built for)",
+        ..RULE
+    },
+];

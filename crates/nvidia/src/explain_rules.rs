@@ -1,0 +1,402 @@
+//! NVIDIA's emitters read by structure (issue 31): nvidia-container-cli (the legacy hook's
+//! library, `nvidia-container-cli: <stage> error: <reason>`), NVML (nvmlErrorString's values,
+//! and go-nvml's `ERROR_*` names as nvidia-ctk and the device plugin print them), the CUDA
+//! runtime and driver API (cudaGetErrorString's strings and the CUresult names), the kernel
+//! module (`NVRM:`), the Kubernetes device plugin, and the dynamic loader on NVIDIA's
+//! libraries. Sources per rule in docs/explain.md#emitters.
+
+use gpuctl_core::reading::{
+    EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+};
+
+const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
+
+/// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
+const DRIVER_LIBS: &[&str] = &[
+    "libcuda.so",
+    "libnvidia-ml",
+    "libnvidia-gl",
+    "libnvidia-egl",
+    "libnvidia-ptx",
+    "libnvidia-nvvm",
+    "libnvidia-encode",
+    "libnvidia-fbc",
+    "libnvidia-opencl",
+    "libnvidia-compiler",
+    "libnvidia-glcore",
+    "libnvidia-tls",
+    "libnvidia-rtcore",
+    "libnvidia-gpucomp",
+    "libnvcuvid",
+    "libdxcore",
+    "libnvoptix",
+];
+/// The libraries of the CUDA toolkit and NVIDIA's SDKs: the image ships them, never the driver.
+const IMAGE_LIBS: &[&str] = &[
+    "libcudnn",
+    "libcublas",
+    "libcudart",
+    "libnccl",
+    "libcufft",
+    "libcurand",
+    "libcusparse",
+    "libcusolver",
+    "libnvrtc",
+    "libnvinfer",
+    "libnvJitLink",
+    "libnvToolsExt",
+    "libnpp",
+    "libcupti",
+    "libnvonnxparser",
+    "libcutensor",
+];
+const NOT_FOUND: &str = ": cannot open shared object file";
+
+/// NVIDIA's rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    // libnvidia-container: "nvml error: %s" with nvmlErrorString lower-cased.
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&["nvml error: driver not loaded"]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("NVML"),
+        cause: "NVML reports the NVIDIA kernel driver is not loaded on this host: no nvidia module for the running kernel (not built after a kernel upgrade, refused by Secure Boot, or nouveau bound instead), or a host with no NVIDIA GPU.",
+        check: DRIVER_CHECK,
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&["WSL environment detected but no adapters were found"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a WSL GPU adapter"),
+        cause: "this is WSL and Windows exposes no GPU to it: the Windows NVIDIA driver is too old for WSL's GPU paravirtualisation, the distribution runs as WSL 1, or Docker Desktop's WSL 2 backend has no GPU.",
+        check: "'nvidia-smi' inside the WSL distribution and 'wsl -l -v' (version 2) on Windows; install the current Windows NVIDIA driver (never a Linux driver inside WSL)",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&[
+            "nvidia-container-cli: mount error: file creation failed: ",
+            "file exists",
+        ]],
+        operation: Operation::Mount,
+        object: ObjectAt::After("file creation failed: "),
+        cause: "the image already holds {object}, a file the hook mounts from the host's driver: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl).",
+        check: "rebuild the image without the driver's libraries (no libnvidia-*, libcuda.so* in it; 'docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu | grep -e nvidia -e libcuda')",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&["nvidia-container-cli: ldcache error: open failed: "]],
+        operation: Operation::Open,
+        object: ObjectAt::After("ldcache error: open failed: "),
+        cause: "the ldconfig the toolkit's config.toml names ({object}) does not exist: a config written for another distribution ('@/sbin/ldconfig.real' is Debian and Ubuntu's).",
+        check: "set 'ldconfig = \"@/sbin/ldconfig\"' (or the path 'command -v ldconfig' prints) in /etc/nvidia-container-runtime/config.toml",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[
+            &["nvidia-container-cli: ", "driver rpc error: "],
+            &["nvidia-container-cli: ", "driver error: "],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("its driver service"),
+        cause: "the hook's driver service could not query the driver: it timed out or failed on a GPU that is hung, in a bad state or still initialising (many GPUs without the persistence daemon), or on a kernel module it could not use.",
+        check: "'nvidia-smi' and 'dmesg | grep -i -e NVRM -e Xid' on the host; enable the persistence daemon ('sudo systemctl enable --now nvidia-persistenced'); a GPU in a bad state needs a reset or a reboot",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // NVML's nvmlErrorString values as nvidia-smi and NVML's users print them.
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[
+            &["NVML: Driver Not Loaded"],
+            &["NVML: Driver not loaded"],
+            &["ERROR_DRIVER_NOT_LOADED"],
+        ],
+        cause: "the NVIDIA kernel driver is not loaded on this host.",
+        check: DRIVER_CHECK,
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[
+            &["NVML Shared Library Not Found"],
+            &["ERROR_LIBRARY_NOT_FOUND"],
+            &["could not load NVML library"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libnvidia-ml.so.1"),
+        cause: "the driver's NVML library is not where the caller runs: on a host, no NVIDIA driver (or only its kernel part) is installed; in a container (nvidia-ctk, the device plugin), the container was not given the driver, since its runtime is not the NVIDIA runtime (default runtime or RuntimeClass) and no CDI device was requested.",
+        check: "'ldconfig -p | grep libnvidia-ml' where it ran; for a Kubernetes plug-in, the node's containerd or CRI-O must run it with the nvidia runtime ('nvidia-ctk runtime configure', a RuntimeClass 'nvidia' named by the plug-in's pod)",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[
+            &["GPU is lost"],
+            &["ERROR_GPU_IS_LOST"],
+            &["has fallen off the bus"],
+        ],
+        operation: Operation::FindDevice,
+        cause: "the GPU stopped answering (it fell off the PCIe bus: Xid 79, power, heat, a riser or a failing GPU); nothing in the container or its configuration causes this.",
+        check: "'dmesg | grep -i -e Xid -e \"fallen off\"' on the host; reset the GPU ('nvidia-smi -r') or reboot, and check power and cooling",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[
+            &["RM has detected an NVML/RM version mismatch"],
+            &["ERROR_LIB_RM_VERSION_MISMATCH"],
+            &["NVRM: API mismatch"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the kernel module's version"),
+        cause: "the user-space driver libraries and the loaded kernel module are of different releases: the driver was upgraded without a reboot, or the container carries driver libraries of its own.",
+        check: "compare 'cat /proc/driver/nvidia/version' with the libnvidia-ml.so.<version> the caller loaded; reboot after a driver upgrade",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[&["NVML: Function Not Found"], &["ERROR_FUNCTION_NOT_FOUND"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("an NVML function"),
+        cause: "the host's libnvidia-ml is older than the program calling it (a tool built for a newer driver branch).",
+        check: "upgrade the host driver, or use the tool release that matches it ('nvidia-smi' prints the driver version)",
+        ..RULE
+    },
+    // The kernel module's own log (NVRM:).
+    EmitterRule {
+        emitter: "nvidia-kernel-module",
+        who: "the NVIDIA kernel module",
+        line: &[
+            &["NVRM: ", "RmInitAdapter failed"],
+            &["NVRM: ", "GSP", "failed"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the driver loaded but could not bring the GPU up: GSP firmware failed to boot (an open kernel module on a GPU or driver that needs the proprietary one, or missing firmware files), or a GPU in a bad state.",
+        check: "'dmesg | grep NVRM' shows the failing step; try NVreg_EnableGpuFirmware=0 with the proprietary module, or the other kernel module flavour; check /lib/firmware/nvidia/<version>/ exists",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-kernel-module",
+        who: "the NVIDIA kernel module",
+        line: &[
+            &["NVRM: ", "supported through the NVIDIA"],
+            &["NVRM: No NVIDIA GPU found"],
+            &["NVRM: No NVIDIA devices probed"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the installed driver branch does not drive this GPU (a GPU that needs a legacy branch, or one newer than the branch), so no NVIDIA device was probed.",
+        check: "'gpuctl requirement' names the branches that support this GPU; install one of them",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // cudaGetErrorString's strings and the CUresult names.
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["system has unsupported display driver / cuda driver combination"],
+            &["CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"],
+            &["cudaErrorSystemDriverMismatch"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("libcuda and the kernel module"),
+        cause: "the libcuda the program loaded is of another release than the host's kernel module: the image ships its own libcuda (a cuda-compat package or driver files) or LD_LIBRARY_PATH points at one.",
+        check: "'ldconfig -p | grep libcuda' and 'ls /usr/local/cuda/compat' in the container against 'cat /proc/driver/nvidia/version' on the host; remove the image's copy",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["forward compatibility was attempted on non supported HW"],
+            &["CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"],
+            &["cudaErrorCompatNotSupportedOnDevice"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("CUDA forward compatibility"),
+        cause: "the image uses CUDA forward compatibility (cuda-compat libraries newer than the host driver), which works only on data-center GPUs: this GPU needs a host driver as new as the image's CUDA.",
+        check: "'gpuctl requirement' and 'nvidia-smi' give the driver the image needs; upgrade the host driver or use an image built for an older CUDA",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA error: no kernel image is available"],
+            &["cudaErrorNoKernelImageForDevice"],
+            &["CUDA_ERROR_NO_BINARY_FOR_GPU"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU's compute capability"),
+        cause: "the program carries no code for this GPU's compute capability: the framework build is too old for a new GPU or dropped an old one.",
+        check: "compare the GPU's compute capability ('nvidia-smi --query-gpu=compute_cap --format=csv') with the architectures the framework was built for; use a build that lists it",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["the provided PTX was compiled with an unsupported toolchain"],
+            &["CUDA_ERROR_UNSUPPORTED_PTX_VERSION"],
+            &["cudaErrorUnsupportedPtxVersion"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the host driver's CUDA version"),
+        cause: "the program's PTX was built by a CUDA newer than the host driver supports.",
+        check: "'nvidia-smi' shows the highest CUDA the driver supports; upgrade the driver or use an image built for that CUDA",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA driver is a stub library"],
+            &["CUDA_ERROR_STUB_LIBRARY"],
+            &["cudaErrorStubLibrary"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libcuda.so"),
+        cause: "the program loaded the CUDA toolkit's stub libcuda (…/lib64/stubs) instead of the driver's: the container has no driver libraries (no GPU given to it) or LD_LIBRARY_PATH puts the stubs first.",
+        check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and drop the stubs directory from LD_LIBRARY_PATH",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA-capable device(s) is/are busy or unavailable"],
+            &["cudaErrorDevicesUnavailable"],
+            &["CUDA_ERROR_DEVICES_UNAVAILABLE"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the GPU is in an exclusive compute mode held by another process, or prohibited (compute mode, MIG enabled with no instance given).",
+        check: "'nvidia-smi -q -d COMPUTE' shows the compute mode and 'nvidia-smi' the processes holding it; with MIG enabled, request a MIG device",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA unknown error - this may be due to an incorrectly set up environment"],
+            &["CUDA_ERROR_UNKNOWN"],
+            &["cudaErrorUnknown"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the GPU"),
+        cause: "CUDA could not start on the GPU for a reason the driver does not name: most often /dev/nvidia-uvm is missing (nvidia_uvm not loaded, or the node not given to the container), or the host was suspended and resumed.",
+        check: "'ls -l /dev/nvidia-uvm' on the host and in the container ('sudo modprobe nvidia_uvm' creates it; 'gpuctl doctor' checks it); after a suspend, reload nvidia_uvm",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA error: invalid device ordinal"],
+            &["CUDA_ERROR_INVALID_DEVICE"],
+            &["cudaErrorInvalidDevice"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the requested GPU"),
+        cause: "the program asks for a GPU index the container does not have: CUDA_VISIBLE_DEVICES or the program's device number is beyond the GPUs given to it.",
+        check: "'nvidia-smi -L' in the container lists the GPUs it has (numbered from 0); request that many, or give it more",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA runtime",
+        line: &[
+            &["CUDA out of memory"],
+            &["CUDA error: out of memory"],
+            &["CUDA_ERROR_OUT_OF_MEMORY"],
+            &["cudaErrorMemoryAllocation"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("device memory"),
+        cause: "the GPU's memory is exhausted: the workload needs more than is free (other processes, a MIG slice or a vGPU profile smaller than the GPU) — not a configuration problem of the container.",
+        check: "'nvidia-smi' shows the memory in use and by whom; use a smaller batch or model, or a larger GPU or slice",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system."
+    EmitterRule {
+        emitter: "cuda",
+        who: "PyTorch's CUDA runtime",
+        line: &[&["Found no NVIDIA driver on your system"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libcuda.so.1"),
+        cause: "the container has no NVIDIA driver library: no GPU was given to it (the engine ignored or was not given the GPU request).",
+        check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it",
+        ..RULE
+    },
+    // NVIDIA/k8s-device-plugin: "No devices found. Waiting indefinitely."
+    EmitterRule {
+        emitter: "device-plugin",
+        who: "NVIDIA's device plugin",
+        line: &[&["No devices found. Waiting indefinitely"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("nvidia.com/gpu"),
+        cause: "the plugin found no GPU to advertise on this node: the node has none, the plugin's container was not given the driver (its runtime is not the NVIDIA runtime), or a MIG strategy that hides whole GPUs.",
+        check: "the plugin pod's log lines before this one; 'nvidia-smi -L' on the node; the node's containerd or CRI-O must run the plugin with the nvidia runtime",
+        ..RULE
+    },
+    // The dynamic loader (ld.so, dlopen, Python's ImportError) on NVIDIA's libraries.
+    // The toolkit's own library: "nvidia-container-cli: error while loading shared libraries:
+    // libnvidia-container.so.1" (NVIDIA/libnvidia-container#2); more specific than the driver's.
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[&[NOT_FOUND]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Before(NOT_FOUND),
+        objects: &["libnvidia-container"],
+        cause: "{object} is the NVIDIA Container Toolkit's own library on the host, not the driver's: the toolkit is installed incompletely (the libnvidia-container1 package missing, or ldconfig not run since it was installed).",
+        check: "reinstall the toolkit's packages (libnvidia-container1, libnvidia-container-tools, nvidia-container-toolkit) and run 'sudo ldconfig'; 'nvidia-container-cli --version' must then run",
+        rank: RANK_DECISIVE + 1,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[&[NOT_FOUND]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Before(NOT_FOUND),
+        objects: DRIVER_LIBS,
+        cause: "{object} is the host driver's, which the GPU stack mounts into a container given the GPU: this container was not given it (no '--device nvidia.com/gpu=all' or '--gpus', or the engine ignored it), or the host has no driver.",
+        check: "give the container the GPU ('podman run $(gpuctl args nvidia) ...') and check 'nvidia-smi' inside it; on the host, 'ldconfig -p | grep libcuda'",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[&[NOT_FOUND]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Before(NOT_FOUND),
+        objects: IMAGE_LIBS,
+        owner: Owner::Image,
+        cause: "{object} belongs to the CUDA toolkit or an NVIDIA SDK (cuDNN, cuBLAS, NCCL, TensorRT), which the image must ship: the GPU stack mounts only the driver's libraries.",
+        check: "install it in the image (a CUDA 'runtime' or 'cudnn' base image, or the pip wheels nvidia-cudnn-cu12 / nvidia-cublas-cu12) in the version the framework was built for",
+        ..RULE
+    },
+];
