@@ -65,6 +65,17 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_VAGUE,
         ..RULE
     },
+    // hipGetErrorString(hipErrorNoDevice): "no ROCm-capable device is detected".
+    EmitterRule {
+        emitter: "hip",
+        who: "the HIP runtime",
+        line: &[&["no ROCm-capable device is detected"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a ROCm GPU"),
+        cause: "no GPU reached the HIP runtime: /dev/kfd or the GPU's render node was not given to the container, its user may not open them (render and video groups), or this ROCm release does not support the GPU.",
+        check: "'rocminfo' in the container lists the agents it sees; pass '--device /dev/kfd --device /dev/dri' (or the amd.com/gpu CDI device) with '--group-add keep-groups' under crun",
+        ..RULE
+    },
     EmitterRule {
         emitter: "hip",
         who: "the HIP runtime",

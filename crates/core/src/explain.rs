@@ -201,7 +201,7 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 /// answered as [`families::UNRECOGNISED`].
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
     let text = py_strip(stderr);
-    let readings = reading::read(text, registry);
+    let readings = read::read_text(text, registry);
     let mut best = families::classify(text, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
         && foreign_node(text, registry, probe)

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::backend::Registry;
 use crate::families::{Family, FamilyCode, PRIORITY_CDI, PRIORITY_HOOK};
 use crate::probe::Probe;
-use crate::reading::{Owner, RANK_DECISIVE, RANK_REASON, RANK_WRAPPER, Reading};
+use crate::reading::{self, EmitterRule, Owner, RANK_DECISIVE, RANK_REASON, RANK_WRAPPER, Reading};
 use crate::text::py_strip;
 
 /// The code of a diagnosis read from an emitter's rule rather than a family.
@@ -24,6 +24,18 @@ pub(crate) const STRUCTURED_FAMILY: Family = Family {
     remedy: "",
     checks: &[],
 };
+
+/// Every line an emitter's rule reads: core's rules and each registered vendor's, with the
+/// vendors' names as the tokens that make an object a GPU's.
+pub(crate) fn read_text(text: &str, registry: &Registry) -> Vec<Reading> {
+    let mut rules: Vec<&'static EmitterRule> = reading::core_rules().iter().collect();
+    let mut gpu: Vec<&str> = vec!["gpu"];
+    for b in registry.backends() {
+        rules.extend(b.emitter_rules().iter());
+        gpu.push(b.vendor());
+    }
+    reading::read(text, &rules, &gpu)
+}
 
 /// What explains the text.
 pub(crate) enum Answer<'r> {
@@ -105,7 +117,7 @@ pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> 
     if super::explain(text, registry, None).is_some() {
         return None;
     }
-    let readings = crate::reading::read(text, registry);
+    let readings = read_text(text, registry);
     let r = readings.iter().find(|r| r.owner == Owner::Image)?;
     Some(format!(
         "line {}: {} This is the image's packaging, not the GPU's setup: {}.",

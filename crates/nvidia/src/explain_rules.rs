@@ -179,6 +179,21 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "upgrade the host driver, or use the tool release that matches it ('nvidia-smi' prints the driver version)",
         ..RULE
     },
+    // NVML_ERROR_INSUFFICIENT_RESOURCES ("Insufficient Resources") creating a MIG instance, as
+    // the MIG manager and the DRA driver print it.
+    EmitterRule {
+        emitter: "nvml",
+        who: "NVML",
+        line: &[
+            &["GPU instance", "Insufficient Resources"],
+            &["compute instance", "Insufficient Resources"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("a MIG instance"),
+        cause: "the GPU has no free slice for that MIG profile: instances already created (by hand, by another claim, or left behind by one that was not cleaned up) occupy it.",
+        check: "'nvidia-smi mig -lgi' and 'nvidia-smi mig -lci' list the instances that exist; destroy the stale ones or pick a profile that fits",
+        ..RULE
+    },
     // The kernel module's own log (NVRM:).
     EmitterRule {
         emitter: "nvidia-kernel-module",

@@ -12,10 +12,6 @@ pub(crate) mod catalogue;
 
 pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
-use std::collections::HashSet;
-
-use aho_corasick::AhoCorasick;
-
 use crate::backend::Registry;
 
 /// The code of the answer for a failure that names a GPU component but matches no family.
@@ -80,23 +76,8 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
     best
 }
 
-/// Which of `words` occur in `text`, found in one pass (a stderr can be 16 MiB and the
-/// catalogue has a few hundred words).
-pub fn present<'w>(text: &str, words: &[&'w str]) -> HashSet<&'w str> {
-    let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-    let Ok(ac) = AhoCorasick::new(&words) else {
-        // Only a pattern set too large for the automaton fails; search them one by one.
-        return words.into_iter().filter(|w| text.contains(w)).collect();
-    };
-    let mut found = HashSet::new();
-    for m in ac.find_overlapping_iter(text) {
-        found.insert(words[m.pattern().as_usize()]);
-        if found.len() == words.len() {
-            break;
-        }
-    }
-    found
-}
+/// Which of `words` occur in `text`, found in one pass ([`crate::text::present`]).
+pub use crate::text::present;
 
 #[cfg(test)]
 #[path = "tests.rs"]

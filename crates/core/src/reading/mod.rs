@@ -6,13 +6,12 @@
 //! more specific remedy still wins where it applies.
 //!
 //! Core holds the vendor-neutral emitters (engines, OCI runtimes, Kubernetes, graphics
-//! loaders); each vendor adds its own through [`crate::backend::GpuBackend::emitter_rules`].
+//! loaders); each vendor adds its own through [`crate::backend::GpuBackend::emitter_rules`]. It
+//! imports no registry (the backend trait names its types), so the caller passes the rules.
 
 pub(crate) mod rules;
 
 use serde::Serialize;
-
-use crate::backend::Registry;
 
 /// What the emitter was doing when it failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -190,37 +189,34 @@ impl Reading {
     }
 }
 
-/// Every rule: core's, then each registered vendor's.
-pub fn rules(registry: &Registry) -> Vec<&'static EmitterRule> {
-    let mut out: Vec<&'static EmitterRule> = rules::CORE_RULES.iter().collect();
-    for b in registry.backends() {
-        out.extend(b.emitter_rules().iter());
-    }
-    out
+/// Core's rules ([`rules::CORE_RULES`]); vendors' come through
+/// [`crate::backend::GpuBackend::emitter_rules`].
+pub fn core_rules() -> &'static [EmitterRule] {
+    rules::CORE_RULES
 }
 
-/// Every line of `text` some emitter's rule reads, in line order. The words of every rule are
+/// Every line of `text` one of `rules` reads, in line order; `gpu` are the tokens that make an
+/// object a GPU's (each registered vendor's name, and `gpu`). The words of every rule are
 /// looked for in one pass first, so that a long log costs one scan plus the few rules whose
 /// words it holds.
-pub fn read(text: &str, registry: &Registry) -> Vec<Reading> {
-    let all = rules(registry);
-    let words: Vec<&'static str> = all
+pub fn read(text: &str, rules: &[&EmitterRule], gpu: &[&str]) -> Vec<Reading> {
+    let words: Vec<&'static str> = rules
         .iter()
         .flat_map(|r| r.line.iter().flat_map(|l| l.iter().copied()))
         .collect();
-    let found = crate::families::present(text, &words);
-    let candidates: Vec<&EmitterRule> = all
-        .into_iter()
+    let found = crate::text::present(text, &words);
+    let candidates: Vec<&EmitterRule> = rules
+        .iter()
+        .copied()
         .filter(|r| r.line.iter().any(|l| l.iter().all(|w| found.contains(w))))
         .collect();
     if candidates.is_empty() {
         return Vec::new();
     }
-    let gpu = gpu_tokens(registry);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         for r in &candidates {
-            if let Some(reading) = apply(r, line, i + 1, &gpu) {
+            if let Some(reading) = apply(r, line, i + 1, gpu) {
                 out.push(reading);
             }
         }
@@ -236,7 +232,7 @@ pub fn primary(readings: &[Reading]) -> Option<&Reading> {
         .reduce(|best, r| if r.rank <= best.rank { r } else { best })
 }
 
-fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[String]) -> Option<Reading> {
+fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[&str]) -> Option<Reading> {
     if !rule
         .line
         .iter()
@@ -304,24 +300,13 @@ fn clean(token: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// The words that make an object a GPU's: each vendor's name and `gpu`, as whole tokens.
-fn gpu_tokens(registry: &Registry) -> Vec<String> {
-    let mut out: Vec<String> = registry
-        .backends()
-        .iter()
-        .map(|b| b.vendor().to_string())
-        .collect();
-    out.push("gpu".to_string());
-    out
-}
-
 /// True when a token of `object` (split at anything not a letter or digit) is one of `gpu`:
 /// `nvidia.com/gpu`, `gpu.intel.com/i915`, `nvidia-container-runtime`, `amd.com/gpu`.
-fn names_gpu(object: &str, gpu: &[String]) -> bool {
+fn names_gpu(object: &str, gpu: &[&str]) -> bool {
     object
         .to_ascii_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|t| gpu.iter().any(|g| g == t))
+        .any(|t| gpu.contains(&t))
 }
 
 #[cfg(test)]

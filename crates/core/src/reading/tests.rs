@@ -1,18 +1,14 @@
 //! Core's emitter rules on their emitters' own wordings (the format strings named in
-//! rules.rs), with one vendor registered by name only: the object is found by the line's shape, and an
+//! rules.rs), with `nvidia` as a vendor's name: the object is found by the line's shape, and an
 //! object that names no GPU is not read.
 
 use super::*;
 use rstest::rstest;
 
-/// One vendor named `nvidia` with no rules of its own: its name makes `nvidia` a GPU's token.
+/// Core's rules, with `nvidia` a vendor's name (a GPU's token) as a registry would give it.
 fn first(text: &str) -> Option<Reading> {
-    let mut m = crate::backend::MockGpuBackend::new();
-    m.expect_vendor().return_const("nvidia");
-    m.expect_emitter_rules().return_const(&[][..]);
-    let b: &'static dyn crate::backend::GpuBackend = Box::leak(Box::new(m));
-    let registry = Registry::from_backends([b]);
-    primary(&read(text, &registry)).cloned()
+    let rules: Vec<&EmitterRule> = core_rules().iter().collect();
+    primary(&read(text, &rules, &["nvidia", "gpu"])).cloned()
 }
 
 #[rstest]
