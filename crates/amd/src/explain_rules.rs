@@ -36,6 +36,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the amdgpu kernel module"),
         cause: "the amdgpu kernel driver (with KFD) is not loaded on this host, so ROCm has no GPU: not a permission problem of the render nodes.",
         check: "'lsmod | grep amdgpu' and 'dmesg | grep -i amdgpu' on the host; install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release)",
+        host_path: Some("/sys/module/amdgpu"),
         rank: RANK_DECISIVE,
         ..RULE
     },
@@ -84,6 +85,33 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the amdgpu driver"),
         cause: "the host's amdgpu/KFD driver is older than the image's ROCm release needs.",
         check: "'gpuctl requirement' gives the ROCm releases for this GPU; match the image's ROCm to the host's driver, or upgrade amdgpu-dkms",
+        ..RULE
+    },
+    // HIP's hipErrorInvalidDeviceFunction, as PyTorch prints it: "HIP error: invalid device
+    // function" (code for another LLVM target, often under HSA_OVERRIDE_GFX_VERSION).
+    EmitterRule {
+        emitter: "hip",
+        who: "the HIP runtime",
+        line: &[
+            &["HIP error: invalid device function"],
+            &["hipErrorInvalidDeviceFunction"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU's LLVM target"),
+        cause: "the program has no kernel built for this GPU's LLVM target (gfx…): its ROCm build does not list the GPU, or HSA_OVERRIDE_GFX_VERSION names a target whose code does not run on it.",
+        check: "'rocminfo | grep gfx' gives the GPU's target; 'gpuctl requirement' the ROCm releases that list it; set HSA_OVERRIDE_GFX_VERSION only to a target of the same family",
+        ..RULE
+    },
+    // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
+    // types:[...])" gpu_type=gfx1031.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu is not supported", "gpu_type="]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::After("gpu_type="),
+        cause: "the GPU's LLVM target {object} is not among those ollama's ROCm build carries code for, so it runs on the CPU.",
+        check: "'gpuctl requirement' gives the ROCm releases that list {object}; HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family (10.3.0 for gfx103x) is ollama's documented override",
         ..RULE
     },
     EmitterRule {

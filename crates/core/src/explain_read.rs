@@ -96,17 +96,19 @@ pub(crate) fn hint(r: &Reading) -> String {
     )
 }
 
-/// What this host says about the reading's object, where the host can show it: a device node
-/// or a file the line names, present or not.
+/// What this host says about the reading, where the host can show it: a device node or file
+/// the line names, and the path the rule names (a driver's `/sys/module/<name>`), present or not.
 pub(crate) fn host_facts(r: &Reading, probe: &Probe) -> Vec<String> {
-    let Some(object) = r.object.as_deref().filter(|o| o.starts_with('/')) else {
-        return Vec::new();
-    };
-    match probe.host().exists(Path::new(object)) {
-        Ok(true) => vec![format!("this host has {object}")],
-        Ok(false) => vec![format!("this host has no {object}")],
-        Err(_) => Vec::new(),
-    }
+    let object = r.object.as_deref().filter(|o| o.starts_with('/'));
+    object
+        .into_iter()
+        .chain(r.host_path)
+        .filter_map(|path| match probe.host().exists(Path::new(path)) {
+            Ok(true) => Some(format!("this host has {path}")),
+            Ok(false) => Some(format!("this host has no {path}")),
+            Err(_) => None,
+        })
+        .collect()
 }
 
 /// Why a text `explain` does not claim is still no GPU misconfiguration, when an emitter's

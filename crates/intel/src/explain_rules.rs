@@ -59,6 +59,18 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_VAGUE,
         ..RULE
     },
+    // The SYCL runtime: "No device of requested type available" (sycl::exception from a
+    // device selector that finds none).
+    EmitterRule {
+        emitter: "sycl",
+        who: "the SYCL runtime",
+        line: &[&["No device of requested type available"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a GPU device"),
+        cause: "no SYCL backend offers a GPU: the container has no render node (/dev/dri not given), the image has no Level Zero or OpenCL GPU runtime (intel-level-zero-gpu, intel-opencl-icd), or its user may not open the node.",
+        check: "'sycl-ls' in the container lists the backends and devices it sees; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install the compute runtime in the image",
+        ..RULE
+    },
     EmitterRule {
         emitter: "dynamic-loader",
         who: "the dynamic loader",

@@ -289,7 +289,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn emitter_rules(&self) -> &'static [gpuctl_core::reading::EmitterRule] {
-        crate::explain_rules::RULES
+        &crate::explain_rules::ALL
     }
 
     fn gpu_words(&self) -> &'static [&'static str] {

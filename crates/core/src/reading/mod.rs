@@ -123,6 +123,9 @@ pub struct EmitterRule {
     pub cause: &'static str,
     /// What to check, as a sentence with commands.
     pub check: &'static str,
+    /// A host path whose presence bears on the cause (`/sys/module/nvidia` for "driver not
+    /// loaded"): `explain` says whether this host has it.
+    pub host_path: Option<&'static str>,
     /// Lower is more specific: [`RANK_REASON`] for a line that names the reason,
     /// [`RANK_WRAPPER`] for one that only says something underneath failed.
     pub rank: u8,
@@ -150,6 +153,7 @@ pub const RULE: EmitterRule = EmitterRule {
     owner: Owner::Stack,
     cause: "",
     check: "",
+    host_path: None,
     rank: RANK_REASON,
 };
 
@@ -176,6 +180,9 @@ pub struct Reading {
     /// The emitter in a sentence.
     #[serde(skip)]
     pub who: &'static str,
+    /// The host path whose presence bears on the cause ([`EmitterRule::host_path`]).
+    #[serde(skip)]
+    pub host_path: Option<&'static str>,
 }
 
 impl Reading {
@@ -267,6 +274,7 @@ fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[&str]) -> Option<
         owner: rule.owner,
         rank: rule.rank,
         who: rule.who,
+        host_path: rule.host_path,
     })
 }
 

@@ -21,6 +21,18 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         check: "'docker info' lists the runtimes the daemon knows; register it with the vendor toolkit's 'runtime configure --runtime=docker' command (NVIDIA: 'sudo nvidia-ctk runtime configure --runtime=docker'), then 'sudo systemctl restart docker'",
         ..RULE
     },
+    // docker before 20.10: "Unknown runtime specified %s" (NVIDIA/nvidia-docker#578).
+    EmitterRule {
+        emitter: "docker",
+        who: "the docker daemon",
+        line: &[&["Unknown runtime specified "]],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::After("Unknown runtime specified "),
+        gpu_object: true,
+        cause: "the daemon has no runtime called '{object}' registered: /etc/docker/daemon.json's \"runtimes\" does not name it, or the daemon was not restarted after it was added.",
+        check: "'docker info' lists the runtimes the daemon knows; register it with the vendor toolkit's 'runtime configure --runtime=docker' command (NVIDIA: 'sudo nvidia-ctk runtime configure --runtime=docker'), then 'sudo systemctl restart docker'",
+        ..RULE
+    },
     // containerd's CRI plugin: `no runtime for %q is configured`.
     EmitterRule {
         emitter: "containerd",
