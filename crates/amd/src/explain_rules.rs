@@ -4,7 +4,7 @@
 //! docs/explain.md#emitters.
 
 use gpuctl_core::reading::{
-    EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 
 /// The ROCm user-space libraries: the image's own.
@@ -23,7 +23,6 @@ const IMAGE_LIBS: &[&str] = &[
     "librocrand",
     "libhipsparse",
 ];
-const NOT_FOUND: &str = ": cannot open shared object file";
 
 /// AMD's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
@@ -115,15 +114,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..RULE
     },
     EmitterRule {
-        emitter: "dynamic-loader",
-        who: "the dynamic loader",
-        line: &[&[NOT_FOUND]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Before(NOT_FOUND),
         objects: IMAGE_LIBS,
         owner: Owner::Image,
         cause: "{object} is a ROCm library, which the image must ship: AMD's GPU stack passes only /dev/kfd and the render nodes, never libraries.",
         check: "install it in the image (a rocm/dev-* base image, or the ROCm packages of the release the framework was built for)",
-        ..RULE
+        ..LOADER
     },
 ];

@@ -240,7 +240,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
         (None, None) => {
             let all = families::gpu_words(registry);
-            let found = families::present(text, &all);
+            let found = crate::text::present(text, &all);
             let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
             if words.is_empty() {
                 return None;

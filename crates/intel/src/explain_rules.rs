@@ -2,7 +2,7 @@
 //! and the dynamic loader on the oneAPI and compute-runtime libraries (which the image ships).
 //! Sources in docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, Owner, RANK_VAGUE, RULE};
+use gpuctl_core::reading::{EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_VAGUE, RULE};
 
 /// oneAPI and compute-runtime libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -17,7 +17,6 @@ const IMAGE_LIBS: &[&str] = &[
     "libimf",
     "libintlc",
 ];
-const NOT_FOUND: &str = ": cannot open shared object file";
 
 /// Intel's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
@@ -72,15 +71,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..RULE
     },
     EmitterRule {
-        emitter: "dynamic-loader",
-        who: "the dynamic loader",
-        line: &[&[NOT_FOUND]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Before(NOT_FOUND),
         objects: IMAGE_LIBS,
         owner: Owner::Image,
         cause: "{object} is a oneAPI or compute-runtime library, which the image must ship: Intel's GPU stack passes only the render nodes, never libraries.",
         check: "install it in the image (intel-oneapi-runtime-libs, intel-level-zero-gpu, intel-opencl-icd) in the release the program was built for",
-        ..RULE
+        ..LOADER
     },
 ];

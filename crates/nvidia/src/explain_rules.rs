@@ -6,7 +6,7 @@
 //! libraries. Sources per rule in docs/explain.md#emitters.
 
 use gpuctl_core::reading::{
-    EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 
 const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
@@ -50,7 +50,20 @@ const IMAGE_LIBS: &[&str] = &[
     "libnvonnxparser",
     "libcutensor",
 ];
-const NOT_FOUND: &str = ": cannot open shared object file";
+
+/// NVML's lines: nvidia-smi's and every NVML caller's.
+const NVML: EmitterRule = EmitterRule {
+    emitter: "nvml",
+    who: "NVML",
+    ..RULE
+};
+
+/// nvidia-container-cli's lines: `nvidia-container-cli: <stage> error: <reason>`.
+const CLI: EmitterRule = EmitterRule {
+    emitter: "nvidia-container-cli",
+    who: "nvidia-container-cli (the legacy hook)",
+    ..RULE
+};
 
 /// NVIDIA's rules: these and CUDA's ([`crate::explain_rules_cuda::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> =
@@ -60,8 +73,6 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> =
 const RULES: &[EmitterRule] = &[
     // libnvidia-container: "nvml error: %s" with nvmlErrorString lower-cased.
     EmitterRule {
-        emitter: "nvidia-container-cli",
-        who: "nvidia-container-cli (the legacy hook)",
         line: &[&["nvml error: driver not loaded"]],
         operation: Operation::Initialise,
         object: ObjectAt::Is("NVML"),
@@ -69,21 +80,17 @@ const RULES: &[EmitterRule] = &[
         check: DRIVER_CHECK,
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_DECISIVE,
-        ..RULE
+        ..CLI
     },
     EmitterRule {
-        emitter: "nvidia-container-cli",
-        who: "nvidia-container-cli (the legacy hook)",
         line: &[&["WSL environment detected but no adapters were found"]],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("a WSL GPU adapter"),
         cause: "this is WSL and Windows exposes no GPU to it: the Windows NVIDIA driver is too old for WSL's GPU paravirtualisation, the distribution runs as WSL 1, or Docker Desktop's WSL 2 backend has no GPU.",
         check: "'nvidia-smi' inside the WSL distribution and 'wsl -l -v' (version 2) on Windows; install the current Windows NVIDIA driver (never a Linux driver inside WSL)",
-        ..RULE
+        ..CLI
     },
     EmitterRule {
-        emitter: "nvidia-container-cli",
-        who: "nvidia-container-cli (the legacy hook)",
         line: &[&[
             "nvidia-container-cli: mount error: file creation failed: ",
             "file exists",
@@ -92,21 +99,17 @@ const RULES: &[EmitterRule] = &[
         object: ObjectAt::After("file creation failed: "),
         cause: "the image already holds {object}, a file the hook mounts from the host's driver: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl).",
         check: "rebuild the image without the driver's libraries (no libnvidia-*, libcuda.so* in it; 'docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu | grep -e nvidia -e libcuda')",
-        ..RULE
+        ..CLI
     },
     EmitterRule {
-        emitter: "nvidia-container-cli",
-        who: "nvidia-container-cli (the legacy hook)",
         line: &[&["nvidia-container-cli: ldcache error: open failed: "]],
         operation: Operation::Open,
         object: ObjectAt::After("ldcache error: open failed: "),
         cause: "the ldconfig the toolkit's config.toml names ({object}) does not exist: a config written for another distribution ('@/sbin/ldconfig.real' is Debian and Ubuntu's).",
         check: "set 'ldconfig = \"@/sbin/ldconfig\"' (or the path 'command -v ldconfig' prints) in /etc/nvidia-container-runtime/config.toml",
-        ..RULE
+        ..CLI
     },
     EmitterRule {
-        emitter: "nvidia-container-cli",
-        who: "nvidia-container-cli (the legacy hook)",
         line: &[
             &["nvidia-container-cli: ", "driver rpc error: "],
             &["nvidia-container-cli: ", "driver error: "],
@@ -116,12 +119,10 @@ const RULES: &[EmitterRule] = &[
         cause: "the hook's driver service could not query the driver: it timed out or failed on a GPU that is hung, in a bad state or still initialising (many GPUs without the persistence daemon), or on a kernel module it could not use.",
         check: "'nvidia-smi' and 'dmesg | grep -i -e NVRM -e Xid' on the host; enable the persistence daemon ('sudo systemctl enable --now nvidia-persistenced'); a GPU in a bad state needs a reset or a reboot",
         rank: RANK_VAGUE,
-        ..RULE
+        ..CLI
     },
     // NVML's nvmlErrorString values as nvidia-smi and NVML's users print them.
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[
             &["NVML: Driver Not Loaded"],
             &["NVML: Driver not loaded"],
@@ -131,11 +132,9 @@ const RULES: &[EmitterRule] = &[
         check: DRIVER_CHECK,
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_DECISIVE,
-        ..RULE
+        ..NVML
     },
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[
             &["NVML Shared Library Not Found"],
             &["ERROR_LIBRARY_NOT_FOUND"],
@@ -145,11 +144,9 @@ const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("libnvidia-ml.so.1"),
         cause: "the driver's NVML library is not where the caller runs: on a host, no NVIDIA driver (or only its kernel part) is installed; in a container (nvidia-ctk, the device plugin), the container was not given the driver, since its runtime is not the NVIDIA runtime (default runtime or RuntimeClass) and no CDI device was requested.",
         check: "'ldconfig -p | grep libnvidia-ml' where it ran; for a Kubernetes plug-in, the node's containerd or CRI-O must run it with the nvidia runtime ('nvidia-ctk runtime configure', a RuntimeClass 'nvidia' named by the plug-in's pod)",
-        ..RULE
+        ..NVML
     },
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[
             &["GPU is lost"],
             &["ERROR_GPU_IS_LOST"],
@@ -159,11 +156,9 @@ const RULES: &[EmitterRule] = &[
         cause: "the GPU stopped answering (it fell off the PCIe bus: Xid 79, power, heat, a riser or a failing GPU); nothing in the container or its configuration causes this.",
         check: "'dmesg | grep -i -e Xid -e \"fallen off\"' on the host; reset the GPU ('nvidia-smi -r') or reboot, and check power and cooling",
         rank: RANK_DECISIVE,
-        ..RULE
+        ..NVML
     },
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[
             &["RM has detected an NVML/RM version mismatch"],
             &["ERROR_LIB_RM_VERSION_MISMATCH"],
@@ -173,23 +168,19 @@ const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the kernel module's version"),
         cause: "the user-space driver libraries and the loaded kernel module are of different releases: the driver was upgraded without a reboot, or the container carries driver libraries of its own.",
         check: "compare 'cat /proc/driver/nvidia/version' with the libnvidia-ml.so.<version> the caller loaded; reboot after a driver upgrade",
-        ..RULE
+        ..NVML
     },
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[&["NVML: Function Not Found"], &["ERROR_FUNCTION_NOT_FOUND"]],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("an NVML function"),
         cause: "the host's libnvidia-ml is older than the program calling it (a tool built for a newer driver branch).",
         check: "upgrade the host driver, or use the tool release that matches it ('nvidia-smi' prints the driver version)",
-        ..RULE
+        ..NVML
     },
     // NVML_ERROR_INSUFFICIENT_RESOURCES ("Insufficient Resources") creating a MIG instance, as
     // the MIG manager and the DRA driver print it.
     EmitterRule {
-        emitter: "nvml",
-        who: "NVML",
         line: &[
             &["GPU instance", "Insufficient Resources"],
             &["compute instance", "Insufficient Resources"],
@@ -198,7 +189,7 @@ const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("a MIG instance"),
         cause: "the GPU has no free slice for that MIG profile: instances already created (by hand, by another claim, or left behind by one that was not cleaned up) occupy it.",
         check: "'nvidia-smi mig -lgi' and 'nvidia-smi mig -lci' list the instances that exist; destroy the stale ones or pick a profile that fits",
-        ..RULE
+        ..NVML
     },
     // The kernel module's own log (NVRM:).
     EmitterRule {
@@ -245,38 +236,23 @@ const RULES: &[EmitterRule] = &[
     // The toolkit's own library: "nvidia-container-cli: error while loading shared libraries:
     // libnvidia-container.so.1" (NVIDIA/libnvidia-container#2); more specific than the driver's.
     EmitterRule {
-        emitter: "dynamic-loader",
-        who: "the dynamic loader",
-        line: &[&[NOT_FOUND]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Before(NOT_FOUND),
         objects: &["libnvidia-container"],
         cause: "{object} is the NVIDIA Container Toolkit's own library on the host, not the driver's: the toolkit is installed incompletely (the libnvidia-container1 package missing, or ldconfig not run since it was installed).",
         check: "reinstall the toolkit's packages (libnvidia-container1, libnvidia-container-tools, nvidia-container-toolkit) and run 'sudo ldconfig'; 'nvidia-container-cli --version' must then run",
         rank: RANK_DECISIVE + 1,
-        ..RULE
+        ..LOADER
     },
     EmitterRule {
-        emitter: "dynamic-loader",
-        who: "the dynamic loader",
-        line: &[&[NOT_FOUND]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Before(NOT_FOUND),
         objects: DRIVER_LIBS,
         cause: "{object} is the host driver's, which the GPU stack mounts into a container given the GPU: this container was not given it (no '--device nvidia.com/gpu=all' or '--gpus', or the engine ignored it), or the host has no driver.",
         check: "give the container the GPU ('podman run $(gpuctl args nvidia) ...') and check 'nvidia-smi' inside it; on the host, 'ldconfig -p | grep libcuda'",
-        ..RULE
+        ..LOADER
     },
     EmitterRule {
-        emitter: "dynamic-loader",
-        who: "the dynamic loader",
-        line: &[&[NOT_FOUND]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Before(NOT_FOUND),
         objects: IMAGE_LIBS,
         owner: Owner::Image,
         cause: "{object} belongs to the CUDA toolkit or an NVIDIA SDK (cuDNN, cuBLAS, NCCL, TensorRT), which the image must ship: the GPU stack mounts only the driver's libraries.",
         check: "install it in the image (a CUDA 'runtime' or 'cudnn' base image, or the pip wheels nvidia-cudnn-cu12 / nvidia-cublas-cu12) in the version the framework was built for",
-        ..RULE
+        ..LOADER
     },
 ];

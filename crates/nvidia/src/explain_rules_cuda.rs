@@ -3,12 +3,17 @@
 
 use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
+/// The CUDA runtime's lines.
+const CUDA: EmitterRule = EmitterRule {
+    emitter: "cuda",
+    who: "the CUDA runtime",
+    ..RULE
+};
+
 /// CUDA's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
     // cudaGetErrorString's strings and the CUresult names.
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["system has unsupported display driver / cuda driver combination"],
             &["CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"],
@@ -18,11 +23,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("libcuda and the kernel module"),
         cause: "the libcuda the program loaded is of another release than the host's kernel module: the image ships its own libcuda (a cuda-compat package or driver files) or LD_LIBRARY_PATH points at one.",
         check: "'ldconfig -p | grep libcuda' and 'ls /usr/local/cuda/compat' in the container against 'cat /proc/driver/nvidia/version' on the host; remove the image's copy",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["forward compatibility was attempted on non supported HW"],
             &["CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"],
@@ -32,11 +35,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("CUDA forward compatibility"),
         cause: "the image uses CUDA forward compatibility (cuda-compat libraries newer than the host driver), which works only on data-center GPUs: this GPU needs a host driver as new as the image's CUDA.",
         check: "'gpuctl requirement' and 'nvidia-smi' give the driver the image needs; upgrade the host driver or use an image built for an older CUDA",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA error: no kernel image is available"],
             &["cudaErrorNoKernelImageForDevice"],
@@ -46,11 +47,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the GPU's compute capability"),
         cause: "the program carries no code for this GPU's compute capability: the framework build is too old for a new GPU or dropped an old one.",
         check: "compare the GPU's compute capability ('nvidia-smi --query-gpu=compute_cap --format=csv') with the architectures the framework was built for; use a build that lists it",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["the provided PTX was compiled with an unsupported toolchain"],
             &["CUDA_ERROR_UNSUPPORTED_PTX_VERSION"],
@@ -60,11 +59,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the host driver's CUDA version"),
         cause: "the program's PTX was built by a CUDA newer than the host driver supports.",
         check: "'nvidia-smi' shows the highest CUDA the driver supports; upgrade the driver or use an image built for that CUDA",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA driver is a stub library"],
             &["CUDA_ERROR_STUB_LIBRARY"],
@@ -74,11 +71,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("libcuda.so"),
         cause: "the program loaded the CUDA toolkit's stub libcuda (…/lib64/stubs) instead of the driver's: the container has no driver libraries (no GPU given to it) or LD_LIBRARY_PATH puts the stubs first.",
         check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and drop the stubs directory from LD_LIBRARY_PATH",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA-capable device(s) is/are busy or unavailable"],
             &["cudaErrorDevicesUnavailable"],
@@ -88,11 +83,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the GPU"),
         cause: "the GPU is in an exclusive compute mode held by another process, or prohibited (compute mode, MIG enabled with no instance given).",
         check: "'nvidia-smi -q -d COMPUTE' shows the compute mode and 'nvidia-smi' the processes holding it; with MIG enabled, request a MIG device",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA unknown error - this may be due to an incorrectly set up environment"],
             &["CUDA_ERROR_UNKNOWN"],
@@ -104,11 +97,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         host_path: Some("/dev/nvidia-uvm"),
         check: "'ls -l /dev/nvidia-uvm' on the host and in the container ('sudo modprobe nvidia_uvm' creates it; 'gpuctl doctor' checks it); after a suspend, reload nvidia_uvm",
         rank: RANK_VAGUE,
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA error: invalid device ordinal"],
             &["CUDA_ERROR_INVALID_DEVICE"],
@@ -118,11 +109,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the requested GPU"),
         cause: "the program asks for a GPU index the container does not have: CUDA_VISIBLE_DEVICES or the program's device number is beyond the GPUs given to it.",
         check: "'nvidia-smi -L' in the container lists the GPUs it has (numbered from 0); request that many, or give it more",
-        ..RULE
+        ..CUDA
     },
     EmitterRule {
-        emitter: "cuda",
-        who: "the CUDA runtime",
         line: &[
             &["CUDA out of memory"],
             &["CUDA error: out of memory"],
@@ -134,7 +123,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "the GPU's memory is exhausted: the workload needs more than is free (other processes, a MIG slice or a vGPU profile smaller than the GPU) — not a configuration problem of the container.",
         check: "'nvidia-smi' shows the memory in use and by whom; use a smaller batch or model, or a larger GPU or slice",
         rank: RANK_VAGUE,
-        ..RULE
+        ..CUDA
     },
     // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system."
     EmitterRule {

@@ -62,7 +62,7 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
         .iter()
         .flat_map(|f| f.signs.iter().copied().flatten().copied())
         .collect();
-    let found = present(text, &words);
+    let found = crate::text::present(text, &words);
     let mut best: Option<Family> = None;
     for f in cat {
         let shows = f
@@ -75,9 +75,6 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
     }
     best
 }
-
-/// Which of `words` occur in `text`, found in one pass ([`crate::text::present`]).
-pub use crate::text::present;
 
 #[cfg(test)]
 #[path = "tests.rs"]

@@ -157,6 +157,21 @@ pub const RULE: EmitterRule = EmitterRule {
     rank: RANK_REASON,
 };
 
+/// What the dynamic loader (ld.so, dlopen, Python's ImportError) prints for a library it cannot
+/// find: `<library>: cannot open shared object file`.
+const NOT_FOUND: &str = ": cannot open shared object file";
+
+/// The dynamic loader's rule, for a vendor to classify its libraries: `EmitterRule { objects:
+/// IMAGE_LIBS, owner: Owner::Image, cause, check, ..LOADER }`.
+pub const LOADER: EmitterRule = EmitterRule {
+    emitter: "dynamic-loader",
+    who: "the dynamic loader",
+    line: &[&[NOT_FOUND]],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::Before(NOT_FOUND),
+    ..RULE
+};
+
 /// What one line says, read by its emitter's rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Reading {
