@@ -201,8 +201,7 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 /// answered as [`families::UNRECOGNISED`].
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
     let text = py_strip(stderr);
-    let readings = read::read_text(text, registry);
-    let mut best = families::classify(text, registry);
+    let (mut best, readings) = read::classify_and_read(text, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
         && foreign_node(text, registry, probe)
     {
@@ -260,12 +259,16 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         None => (family, diagnosis),
     };
     let mut details = probe.map(|p| cdi::cdi_details(text, p)).unwrap_or_default();
-    let quoted: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| needles.iter().any(|n| l.contains(n)))
-        .map(|(i, _)| i + 1)
-        .collect();
+    // Only readings need the quoted lines' numbers: a long log without one is not read again.
+    let quoted: Vec<usize> = if readings.is_empty() {
+        Vec::new()
+    } else {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| needles.iter().any(|n| l.contains(n)))
+            .map(|(i, _)| i + 1)
+            .collect()
+    };
     details.extend(read::other_readings(&readings, &quoted));
     if let (Some(r), Some(p)) = (structured, probe) {
         details.extend(read::host_facts(r, p));

@@ -25,16 +25,27 @@ pub(crate) const STRUCTURED_FAMILY: Family = Family {
     checks: &[],
 };
 
-/// Every line an emitter's rule reads: core's rules and each registered vendor's, with the
-/// vendors' names as the tokens that make an object a GPU's.
-pub(crate) fn read_text(text: &str, registry: &Registry) -> Vec<Reading> {
+/// Every emitter rule, core's and each registered vendor's, with the tokens that make an
+/// object a GPU's (the vendors' names, and `gpu`).
+pub(crate) fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&'static str>) {
     let mut rules: Vec<&'static EmitterRule> = reading::core_rules().iter().collect();
-    let mut gpu: Vec<&str> = vec!["gpu"];
+    let mut gpu: Vec<&'static str> = vec!["gpu"];
     for b in registry.backends() {
         rules.extend(b.emitter_rules().iter());
         gpu.push(b.vendor());
     }
-    reading::read(text, &rules, &gpu)
+    (rules, gpu)
+}
+
+/// The families' and the emitter rules' words found in `text` in one pass (a stderr can be
+/// 16 MiB: one scan, not one per catalogue), then the family and the readings.
+pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Family>, Vec<Reading>) {
+    let (rules, gpu) = rules_of(registry);
+    let mut words = crate::families::sign_words(registry);
+    words.extend(reading::words(&rules));
+    let found = crate::text::present(text, &words);
+    let best = crate::families::classify_found(&found, registry);
+    (best, reading::read_found(text, &rules, &gpu, &found))
 }
 
 /// What explains the text.
@@ -119,7 +130,8 @@ pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> 
     if super::explain(text, registry, None).is_some() {
         return None;
     }
-    let readings = read_text(text, registry);
+    let (rules, gpu) = rules_of(registry);
+    let readings = reading::read(text, &rules, &gpu);
     let r = readings.iter().find(|r| r.owner == Owner::Image)?;
     Some(format!(
         "line {}: {} This is the image's packaging, not the GPU's setup: {}.",

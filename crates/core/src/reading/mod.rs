@@ -11,6 +11,8 @@
 
 pub(crate) mod rules;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 /// What the emitter was doing when it failed.
@@ -217,16 +219,31 @@ pub fn core_rules() -> &'static [EmitterRule] {
     rules::CORE_RULES
 }
 
+/// Every word of `rules`' line shapes, for the one [`crate::text::present`] pass that
+/// [`read_found`] reads.
+pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
+    rules
+        .iter()
+        .flat_map(|r| r.line.iter().flat_map(|l| l.iter().copied()))
+        .collect()
+}
+
 /// Every line of `text` one of `rules` reads, in line order; `gpu` are the tokens that make an
 /// object a GPU's (each registered vendor's name, and `gpu`). The words of every rule are
 /// looked for in one pass first, so that a long log costs one scan plus the few rules whose
 /// words it holds.
 pub fn read(text: &str, rules: &[&EmitterRule], gpu: &[&str]) -> Vec<Reading> {
-    let words: Vec<&'static str> = rules
-        .iter()
-        .flat_map(|r| r.line.iter().flat_map(|l| l.iter().copied()))
-        .collect();
-    let found = crate::text::present(text, &words);
+    read_found(text, rules, gpu, &crate::text::present(text, &words(rules)))
+}
+
+/// [`read`] on the words already found in the text (`found` holds at least those of
+/// [`words`] that occur).
+pub fn read_found(
+    text: &str,
+    rules: &[&EmitterRule],
+    gpu: &[&str],
+    found: &HashSet<&str>,
+) -> Vec<Reading> {
     let candidates: Vec<&EmitterRule> = rules
         .iter()
         .copied()
@@ -246,12 +263,14 @@ pub fn read(text: &str, rules: &[&EmitterRule], gpu: &[&str]) -> Vec<Reading> {
     out
 }
 
-/// The reading that explains the text: the most specific, and of two as specific the later
-/// (a later line names what an earlier one wrapped).
+/// The reading that explains the text: the most specific; of two as specific, the host's
+/// stack before the image (a missing driver library explains the image's missing ones), then
+/// the later line (a later line names what an earlier one wrapped).
 pub fn primary(readings: &[Reading]) -> Option<&Reading> {
+    let key = |r: &Reading| (r.rank, r.owner == Owner::Image);
     readings
         .iter()
-        .reduce(|best, r| if r.rank <= best.rank { r } else { best })
+        .reduce(|best, r| if key(r) <= key(best) { r } else { best })
 }
 
 fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[&str]) -> Option<Reading> {

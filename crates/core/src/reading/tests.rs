@@ -102,3 +102,27 @@ fn the_reason_wins_over_its_wrapper_and_the_later_line_over_the_earlier() {
         "{s}"
     );
 }
+
+#[test]
+fn the_host_s_library_wins_over_the_image_s_on_the_same_rank() {
+    let stack = Reading {
+        line: 1,
+        emitter: "dynamic-loader",
+        operation: Operation::LoadLibrary,
+        object: Some("libcuda.so.1".to_string()),
+        cause: String::new(),
+        check: String::new(),
+        owner: Owner::Stack,
+        rank: RANK_REASON,
+        who: "the dynamic loader",
+        host_path: None,
+    };
+    let image = Reading {
+        line: 2,
+        object: Some("libcudnn.so.8".to_string()),
+        owner: Owner::Image,
+        ..stack.clone()
+    };
+    let both = [stack.clone(), image];
+    assert_eq!(primary(&both), Some(&stack));
+}
