@@ -39,6 +39,18 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
+    // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd".
+    EmitterRule {
+        emitter: "amdgpu-kernel-module",
+        who: "the amdgpu kernel driver",
+        line: &[&["kfd", "not supported in kfd"]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("KFD (ROCm compute)"),
+        cause: "this GPU has no ROCm compute support in the kernel (KFD refuses its ASIC), so no container setting makes ROCm see it.",
+        check: "'gpuctl requirement' for the GPU; use a GPU that ROCm supports, or Vulkan / OpenCL through Mesa",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
     // HSA runtime: hsa_status_string values.
     EmitterRule {
         emitter: "hsa",

@@ -173,6 +173,17 @@ fn an_extended_resource_is_not_a_cdi_name() {
     "load-library",
     "zeInit failed: ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE"
 )]
+#[case("nvml", "find-device", "$ nvidia-smi\nNo devices were found")]
+#[case(
+    "amdgpu-kernel-module",
+    "initialise",
+    "[    3.021] kfd kfd: amdgpu: VERDE  not supported in kfd"
+)]
+#[case(
+    "intel-kernel-module",
+    "load-library",
+    "i915 0000:00:02.0: [drm] *ERROR* GT0: GuC firmware i915/tgl_guc_70.bin: fetch failed with error -2"
+)]
 fn vendor_emitters_read_their_own_strings(
     #[case] emitter: &str,
     #[case] operation: &str,

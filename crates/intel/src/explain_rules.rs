@@ -2,7 +2,9 @@
 //! and the dynamic loader on the oneAPI and compute-runtime libraries (which the image ships).
 //! Sources in docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_VAGUE, RULE};
+use gpuctl_core::reading::{
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+};
 
 /// oneAPI and compute-runtime libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -56,6 +58,19 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "the GPU's memory is exhausted by the workload — not a configuration problem of the container.",
         check: "'xpu-smi stats -d 0' shows the memory in use; use a smaller batch or model",
         rank: RANK_VAGUE,
+        ..RULE
+    },
+    // i915 / xe in the kernel log: "GuC firmware i915/tgl_guc_70.bin: fetch failed with error -2".
+    EmitterRule {
+        emitter: "intel-kernel-module",
+        who: "the i915/xe kernel driver",
+        line: &[&["firmware ", "fetch failed"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::After("firmware "),
+        objects: &["i915/", "xe/"],
+        cause: "the kernel driver could not load the GPU's firmware file {object}: the host's linux-firmware is missing it or older than the driver, so the GPU runs without GuC/HuC (no media, no compute submission on newer GPUs).",
+        check: "'ls /lib/firmware/{object}*' on the host; update linux-firmware (or firmware-misc-nonfree on Debian) and rebuild the initramfs",
+        rank: RANK_DECISIVE,
         ..RULE
     },
     // The SYCL runtime: "No device of requested type available" (sycl::exception from a

@@ -191,6 +191,16 @@ const RULES: &[EmitterRule] = &[
         check: "'nvidia-smi mig -lgi' and 'nvidia-smi mig -lci' list the instances that exist; destroy the stale ones or pick a profile that fits",
         ..NVML
     },
+    // nvidia-smi with NVML initialised and no device: "No devices were found".
+    EmitterRule {
+        line: &[&["No devices were found"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an NVIDIA GPU"),
+        cause: "the driver is loaded but brought up no GPU: the kernel log says why (RmInitAdapter failed, GSP firmware, a GPU this branch does not drive, a GPU bound to vfio-pci or another driver, or an unlicensed vGPU).",
+        check: "'dmesg | grep -i nvrm' and 'lspci -k -d 10de:' (the driver in use) on the host",
+        rank: RANK_VAGUE,
+        ..NVML
+    },
     // The kernel module's own log (NVRM:).
     EmitterRule {
         emitter: "nvidia-kernel-module",
