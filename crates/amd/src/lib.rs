@@ -4,6 +4,7 @@
 
 pub mod doctor;
 pub mod explain;
+mod explain_rules;
 pub mod families;
 pub mod kernels;
 pub mod loaded;
@@ -38,6 +39,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     }),
     cdi_generator: Some("sudo amd-ctk cdi generate"),
     cdi_naming: Some(gpuctl_core::cdi_tool::generate::CdiNaming::AmdCtk),
+    emitter_rules: explain_rules::RULES,
     gpu_words: &[
         "/dev/kfd",
         "amdgpu",

@@ -14,12 +14,40 @@ const STDERR_LIMIT: u64 = 16 * 1024 * 1024;
 /// The most of a stream gpuctl reads looking for that end (`explain < /dev/zero` stops).
 const STREAM_LIMIT: u64 = 256 * 1024 * 1024;
 
+/// Output formats of `gpuctl explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplainFormat {
+    /// For people.
+    Text,
+    /// One JSON object: the family, the diagnosis, and the emitter, operation, object and
+    /// cause read from the line (docs/explain.md#emitters).
+    Json,
+}
+
 /// Flags of `gpuctl explain`.
 #[derive(Debug, clap::Args)]
 pub struct ExplainArgs {
     /// A file holding podman's stderr; standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// How to print the explanation.
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
+    pub format: ExplainFormat,
+}
+
+/// The JSON of an explanation, or of none found (`family` null, and why when a rule can say).
+fn json(e: Option<&explain::Explanation>, why: Option<String>) -> Result<String, CliError> {
+    let value = match e {
+        Some(e) => serde_json::to_value(e),
+        None => Ok(serde_json::json!({ "family": null, "not_claimed_because": why })),
+    };
+    value
+        .and_then(|v| serde_json::to_string_pretty(&v))
+        .map(|s| s + "\n")
+        .map_err(|e| CliError::Encode {
+            what: "explanation",
+            reason: e.to_string(),
+        })
 }
 
 /// Runs `gpuctl explain`: exit 0 with the explanation, or 1 when the text shows no GPU problem.
@@ -98,14 +126,26 @@ pub fn run(ctx: &Context, a: &ExplainArgs, out: &mut dyn Write) -> Result<Outcom
                 &doctor_probe,
                 ctx.podman.as_ref().map(|p| p.podman.as_str()),
             ));
-            write_out(out, &e.render())?;
+            let text = match a.format {
+                ExplainFormat::Text => e.render(),
+                ExplainFormat::Json => json(Some(&e), None)?,
+            };
+            write_out(out, &text)?;
             Ok(Outcome::Served)
         }
         None => {
+            let why = explain::not_claimed_because(&stderr, registry);
+            if a.format == ExplainFormat::Json {
+                write_out(out, &json(None, why)?)?;
+                return Ok(Outcome::NothingFound);
+            }
             write_out(
                 out,
                 "No GPU misconfiguration found in this text; if the container still lacks its GPU, run 'gpuctl detect'.\n",
             )?;
+            if let Some(why) = why {
+                write_out(out, &format!("{why}\n"))?;
+            }
             Ok(Outcome::NothingFound)
         }
     }

@@ -238,6 +238,43 @@ fn explain_reads_stdin_and_exits_1_without_a_gpu_problem() {
         ));
 }
 
+/// issue 31: `--format json` carries the emitter, operation, object and cause read from the
+/// line; a library the image lacks stays unclaimed (exit 1) and says why.
+#[test]
+fn explain_json_names_the_emitter_and_an_image_library_is_not_claimed() {
+    let t = Tree::new();
+    // https://github.com/NVIDIA/nvidia-container-toolkit/issues/1269
+    let out = gpuctl(t.root())
+        .args(["explain", "--format", "json"])
+        .write_stdin("nvidia-container-cli: initialization error: nvml error: driver not loaded\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
+    assert_eq!(v["family"], "gpu-structured");
+    assert_eq!(v["emitter"], "nvidia-container-cli");
+    assert_eq!(v["operation"], "initialise");
+    assert_eq!(v["object"], "NVML");
+    assert!(
+        v["cause"]
+            .as_str()
+            .is_some_and(|c| c.contains("not loaded")),
+        "{v}"
+    );
+    // https://github.com/yeyupiaoling/Whisper-Finetune/issues/16
+    gpuctl(t.root())
+        .arg("explain")
+        .write_stdin("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n")
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::starts_with("No GPU misconfiguration found")
+                .and(predicate::str::contains("This is the image's packaging")),
+        );
+}
+
 #[test]
 fn explain_with_an_unreadable_file_exits_2() {
     gpuctl(&host("empty"))

@@ -268,8 +268,6 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
     "nvidia-legacy-hook",
     "nvidia-container-cli: mount error: stat failed: /GeForce: no such file or directory"
 )]
-// https://github.com/NVIDIA/nvidia-docker/issues/1246
-#[case("nvidia-legacy-hook", r#"running prestart hook 1 caused \\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: failed to process request\\\\n\\\"\""#)]
 // https://github.com/NVIDIA/nvidia-container-toolkit/issues/772
 #[case("nvidia-cdi-hook", r#"failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #1: error running hook: exit status 1, stdout: , stderr: time="yyyy-mm-ddThh:mm:ss+hh:mm" level=error msg="failed to create link [libGLX_nvidia.so.535.183.01 /usr/lib/x86_64-linux-gnu/libGLX_indirect.so.0]: failed to check if link exists: unexpected link target: libGLX_mesa.so.0": unknown"#)]
 // https://github.com/NVIDIA/nvidia-container-runtime/issues/136

@@ -15,9 +15,9 @@ use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
 use crate::families::{Family, FamilyCode, PRIORITY_CDI_SPECIFIC};
 use crate::probe::Probe;
+use crate::reading::{self, Operation, Reading};
 use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
-use gpuctl_cdi::version::{min_podman, parse_version};
 
 /// What `explain` found: the typed report `gpuctl explain` and a failed `gpuctl run` print,
 /// both through [`Explanation::render`].
@@ -50,6 +50,17 @@ pub struct Explanation {
     pub text_checks: Vec<Check>,
     /// What to do.
     pub hint: String,
+    /// Who printed the line the diagnosis rests on (`nvml`, `kubelet`), when an emitter's rule
+    /// reads it (docs/explain.md#emitters).
+    pub emitter: Option<&'static str>,
+    /// What that emitter was doing when it failed.
+    pub operation: Option<Operation>,
+    /// On what (a path, a library, a runtime or resource name), when the line names it.
+    pub object: Option<String>,
+    /// What that failure means.
+    pub cause: Option<String>,
+    /// Every line an emitter's rule reads, in line order.
+    pub readings: Vec<Reading>,
 }
 
 /// One quoted line of the failure text.
@@ -66,7 +77,7 @@ impl Explanation {
     /// knows, every check that found something), so that the text says whether this host
     /// shows the cause.
     pub fn with_host(mut self, report: &DoctorReport) -> Self {
-        let unrecognised = self.family == families::UNRECOGNISED;
+        let unrecognised = self.family == families::UNRECOGNISED || self.family == STRUCTURED;
         self.host = Some(
             report
                 .checks
@@ -90,8 +101,13 @@ impl Explanation {
     /// The text `gpuctl explain` prints: the lines that show the failure, the diagnosis with
     /// this host's facts and doctor's findings, and the hint.
     pub fn render(&self) -> String {
-        let unrecognised = self.family == families::UNRECOGNISED;
-        let mut out = if unrecognised {
+        let unrecognised = self.family == families::UNRECOGNISED || self.family == STRUCTURED;
+        let mut out = if self.family == STRUCTURED {
+            format!(
+                "GPU failure, read from the line of the component that failed (of {}):\n",
+                self.lines
+            )
+        } else if unrecognised {
             format!(
                 "Looks GPU-related, but gpuctl does not recognise it; the lines that name a GPU component (of {}):\n",
                 self.lines
@@ -185,23 +201,36 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 /// answered as [`families::UNRECOGNISED`].
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
     let text = py_strip(stderr);
-    let mut best = families::classify(text, registry);
+    let (mut best, readings) = read::classify_and_read(text, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
         && foreign_node(text, registry, probe)
     {
         best = None;
     }
+    // A kind counts as a CDI device name only with its `=`: `Insufficient amd.com/gpu` and a
+    // pod's `nvidia.com/gpu: 1` are Kubernetes extended resources, not CDI (issue 31).
     let kinds: Vec<&str> = registry
         .backends()
         .iter()
         .flat_map(|b| b.cdi_kinds())
-        .filter(|k| text.contains(k))
+        .filter(|k| text.contains(&format!("{k}=")))
         .collect();
     if best.is_none() && !kinds.is_empty() {
         best = Some(KIND_MENTION);
     }
     let pre_cdi = pre_cdi_podman(text);
+    let primary = reading::primary(&readings);
+    let structured = match read::decide(best, pre_cdi.is_some(), primary) {
+        read::Answer::Image => return None,
+        read::Answer::Structured(r) => Some(r),
+        read::Answer::Family => None,
+    };
     let (family, diagnosis, needles): (Family, String, Vec<&str>) = match (best, &pre_cdi) {
+        _ if structured.is_some() => {
+            let r = structured?;
+            let line = text.lines().nth(r.line - 1).unwrap_or("");
+            (read::STRUCTURED_FAMILY, r.sentence(), vec![line])
+        }
         (Some(f), Some(name)) if f.priority >= PRIORITY_CDI_SPECIFIC => {
             (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()])
         }
@@ -210,7 +239,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
         (None, None) => {
             let all = families::gpu_words(registry);
-            let found = families::present(text, &all);
+            let found = crate::text::present(text, &all);
             let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
             if words.is_empty() {
                 return None;
@@ -229,7 +258,21 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         }
         None => (family, diagnosis),
     };
-    let mut details = probe.map(|p| cdi_details(text, p)).unwrap_or_default();
+    let mut details = probe.map(|p| cdi::cdi_details(text, p)).unwrap_or_default();
+    // Only readings need the quoted lines' numbers: a long log without one is not read again.
+    let quoted: Vec<usize> = if readings.is_empty() {
+        Vec::new()
+    } else {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| needles.iter().any(|n| l.contains(n)))
+            .map(|(i, _)| i + 1)
+            .collect()
+    };
+    details.extend(read::other_readings(&readings, &quoted));
+    if let (Some(r), Some(p)) = (structured, probe) {
+        details.extend(read::host_facts(r, p));
+    }
     let mut text_checks = Vec::new();
     if let Some(p) = probe {
         for b in registry.backends() {
@@ -242,6 +285,18 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         .iter()
         .find(|b| b.families().iter().any(|f| f.code == family.code))
         .map(|b| b.vendor());
+    let hint = match structured {
+        Some(r) => read::hint(r),
+        None => hint::remedy(&family, text, registry, probe),
+    };
+    // The typed fields name the reading the diagnosis rests on: the structured one, or the
+    // most specific on a line the family quotes.
+    let basis = structured.or_else(|| {
+        readings
+            .iter()
+            .filter(|r| quoted.contains(&r.line) && r.rank < reading::RANK_WRAPPER)
+            .min_by_key(|r| r.rank)
+    });
     Some(Explanation {
         family: family.code,
         checks: family.checks,
@@ -253,7 +308,12 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         details,
         host: None,
         text_checks,
-        hint: hint::remedy(&family, text, registry, probe),
+        hint,
+        emitter: basis.map(|r| r.emitter),
+        operation: basis.map(|r| r.operation),
+        object: basis.and_then(|r| r.object.clone()),
+        cause: basis.map(|r| r.cause.clone()),
+        readings,
     })
 }
 
@@ -324,59 +384,16 @@ fn pre_cdi_diagnosis(name: &str) -> String {
     format!("podman treated '{name}' as a host path: {why}.")
 }
 
-/// For each CDI device podman could not resolve: whether this host's specs declare it, and
-/// which podman can load the spec that does.
-fn cdi_details(stderr: &str, probe: &Probe) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(list) = stderr.split("unresolvable CDI devices ").nth(1) else {
-        return out;
-    };
-    let list = list.lines().next().unwrap_or("");
-    for name in list
-        .split(", ")
-        .map(str::trim)
-        .filter(|n| is_qualified_name(n))
-    {
-        let Some((kind, device)) = name.split_once('=') else {
-            continue;
-        };
-        if probe.cdi().has_device(kind, device) {
-            for spec in probe.cdi().specs_for(kind) {
-                let version = spec.cdi_version.as_deref().unwrap_or("?");
-                let needs = parse_version(version)
-                    .map(min_podman)
-                    .unwrap_or("a newer podman");
-                out.push(format!(
-                    "{name} is declared by {} (cdiVersion {version}, which needs podman {needs} or newer): check 'podman --version', and that the file is readable by the user running podman",
-                    spec.path
-                ));
-            }
-        } else {
-            let declared = probe.cdi().device_names(kind);
-            out.push(if declared.is_empty() {
-                format!("no valid CDI spec on this host declares the kind {kind}")
-            } else {
-                format!(
-                    "{name} is not declared; the valid specs declare {kind}={}",
-                    declared.join(", ")
-                )
-            });
-        }
-    }
-    for spec in probe.cdi().specs().iter().filter(|s| s.error.is_some()) {
-        out.push(format!(
-            "{} is skipped: {}",
-            spec.path,
-            spec.error.as_deref().unwrap_or("")
-        ));
-    }
-    out
-}
-
+#[path = "explain_cdi.rs"]
+mod cdi;
 #[path = "explain_hint.rs"]
 mod hint;
 #[path = "explain_quote.rs"]
 mod quote;
+#[path = "explain_read.rs"]
+mod read;
+
+pub use read::{STRUCTURED, not_claimed_because};
 
 #[cfg(test)]
 #[path = "explain_tests.rs"]

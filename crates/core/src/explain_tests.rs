@@ -25,6 +25,7 @@ fn mock(i: usize, v: &'static str, k: &'static str, tool: Option<&'static str>) 
     m.expect_cdi_generator().return_const(None);
     m.expect_families().return_const(&[][..]);
     m.expect_gpu_words().return_const(&[][..]);
+    m.expect_emitter_rules().return_const(&[][..]);
     m.expect_explain_details().returning(|_, _, _| Vec::new());
     m.expect_explain_checks().returning(|_, _, _| Vec::new());
     m

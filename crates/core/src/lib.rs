@@ -39,6 +39,7 @@ mod pattern;
 pub mod pci;
 pub mod plan;
 pub mod probe;
+pub mod reading;
 pub mod reason;
 pub mod render;
 pub mod render_node;

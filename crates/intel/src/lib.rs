@@ -5,6 +5,7 @@
 
 pub mod doctor;
 pub mod explain;
+mod explain_rules;
 pub mod families;
 pub mod kernels;
 pub mod loaded;
@@ -29,6 +30,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     missing_summary: "no Intel render node",
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
     families: families::FAMILIES,
+    emitter_rules: explain_rules::RULES,
     gpu_words: &[
         "i915",
         "ZE_RESULT_",

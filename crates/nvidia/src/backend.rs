@@ -288,6 +288,10 @@ impl GpuBackend for Nvidia {
         crate::families::FAMILIES
     }
 
+    fn emitter_rules(&self) -> &'static [gpuctl_core::reading::EmitterRule] {
+        &crate::explain_rules::ALL
+    }
+
     fn gpu_words(&self) -> &'static [&'static str] {
         &[
             "/dev/nvidia",

@@ -13,6 +13,8 @@ pub mod cuda;
 pub mod doctor;
 mod explain;
 mod explain_cuda;
+mod explain_rules;
+mod explain_rules_cuda;
 mod families;
 mod families_driver;
 mod floor_check;

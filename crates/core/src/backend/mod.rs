@@ -142,6 +142,12 @@ pub trait GpuBackend: Send + Sync {
         &[]
     }
 
+    /// The vendor's emitters read by structure (NVML, its hook, its runtimes, its Kubernetes
+    /// plug-in): who printed a line, doing what, on what ([`crate::reading`]). None by default.
+    fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
+        &[]
+    }
+
     /// What this host says about a failure of one of the vendor's families (family `code`,
     /// matched in `text`): facts the family's static text cannot know, one sentence each, e.g.
     /// the GPU's LLVM target and the ROCm releases that list it. Empty when it has none.

@@ -148,7 +148,16 @@ pub(crate) const NAME_AS_PATH: Family = Family {
 
 /// Words that name a GPU component in any vendor's stack: a failure that matches no family but
 /// says one of these is GPU-related and is answered as [`super::UNRECOGNISED`].
-pub(crate) const CORE_WORDS: &[&str] = &["/dev/dri/", "\"/dev/dri\"", "render node"];
+pub(crate) const CORE_WORDS: &[&str] = &[
+    "/dev/dri/",
+    "\"/dev/dri\"",
+    "render node",
+    // The graphics loaders' own prefixes (issue 31: a loader's failure is never silent).
+    "libva error:",
+    "MESA-LOADER:",
+    "vkCreateInstance",
+    "VK_ERROR_",
+];
 
 /// The answer for a GPU-related failure no family knows.
 pub(crate) const UNRECOGNISED_FAMILY: Family = Family {

@@ -14,8 +14,6 @@ pub use catalogue::{CDI_HINT, CORE_FAMILIES, KEEP_GROUPS_HINT, STALE_CDI_HINT};
 
 use std::collections::HashSet;
 
-use aho_corasick::AhoCorasick;
-
 use crate::backend::Registry;
 
 /// The code of the answer for a failure that names a GPU component but matches no family.
@@ -61,14 +59,23 @@ pub fn catalogue(registry: &Registry) -> Vec<Family> {
 
 /// The family `text` shows, the lowest priority first; on a tie the earlier in the catalogue.
 pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
-    let cat = catalogue(registry);
-    let words: Vec<&'static str> = cat
+    let words = sign_words(registry);
+    classify_found(&crate::text::present(text, &words), registry)
+}
+
+/// Every word of every family's signs, for one [`crate::text::present`] pass that
+/// [`classify_found`] reads (explain adds the emitter rules' words to the same pass).
+pub fn sign_words(registry: &Registry) -> Vec<&'static str> {
+    catalogue(registry)
         .iter()
         .flat_map(|f| f.signs.iter().copied().flatten().copied())
-        .collect();
-    let found = present(text, &words);
+        .collect()
+}
+
+/// [`classify`] on the words already found in the text.
+pub fn classify_found(found: &HashSet<&str>, registry: &Registry) -> Option<Family> {
     let mut best: Option<Family> = None;
-    for f in cat {
+    for f in catalogue(registry) {
         let shows = f
             .signs
             .iter()
@@ -78,24 +85,6 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
         }
     }
     best
-}
-
-/// Which of `words` occur in `text`, found in one pass (a stderr can be 16 MiB and the
-/// catalogue has a few hundred words).
-pub fn present<'w>(text: &str, words: &[&'w str]) -> HashSet<&'w str> {
-    let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-    let Ok(ac) = AhoCorasick::new(&words) else {
-        // Only a pattern set too large for the automaton fails; search them one by one.
-        return words.into_iter().filter(|w| text.contains(w)).collect();
-    };
-    let mut found = HashSet::new();
-    for m in ac.find_overlapping_iter(text) {
-        found.insert(words[m.pattern().as_usize()]);
-        if found.len() == words.len() {
-            break;
-        }
-    }
-    found
 }
 
 #[cfg(test)]

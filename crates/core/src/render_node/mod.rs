@@ -92,6 +92,8 @@ pub struct RenderNodeVendor {
     pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// Words that name the vendor's GPU components ([`GpuBackend::gpu_words`]).
     pub gpu_words: &'static [&'static str],
+    /// The vendor's emitter rules ([`GpuBackend::emitter_rules`]).
+    pub emitter_rules: &'static [crate::reading::EmitterRule],
     /// This host's facts about a failure of one of the vendor's families
     /// ([`GpuBackend::explain_details`]): family code, failure text, probe.
     pub explain_details: Option<ExplainDetails>,
@@ -140,6 +142,7 @@ impl RenderNodeVendor {
             cdi_tool: None,
             cdi_naming: None,
             gpu_words: &[],
+            emitter_rules: &[],
             explain_details: None,
             host_checks: None,
             check_codes: &[],
@@ -361,6 +364,10 @@ impl GpuBackend for RenderNodeVendor {
 
     fn gpu_words(&self) -> &'static [&'static str] {
         self.gpu_words
+    }
+
+    fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
+        self.emitter_rules
     }
 
     fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {

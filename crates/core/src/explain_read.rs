@@ -1,0 +1,142 @@
+//! Families and emitter readings together (issue 31): a generic family (a hook failed, CDI
+//! was mentioned, a GPU word with no family) gives way to a line whose emitter names the
+//! reason; a specific family keeps the text but a reading on another line is said beside it; a
+//! library the image lacks is the image's, not claimed.
+
+use std::path::Path;
+
+use crate::backend::Registry;
+use crate::families::{Family, FamilyCode, PRIORITY_CDI, PRIORITY_HOOK};
+use crate::probe::Probe;
+use crate::reading::{self, EmitterRule, Owner, RANK_DECISIVE, RANK_REASON, RANK_WRAPPER, Reading};
+use crate::text::py_strip;
+
+/// The code of a diagnosis read from an emitter's rule rather than a family.
+pub const STRUCTURED: FamilyCode = FamilyCode::new("gpu-structured");
+
+/// The family of a structured diagnosis: no signs, no doctor check of its own (like an
+/// unrecognised failure, every check that found something is shown).
+pub(crate) const STRUCTURED_FAMILY: Family = Family {
+    code: STRUCTURED,
+    signs: &[],
+    priority: u8::MAX - 1,
+    diagnosis: "",
+    remedy: "",
+    checks: &[],
+};
+
+/// Every emitter rule, core's and each registered vendor's, with the tokens that make an
+/// object a GPU's (the vendors' names, and `gpu`).
+pub(crate) fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&'static str>) {
+    let mut rules: Vec<&'static EmitterRule> = reading::core_rules().iter().collect();
+    let mut gpu: Vec<&'static str> = vec!["gpu"];
+    for b in registry.backends() {
+        rules.extend(b.emitter_rules().iter());
+        gpu.push(b.vendor());
+    }
+    (rules, gpu)
+}
+
+/// The families' and the emitter rules' words found in `text` in one pass (a stderr can be
+/// 16 MiB: one scan, not one per catalogue), then the family and the readings.
+pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Family>, Vec<Reading>) {
+    let (rules, gpu) = rules_of(registry);
+    let mut words = crate::families::sign_words(registry);
+    words.extend(reading::words(&rules));
+    let found = crate::text::present(text, &words);
+    let best = crate::families::classify_found(&found, registry);
+    (best, reading::read_found(text, &rules, &gpu, &found))
+}
+
+/// What explains the text.
+pub(crate) enum Answer<'r> {
+    /// The family (or no family) as before; readings on other lines are said beside it.
+    Family,
+    /// The emitter's reading of this line.
+    Structured(&'r Reading),
+    /// A library the image must ship: not a GPU misconfiguration.
+    Image,
+}
+
+/// A family whose cause is "something underneath failed": a hook by name, a mention of CDI,
+/// a CDI kind, or no family at all.
+fn generic(family: Option<Family>) -> bool {
+    family.is_none_or(|f| matches!(f.priority, PRIORITY_HOOK | PRIORITY_CDI | u8::MAX))
+}
+
+/// Decides between the family and the most specific reading.
+pub(crate) fn decide<'r>(
+    family: Option<Family>,
+    pre_cdi: bool,
+    primary: Option<&'r Reading>,
+) -> Answer<'r> {
+    let Some(r) = primary else {
+        return Answer::Family;
+    };
+    if pre_cdi || !(generic(family) || r.rank <= RANK_DECISIVE) {
+        return Answer::Family;
+    }
+    match r.owner {
+        Owner::Image if family.is_none() => Answer::Image,
+        _ if r.rank < RANK_WRAPPER => Answer::Structured(r),
+        _ => Answer::Family,
+    }
+}
+
+/// The readings that name a reason on a line the chosen answer does not quote: said beside it,
+/// so that two disagreeing readings are both given.
+pub(crate) fn other_readings(readings: &[Reading], chosen: &[usize]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in readings
+        .iter()
+        .filter(|r| r.rank <= RANK_REASON && r.owner == Owner::Stack && !chosen.contains(&r.line))
+    {
+        let s = format!("line {} also reads: {}", r.line, r.sentence());
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The hint of a structured diagnosis.
+pub(crate) fn hint(r: &Reading) -> String {
+    format!(
+        "Hint: check this: {}.\nThen run 'gpuctl doctor' for every check of this host.",
+        r.check.trim_end_matches('.')
+    )
+}
+
+/// What this host says about the reading, where the host can show it: a device node or file
+/// the line names, and the path the rule names (a driver's `/sys/module/<name>`), present or not.
+pub(crate) fn host_facts(r: &Reading, probe: &Probe) -> Vec<String> {
+    let object = r.object.as_deref().filter(|o| o.starts_with('/'));
+    object
+        .into_iter()
+        .chain(r.host_path)
+        .filter_map(|path| match probe.host().exists(Path::new(path)) {
+            Ok(true) => Some(format!("this host has {path}")),
+            Ok(false) => Some(format!("this host has no {path}")),
+            Err(_) => None,
+        })
+        .collect()
+}
+
+/// Why a text `explain` does not claim is still no GPU misconfiguration, when an emitter's
+/// rule can say so (a library the image lacks): the line `gpuctl explain` adds to its "none
+/// found".
+pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> {
+    let text = py_strip(stderr);
+    if super::explain(text, registry, None).is_some() {
+        return None;
+    }
+    let (rules, gpu) = rules_of(registry);
+    let readings = reading::read(text, &rules, &gpu);
+    let r = readings.iter().find(|r| r.owner == Owner::Image)?;
+    Some(format!(
+        "line {}: {} This is the image's packaging, not the GPU's setup: {}.",
+        r.line,
+        r.sentence(),
+        r.check.trim_end_matches('.')
+    ))
+}

@@ -1,0 +1,355 @@
+//! Reading a failure by its structure (issue 31): for each line, who printed it (the
+//! **emitter**, told by the line's own prefix and shape), what it was doing when it failed (the
+//! **operation**) and on what (the **object**: a path, a library, a runtime or resource name).
+//! The cause is what that emitter's failure of that operation on that object means, from the
+//! emitter's own error strings (docs/explain.md#emitters, with their sources); a family with a
+//! more specific remedy still wins where it applies.
+//!
+//! Core holds the vendor-neutral emitters (engines, OCI runtimes, Kubernetes, graphics
+//! loaders); each vendor adds its own through [`crate::backend::GpuBackend::emitter_rules`]. It
+//! imports no registry (the backend trait names its types), so the caller passes the rules.
+
+pub(crate) mod rules;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+/// What the emitter was doing when it failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// Open a device node or a file.
+    Open,
+    /// Look a path up (`stat`).
+    Stat,
+    /// Load a shared library, an ICD or a driver module file.
+    LoadLibrary,
+    /// Find a runtime, a runtime handler or a device driver by name.
+    FindRuntime,
+    /// Find a device to use, and find none.
+    FindDevice,
+    /// Allocate a resource: a device for a pod, device memory, a node's extended resource.
+    Allocate,
+    /// Initialise a library or a driver.
+    Initialise,
+    /// Match a version, a requirement or a code object against what is there.
+    MatchVersion,
+    /// Mount or link a file into the container.
+    Mount,
+    /// Run a hook (the wrapper line: the reason is on the hook's own line).
+    RunHook,
+}
+
+impl Operation {
+    /// The name in JSON and in corpus files (`load-library`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Operation::Open => "open",
+            Operation::Stat => "stat",
+            Operation::LoadLibrary => "load-library",
+            Operation::FindRuntime => "find-runtime",
+            Operation::FindDevice => "find-device",
+            Operation::Allocate => "allocate",
+            Operation::Initialise => "initialise",
+            Operation::MatchVersion => "match-version",
+            Operation::Mount => "mount",
+            Operation::RunHook => "run-hook",
+        }
+    }
+
+    /// The verb in a sentence: "NVML could not initialise".
+    const fn verb(self) -> &'static str {
+        match self {
+            Operation::Open => "open",
+            Operation::Stat => "find",
+            Operation::LoadLibrary => "load",
+            Operation::FindRuntime => "find the runtime",
+            Operation::FindDevice => "find a usable device",
+            Operation::Allocate => "allocate",
+            Operation::Initialise => "initialise",
+            Operation::MatchVersion => "match",
+            Operation::Mount => "mount",
+            Operation::RunHook => "run the hook",
+        }
+    }
+}
+
+/// Where a rule's object sits in the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectAt {
+    /// The rule has no object (NVML's initialisation).
+    None,
+    /// The token right after this marker (`unknown or invalid runtime name: ` then `nvidia`).
+    After(&'static str),
+    /// The token right before this marker (`libcudnn.so.8` then `: cannot open shared object`).
+    Before(&'static str),
+    /// Always this object: the library a wrapper names in its own words (`nvml error:` is NVML).
+    Is(&'static str),
+}
+
+/// Whose failure it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Owner {
+    /// The host's GPU stack: driver, toolkit, engine, runtime or orchestrator configuration.
+    Stack,
+    /// The image: a library it must ship itself (cuDNN, cuBLAS, the ROCm libraries). gpuctl
+    /// does not claim it, and says why.
+    Image,
+}
+
+/// One emitter's failure of one operation: the line's shape, where its object is, and what it
+/// means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmitterRule {
+    /// The emitter's stable name (`nvml`, `kubelet`), as JSON and corpus files give it.
+    pub emitter: &'static str,
+    /// The emitter in a sentence (`NVML`, `the kubelet`).
+    pub who: &'static str,
+    /// The line's shape: any one of these lists, every substring of it on one line.
+    pub line: &'static [&'static [&'static str]],
+    /// What it was doing.
+    pub operation: Operation,
+    /// Where the object is.
+    pub object: ObjectAt,
+    /// When not empty, the object must start with one of these (a library's family: the
+    /// driver's `libcuda.so` versus the image's `libcudnn`).
+    pub objects: &'static [&'static str],
+    /// The object must name a GPU component (a token `nvidia`, `amd`, `intel`, `gpu`, or a
+    /// registered vendor's word): a runtime `runsc` or a resource `example.com/foo` is no GPU's.
+    pub gpu_object: bool,
+    /// Whose failure it is.
+    pub owner: Owner,
+    /// What the failure means; `{object}` is replaced by the object.
+    pub cause: &'static str,
+    /// What to check, as a sentence with commands.
+    pub check: &'static str,
+    /// A host path whose presence bears on the cause (`/sys/module/nvidia` for "driver not
+    /// loaded"): `explain` says whether this host has it.
+    pub host_path: Option<&'static str>,
+    /// Lower is more specific: [`RANK_REASON`] for a line that names the reason,
+    /// [`RANK_WRAPPER`] for one that only says something underneath failed.
+    pub rank: u8,
+}
+
+/// A reason that contradicts any other cause (the kernel driver is not loaded: no
+/// permission or spec can be the cause then); it wins over a specific family too.
+pub const RANK_DECISIVE: u8 = 5;
+/// A line that names the reason (NVML's "driver not loaded").
+pub const RANK_REASON: u8 = 10;
+/// A line that names what failed but not why (NVML's "Unknown Error").
+pub const RANK_VAGUE: u8 = 30;
+/// A wrapper line: a hook exited non-zero, the reason is elsewhere.
+pub const RANK_WRAPPER: u8 = 50;
+
+/// The fields every rule starts from: `EmitterRule { emitter: .., ..RULE }`.
+pub const RULE: EmitterRule = EmitterRule {
+    emitter: "",
+    who: "",
+    line: &[],
+    operation: Operation::Initialise,
+    object: ObjectAt::None,
+    objects: &[],
+    gpu_object: false,
+    owner: Owner::Stack,
+    cause: "",
+    check: "",
+    host_path: None,
+    rank: RANK_REASON,
+};
+
+/// What the dynamic loader (ld.so, dlopen, Python's ImportError) prints for a library it cannot
+/// find: `<library>: cannot open shared object file`.
+const NOT_FOUND: &str = ": cannot open shared object file";
+
+/// The dynamic loader's rule, for a vendor to classify its libraries: `EmitterRule { objects:
+/// IMAGE_LIBS, owner: Owner::Image, cause, check, ..LOADER }`.
+pub const LOADER: EmitterRule = EmitterRule {
+    emitter: "dynamic-loader",
+    who: "the dynamic loader",
+    line: &[&[NOT_FOUND]],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::Before(NOT_FOUND),
+    ..RULE
+};
+
+/// What one line says, read by its emitter's rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reading {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// The emitter's stable name.
+    pub emitter: &'static str,
+    /// What it was doing.
+    pub operation: Operation,
+    /// On what, when the line names it.
+    pub object: Option<String>,
+    /// What the failure means.
+    pub cause: String,
+    /// What to check.
+    pub check: String,
+    /// Whose failure it is.
+    pub owner: Owner,
+    /// How specific the line is (lower: more).
+    #[serde(skip)]
+    pub rank: u8,
+    /// The emitter in a sentence.
+    #[serde(skip)]
+    pub who: &'static str,
+    /// The host path whose presence bears on the cause ([`EmitterRule::host_path`]).
+    #[serde(skip)]
+    pub host_path: Option<&'static str>,
+}
+
+impl Reading {
+    /// "NVML could not initialise: the driver is not loaded on this host."
+    pub fn sentence(&self) -> String {
+        let what = match &self.object {
+            Some(o) => format!("{} {o}", self.operation.verb()),
+            None => self.operation.verb().to_string(),
+        };
+        format!("{} could not {what}: {}", self.who, self.cause)
+    }
+}
+
+/// Core's rules ([`rules::CORE_RULES`]); vendors' come through
+/// [`crate::backend::GpuBackend::emitter_rules`].
+pub fn core_rules() -> &'static [EmitterRule] {
+    rules::CORE_RULES
+}
+
+/// Every word of `rules`' line shapes, for the one [`crate::text::present`] pass that
+/// [`read_found`] reads.
+pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
+    rules
+        .iter()
+        .flat_map(|r| r.line.iter().flat_map(|l| l.iter().copied()))
+        .collect()
+}
+
+/// Every line of `text` one of `rules` reads, in line order; `gpu` are the tokens that make an
+/// object a GPU's (each registered vendor's name, and `gpu`). The words of every rule are
+/// looked for in one pass first, so that a long log costs one scan plus the few rules whose
+/// words it holds.
+pub fn read(text: &str, rules: &[&EmitterRule], gpu: &[&str]) -> Vec<Reading> {
+    read_found(text, rules, gpu, &crate::text::present(text, &words(rules)))
+}
+
+/// [`read`] on the words already found in the text (`found` holds at least those of
+/// [`words`] that occur).
+pub fn read_found(
+    text: &str,
+    rules: &[&EmitterRule],
+    gpu: &[&str],
+    found: &HashSet<&str>,
+) -> Vec<Reading> {
+    let candidates: Vec<&EmitterRule> = rules
+        .iter()
+        .copied()
+        .filter(|r| r.line.iter().any(|l| l.iter().all(|w| found.contains(w))))
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for r in &candidates {
+            if let Some(reading) = apply(r, line, i + 1, gpu) {
+                out.push(reading);
+            }
+        }
+    }
+    out
+}
+
+/// The reading that explains the text: the most specific; of two as specific, the host's
+/// stack before the image (a missing driver library explains the image's missing ones), then
+/// the later line (a later line names what an earlier one wrapped).
+pub fn primary(readings: &[Reading]) -> Option<&Reading> {
+    let key = |r: &Reading| (r.rank, r.owner == Owner::Image);
+    readings
+        .iter()
+        .reduce(|best, r| if key(r) <= key(best) { r } else { best })
+}
+
+fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[&str]) -> Option<Reading> {
+    if !rule
+        .line
+        .iter()
+        .any(|l| !l.is_empty() && l.iter().all(|w| line.contains(w)))
+    {
+        return None;
+    }
+    let object = match rule.object {
+        ObjectAt::None => None,
+        ObjectAt::After(marker) => Some(token_after(line, marker)?),
+        ObjectAt::Before(marker) => Some(token_before(line, marker)?),
+        ObjectAt::Is(object) => Some(object.to_string()),
+    };
+    if !rule.objects.is_empty()
+        && !object
+            .as_deref()
+            .is_some_and(|o| rule.objects.iter().any(|p| o.starts_with(p)))
+    {
+        return None;
+    }
+    if rule.gpu_object && !object.as_deref().is_some_and(|o| names_gpu(o, gpu)) {
+        return None;
+    }
+    let fill = |s: &str| s.replace("{object}", object.as_deref().unwrap_or("it"));
+    Some(Reading {
+        line: number,
+        emitter: rule.emitter,
+        operation: rule.operation,
+        cause: fill(rule.cause),
+        check: fill(rule.check),
+        object,
+        owner: rule.owner,
+        rank: rule.rank,
+        who: rule.who,
+        host_path: rule.host_path,
+    })
+}
+
+/// Quotes, backticks and punctuation that end a token or wrap it.
+fn is_edge(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\'' | '`' | ',' | ';' | '(' | ')' | '[' | ']' | '\\'
+        )
+}
+
+fn token_after(line: &str, marker: &str) -> Option<String> {
+    let rest = &line[line.find(marker)? + marker.len()..];
+    let rest = rest.trim_start_matches(is_edge);
+    let end = rest.find(is_edge).unwrap_or(rest.len());
+    clean(&rest[..end])
+}
+
+fn token_before(line: &str, marker: &str) -> Option<String> {
+    let head = &line[..line.find(marker)?];
+    let head = head.trim_end_matches(is_edge);
+    let start = head.rfind(is_edge).map_or(0, |i| i + 1);
+    // "ImportError: libcudnn.so.8" leaves no edge before the name: cut at the last ": ".
+    let token = &head[start..];
+    clean(token.rsplit(": ").next().unwrap_or(token))
+}
+
+fn clean(token: &str) -> Option<String> {
+    let t = token.trim_end_matches(['.', ':']);
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// True when a token of `object` (split at anything not a letter or digit) is one of `gpu`:
+/// `nvidia.com/gpu`, `gpu.intel.com/i915`, `nvidia-container-runtime`, `amd.com/gpu`.
+fn names_gpu(object: &str, gpu: &[&str]) -> bool {
+    object
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|t| gpu.contains(&t))
+}
+
+#[cfg(test)]
+mod tests;

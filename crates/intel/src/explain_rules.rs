@@ -1,0 +1,95 @@
+//! Intel's emitters read by structure (issue 31): the Level Zero loader's ze_result_t names
+//! and the dynamic loader on the oneAPI and compute-runtime libraries (which the image ships).
+//! Sources in docs/explain.md#emitters.
+
+use gpuctl_core::reading::{
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+};
+
+/// oneAPI and compute-runtime libraries: the image's own.
+const IMAGE_LIBS: &[&str] = &[
+    "libze_loader",
+    "libze_intel_gpu",
+    "libigdrcl",
+    "libmkl",
+    "libsycl",
+    "libigc",
+    "libOpenCL",
+    "libsvml",
+    "libimf",
+    "libintlc",
+];
+
+/// Intel's rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    EmitterRule {
+        emitter: "level-zero",
+        who: "Level Zero",
+        line: &[&["ZE_RESULT_ERROR_DEVICE_LOST"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the GPU was reset or hung under the program (a GPU hang the i915/xe driver recovered from), not a configuration problem.",
+        check: "'dmesg | grep -i -e hang -e reset' on the host; update the kernel driver and compute runtime",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "level-zero",
+        who: "Level Zero",
+        line: &[
+            &["ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE"],
+            &["ZE_RESULT_ERROR_UNSUPPORTED_VERSION"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("a Level Zero driver"),
+        cause: "the Level Zero loader found no GPU driver it can use: the image has no compute runtime (libze_intel_gpu from intel-level-zero-gpu / intel-compute-runtime), or one older than the loader asks.",
+        check: "install the compute runtime in the image (intel-level-zero-gpu or libze-intel-gpu1, with intel-opencl-icd) in a release that supports the GPU",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "level-zero",
+        who: "Level Zero",
+        line: &[
+            &["ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
+            &["UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("device memory"),
+        cause: "the GPU's memory is exhausted by the workload — not a configuration problem of the container.",
+        check: "'xpu-smi stats -d 0' shows the memory in use; use a smaller batch or model",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // i915 / xe in the kernel log: "GuC firmware i915/tgl_guc_70.bin: fetch failed with error -2".
+    EmitterRule {
+        emitter: "intel-kernel-module",
+        who: "the i915/xe kernel driver",
+        line: &[&["firmware ", "fetch failed"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::After("firmware "),
+        objects: &["i915/", "xe/"],
+        cause: "the kernel driver could not load the GPU's firmware file {object}: the host's linux-firmware is missing it or older than the driver, so the GPU runs without GuC/HuC (no media, no compute submission on newer GPUs).",
+        check: "'ls /lib/firmware/{object}*' on the host; update linux-firmware (or firmware-misc-nonfree on Debian) and rebuild the initramfs",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // The SYCL runtime: "No device of requested type available" (sycl::exception from a
+    // device selector that finds none).
+    EmitterRule {
+        emitter: "sycl",
+        who: "the SYCL runtime",
+        line: &[&["No device of requested type available"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a GPU device"),
+        cause: "no SYCL backend offers a GPU: the container has no render node (/dev/dri not given), the image has no Level Zero or OpenCL GPU runtime (intel-level-zero-gpu, intel-opencl-icd), or its user may not open the node.",
+        check: "'sycl-ls' in the container lists the backends and devices it sees; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install the compute runtime in the image",
+        ..RULE
+    },
+    EmitterRule {
+        objects: IMAGE_LIBS,
+        owner: Owner::Image,
+        cause: "{object} is a oneAPI or compute-runtime library, which the image must ship: Intel's GPU stack passes only the render nodes, never libraries.",
+        check: "install it in the image (intel-oneapi-runtime-libs, intel-level-zero-gpu, intel-opencl-icd) in the release the program was built for",
+        ..LOADER
+    },
+];

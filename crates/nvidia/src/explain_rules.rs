@@ -1,0 +1,268 @@
+//! NVIDIA's emitters read by structure (issue 31): nvidia-container-cli (the legacy hook's
+//! library, `nvidia-container-cli: <stage> error: <reason>`), NVML (nvmlErrorString's values,
+//! and go-nvml's `ERROR_*` names as nvidia-ctk and the device plugin print them), the CUDA
+//! runtime and driver API (cudaGetErrorString's strings and the CUresult names), the kernel
+//! module (`NVRM:`), the Kubernetes device plugin, and the dynamic loader on NVIDIA's
+//! libraries. Sources per rule in docs/explain.md#emitters.
+
+use gpuctl_core::reading::{
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+};
+
+const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
+
+/// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
+const DRIVER_LIBS: &[&str] = &[
+    "libcuda.so",
+    "libnvidia-ml",
+    "libnvidia-gl",
+    "libnvidia-egl",
+    "libnvidia-ptx",
+    "libnvidia-nvvm",
+    "libnvidia-encode",
+    "libnvidia-fbc",
+    "libnvidia-opencl",
+    "libnvidia-compiler",
+    "libnvidia-glcore",
+    "libnvidia-tls",
+    "libnvidia-rtcore",
+    "libnvidia-gpucomp",
+    "libnvcuvid",
+    "libdxcore",
+    "libnvoptix",
+];
+/// The libraries of the CUDA toolkit and NVIDIA's SDKs: the image ships them, never the driver.
+const IMAGE_LIBS: &[&str] = &[
+    "libcudnn",
+    "libcublas",
+    "libcudart",
+    "libnccl",
+    "libcufft",
+    "libcurand",
+    "libcusparse",
+    "libcusolver",
+    "libnvrtc",
+    "libnvinfer",
+    "libnvJitLink",
+    "libnvToolsExt",
+    "libnpp",
+    "libcupti",
+    "libnvonnxparser",
+    "libcutensor",
+];
+
+/// NVML's lines: nvidia-smi's and every NVML caller's.
+const NVML: EmitterRule = EmitterRule {
+    emitter: "nvml",
+    who: "NVML",
+    ..RULE
+};
+
+/// nvidia-container-cli's lines: `nvidia-container-cli: <stage> error: <reason>`.
+const CLI: EmitterRule = EmitterRule {
+    emitter: "nvidia-container-cli",
+    who: "nvidia-container-cli (the legacy hook)",
+    ..RULE
+};
+
+/// NVIDIA's rules: these and CUDA's ([`crate::explain_rules_cuda::RULES`]), read as one list.
+pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> =
+    std::sync::LazyLock::new(|| [RULES, crate::explain_rules_cuda::RULES].concat());
+
+/// The toolkit's, NVML's, the kernel module's, the device plugin's and the loader's rules.
+const RULES: &[EmitterRule] = &[
+    // libnvidia-container: "nvml error: %s" with nvmlErrorString lower-cased.
+    EmitterRule {
+        line: &[&["nvml error: driver not loaded"]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("NVML"),
+        cause: "NVML reports the NVIDIA kernel driver is not loaded on this host: no nvidia module for the running kernel (not built after a kernel upgrade, refused by Secure Boot, or nouveau bound instead), or a host with no NVIDIA GPU.",
+        check: DRIVER_CHECK,
+        host_path: Some("/sys/module/nvidia"),
+        rank: RANK_DECISIVE,
+        ..CLI
+    },
+    EmitterRule {
+        line: &[&["WSL environment detected but no adapters were found"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a WSL GPU adapter"),
+        cause: "this is WSL and Windows exposes no GPU to it: the Windows NVIDIA driver is too old for WSL's GPU paravirtualisation, the distribution runs as WSL 1, or Docker Desktop's WSL 2 backend has no GPU.",
+        check: "'nvidia-smi' inside the WSL distribution and 'wsl -l -v' (version 2) on Windows; install the current Windows NVIDIA driver (never a Linux driver inside WSL)",
+        ..CLI
+    },
+    EmitterRule {
+        line: &[&[
+            "nvidia-container-cli: mount error: file creation failed: ",
+            "file exists",
+        ]],
+        operation: Operation::Mount,
+        object: ObjectAt::After("file creation failed: "),
+        cause: "the image already holds {object}, a file the hook mounts from the host's driver: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl).",
+        check: "rebuild the image without the driver's libraries (no libnvidia-*, libcuda.so* in it; 'docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu | grep -e nvidia -e libcuda')",
+        ..CLI
+    },
+    EmitterRule {
+        line: &[&["nvidia-container-cli: ldcache error: open failed: "]],
+        operation: Operation::Open,
+        object: ObjectAt::After("ldcache error: open failed: "),
+        cause: "the ldconfig the toolkit's config.toml names ({object}) does not exist: a config written for another distribution ('@/sbin/ldconfig.real' is Debian and Ubuntu's).",
+        check: "set 'ldconfig = \"@/sbin/ldconfig\"' (or the path 'command -v ldconfig' prints) in /etc/nvidia-container-runtime/config.toml",
+        ..CLI
+    },
+    EmitterRule {
+        line: &[
+            &["nvidia-container-cli: ", "driver rpc error: "],
+            &["nvidia-container-cli: ", "driver error: "],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("its driver service"),
+        cause: "the hook's driver service could not query the driver: it timed out or failed on a GPU that is hung, in a bad state or still initialising (many GPUs without the persistence daemon), or on a kernel module it could not use.",
+        check: "'nvidia-smi' and 'dmesg | grep -i -e NVRM -e Xid' on the host; enable the persistence daemon ('sudo systemctl enable --now nvidia-persistenced'); a GPU in a bad state needs a reset or a reboot",
+        rank: RANK_VAGUE,
+        ..CLI
+    },
+    // NVML's nvmlErrorString values as nvidia-smi and NVML's users print them.
+    EmitterRule {
+        line: &[
+            &["NVML: Driver Not Loaded"],
+            &["NVML: Driver not loaded"],
+            &["ERROR_DRIVER_NOT_LOADED"],
+        ],
+        cause: "the NVIDIA kernel driver is not loaded on this host.",
+        check: DRIVER_CHECK,
+        host_path: Some("/sys/module/nvidia"),
+        rank: RANK_DECISIVE,
+        ..NVML
+    },
+    EmitterRule {
+        line: &[
+            &["NVML Shared Library Not Found"],
+            &["ERROR_LIBRARY_NOT_FOUND"],
+            &["could not load NVML library"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libnvidia-ml.so.1"),
+        cause: "the driver's NVML library is not where the caller runs: on a host, no NVIDIA driver (or only its kernel part) is installed; in a container (nvidia-ctk, the device plugin), the container was not given the driver, since its runtime is not the NVIDIA runtime (default runtime or RuntimeClass) and no CDI device was requested.",
+        check: "'ldconfig -p | grep libnvidia-ml' where it ran; for a Kubernetes plug-in, the node's containerd or CRI-O must run it with the nvidia runtime ('nvidia-ctk runtime configure', a RuntimeClass 'nvidia' named by the plug-in's pod)",
+        ..NVML
+    },
+    EmitterRule {
+        line: &[
+            &["GPU is lost"],
+            &["ERROR_GPU_IS_LOST"],
+            &["has fallen off the bus"],
+        ],
+        operation: Operation::FindDevice,
+        cause: "the GPU stopped answering (it fell off the PCIe bus: Xid 79, power, heat, a riser or a failing GPU); nothing in the container or its configuration causes this.",
+        check: "'dmesg | grep -i -e Xid -e \"fallen off\"' on the host; reset the GPU ('nvidia-smi -r') or reboot, and check power and cooling",
+        rank: RANK_DECISIVE,
+        ..NVML
+    },
+    EmitterRule {
+        line: &[
+            &["RM has detected an NVML/RM version mismatch"],
+            &["ERROR_LIB_RM_VERSION_MISMATCH"],
+            &["NVRM: API mismatch"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the kernel module's version"),
+        cause: "the user-space driver libraries and the loaded kernel module are of different releases: the driver was upgraded without a reboot, or the container carries driver libraries of its own.",
+        check: "compare 'cat /proc/driver/nvidia/version' with the libnvidia-ml.so.<version> the caller loaded; reboot after a driver upgrade",
+        ..NVML
+    },
+    EmitterRule {
+        line: &[&["NVML: Function Not Found"], &["ERROR_FUNCTION_NOT_FOUND"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("an NVML function"),
+        cause: "the host's libnvidia-ml is older than the program calling it (a tool built for a newer driver branch).",
+        check: "upgrade the host driver, or use the tool release that matches it ('nvidia-smi' prints the driver version)",
+        ..NVML
+    },
+    // NVML_ERROR_INSUFFICIENT_RESOURCES ("Insufficient Resources") creating a MIG instance, as
+    // the MIG manager and the DRA driver print it.
+    EmitterRule {
+        line: &[
+            &["GPU instance", "Insufficient Resources"],
+            &["compute instance", "Insufficient Resources"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("a MIG instance"),
+        cause: "the GPU has no free slice for that MIG profile: instances already created (by hand, by another claim, or left behind by one that was not cleaned up) occupy it.",
+        check: "'nvidia-smi mig -lgi' and 'nvidia-smi mig -lci' list the instances that exist; destroy the stale ones or pick a profile that fits",
+        ..NVML
+    },
+    // nvidia-smi with NVML initialised and no device: "No devices were found".
+    EmitterRule {
+        line: &[&["No devices were found"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an NVIDIA GPU"),
+        cause: "the driver is loaded but brought up no GPU: the kernel log says why (RmInitAdapter failed, GSP firmware, a GPU this branch does not drive, a GPU bound to vfio-pci or another driver, or an unlicensed vGPU).",
+        check: "'dmesg | grep -i nvrm' and 'lspci -k -d 10de:' (the driver in use) on the host",
+        rank: RANK_VAGUE,
+        ..NVML
+    },
+    // The kernel module's own log (NVRM:).
+    EmitterRule {
+        emitter: "nvidia-kernel-module",
+        who: "the NVIDIA kernel module",
+        line: &[
+            &["NVRM: ", "RmInitAdapter failed"],
+            &["NVRM: ", "GSP", "failed"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the driver loaded but could not bring the GPU up: GSP firmware failed to boot (an open kernel module on a GPU or driver that needs the proprietary one, or missing firmware files), or a GPU in a bad state.",
+        check: "'dmesg | grep NVRM' shows the failing step; try NVreg_EnableGpuFirmware=0 with the proprietary module, or the other kernel module flavour; check /lib/firmware/nvidia/<version>/ exists",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-kernel-module",
+        who: "the NVIDIA kernel module",
+        line: &[
+            &["NVRM: ", "supported through the NVIDIA"],
+            &["NVRM: No NVIDIA GPU found"],
+            &["NVRM: No NVIDIA devices probed"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the installed driver branch does not drive this GPU (a GPU that needs a legacy branch, or one newer than the branch), so no NVIDIA device was probed.",
+        check: "'gpuctl requirement' names the branches that support this GPU; install one of them",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // NVIDIA/k8s-device-plugin: "No devices found. Waiting indefinitely."
+    EmitterRule {
+        emitter: "device-plugin",
+        who: "NVIDIA's device plugin",
+        line: &[&["No devices found. Waiting indefinitely"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("nvidia.com/gpu"),
+        cause: "the plugin found no GPU to advertise on this node: the node has none, the plugin's container was not given the driver (its runtime is not the NVIDIA runtime), or a MIG strategy that hides whole GPUs.",
+        check: "the plugin pod's log lines before this one; 'nvidia-smi -L' on the node; the node's containerd or CRI-O must run the plugin with the nvidia runtime",
+        ..RULE
+    },
+    // The dynamic loader (ld.so, dlopen, Python's ImportError) on NVIDIA's libraries.
+    // The toolkit's own library: "nvidia-container-cli: error while loading shared libraries:
+    // libnvidia-container.so.1" (NVIDIA/libnvidia-container#2); more specific than the driver's.
+    EmitterRule {
+        objects: &["libnvidia-container"],
+        cause: "{object} is the NVIDIA Container Toolkit's own library on the host, not the driver's: the toolkit is installed incompletely (the libnvidia-container1 package missing, or ldconfig not run since it was installed).",
+        check: "reinstall the toolkit's packages (libnvidia-container1, libnvidia-container-tools, nvidia-container-toolkit) and run 'sudo ldconfig'; 'nvidia-container-cli --version' must then run",
+        rank: RANK_DECISIVE + 1,
+        ..LOADER
+    },
+    EmitterRule {
+        objects: DRIVER_LIBS,
+        cause: "{object} is the host driver's, which the GPU stack mounts into a container given the GPU: this container was not given it (no '--device nvidia.com/gpu=all' or '--gpus', or the engine ignored it), or the host has no driver.",
+        check: "give the container the GPU ('podman run $(gpuctl args nvidia) ...') and check 'nvidia-smi' inside it; on the host, 'ldconfig -p | grep libcuda'",
+        ..LOADER
+    },
+    EmitterRule {
+        objects: IMAGE_LIBS,
+        owner: Owner::Image,
+        cause: "{object} belongs to the CUDA toolkit or an NVIDIA SDK (cuDNN, cuBLAS, NCCL, TensorRT), which the image must ship: the GPU stack mounts only the driver's libraries.",
+        check: "install it in the image (a CUDA 'runtime' or 'cudnn' base image, or the pip wheels nvidia-cudnn-cu12 / nvidia-cublas-cu12) in the version the framework was built for",
+        ..LOADER
+    },
+];

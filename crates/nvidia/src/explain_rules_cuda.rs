@@ -1,0 +1,139 @@
+//! The CUDA runtime and driver API read by structure (issue 31): cudaGetErrorString's strings
+//! and the CUresult names, as programs print them. Sources in docs/explain.md#emitters.
+
+use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+
+/// The CUDA runtime's lines.
+const CUDA: EmitterRule = EmitterRule {
+    emitter: "cuda",
+    who: "the CUDA runtime",
+    ..RULE
+};
+
+/// CUDA's rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    // cudaGetErrorString's strings and the CUresult names.
+    EmitterRule {
+        line: &[
+            &["system has unsupported display driver / cuda driver combination"],
+            &["CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"],
+            &["cudaErrorSystemDriverMismatch"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("libcuda and the kernel module"),
+        cause: "the libcuda the program loaded is of another release than the host's kernel module: the image ships its own libcuda (a cuda-compat package or driver files) or LD_LIBRARY_PATH points at one.",
+        check: "'ldconfig -p | grep libcuda' and 'ls /usr/local/cuda/compat' in the container against 'cat /proc/driver/nvidia/version' on the host; remove the image's copy",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["forward compatibility was attempted on non supported HW"],
+            &["CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"],
+            &["cudaErrorCompatNotSupportedOnDevice"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("CUDA forward compatibility"),
+        cause: "the image uses CUDA forward compatibility (cuda-compat libraries newer than the host driver), which works only on data-center GPUs: this GPU needs a host driver as new as the image's CUDA.",
+        check: "'gpuctl requirement' and 'nvidia-smi' give the driver the image needs; upgrade the host driver or use an image built for an older CUDA",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA error: no kernel image is available"],
+            &["cudaErrorNoKernelImageForDevice"],
+            &["CUDA_ERROR_NO_BINARY_FOR_GPU"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU's compute capability"),
+        cause: "the program carries no code for this GPU's compute capability: the framework build is too old for a new GPU or dropped an old one.",
+        check: "compare the GPU's compute capability ('nvidia-smi --query-gpu=compute_cap --format=csv') with the architectures the framework was built for; use a build that lists it",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["the provided PTX was compiled with an unsupported toolchain"],
+            &["CUDA_ERROR_UNSUPPORTED_PTX_VERSION"],
+            &["cudaErrorUnsupportedPtxVersion"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the host driver's CUDA version"),
+        cause: "the program's PTX was built by a CUDA newer than the host driver supports.",
+        check: "'nvidia-smi' shows the highest CUDA the driver supports; upgrade the driver or use an image built for that CUDA",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA driver is a stub library"],
+            &["CUDA_ERROR_STUB_LIBRARY"],
+            &["cudaErrorStubLibrary"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libcuda.so"),
+        cause: "the program loaded the CUDA toolkit's stub libcuda (…/lib64/stubs) instead of the driver's: the container has no driver libraries (no GPU given to it) or LD_LIBRARY_PATH puts the stubs first.",
+        check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and drop the stubs directory from LD_LIBRARY_PATH",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA-capable device(s) is/are busy or unavailable"],
+            &["cudaErrorDevicesUnavailable"],
+            &["CUDA_ERROR_DEVICES_UNAVAILABLE"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the GPU is in an exclusive compute mode held by another process, or prohibited (compute mode, MIG enabled with no instance given).",
+        check: "'nvidia-smi -q -d COMPUTE' shows the compute mode and 'nvidia-smi' the processes holding it; with MIG enabled, request a MIG device",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA unknown error - this may be due to an incorrectly set up environment"],
+            &["CUDA_ERROR_UNKNOWN"],
+            &["cudaErrorUnknown"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the GPU"),
+        cause: "CUDA could not start on the GPU for a reason the driver does not name: most often /dev/nvidia-uvm is missing (nvidia_uvm not loaded, or the node not given to the container), or the host was suspended and resumed.",
+        host_path: Some("/dev/nvidia-uvm"),
+        check: "'ls -l /dev/nvidia-uvm' on the host and in the container ('sudo modprobe nvidia_uvm' creates it; 'gpuctl doctor' checks it); after a suspend, reload nvidia_uvm",
+        rank: RANK_VAGUE,
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA error: invalid device ordinal"],
+            &["CUDA_ERROR_INVALID_DEVICE"],
+            &["cudaErrorInvalidDevice"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the requested GPU"),
+        cause: "the program asks for a GPU index the container does not have: CUDA_VISIBLE_DEVICES or the program's device number is beyond the GPUs given to it.",
+        check: "'nvidia-smi -L' in the container lists the GPUs it has (numbered from 0); request that many, or give it more",
+        ..CUDA
+    },
+    EmitterRule {
+        line: &[
+            &["CUDA out of memory"],
+            &["CUDA error: out of memory"],
+            &["CUDA_ERROR_OUT_OF_MEMORY"],
+            &["cudaErrorMemoryAllocation"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("device memory"),
+        cause: "the GPU's memory is exhausted: the workload needs more than is free (other processes, a MIG slice or a vGPU profile smaller than the GPU) — not a configuration problem of the container.",
+        check: "'nvidia-smi' shows the memory in use and by whom; use a smaller batch or model, or a larger GPU or slice",
+        rank: RANK_VAGUE,
+        ..CUDA
+    },
+    // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system."
+    EmitterRule {
+        emitter: "cuda",
+        who: "PyTorch's CUDA runtime",
+        line: &[&["Found no NVIDIA driver on your system"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libcuda.so.1"),
+        cause: "the container has no NVIDIA driver library: no GPU was given to it (the engine ignored or was not given the GPU request).",
+        check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it",
+        ..RULE
+    },
+];
