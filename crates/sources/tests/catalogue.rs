@@ -137,3 +137,24 @@ fn a_missing_site_file_is_unreadable() {
         load_site_sources(std::path::Path::new("/nonexistent/sources.yaml")).expect_err("refused");
     assert!(matches!(e, SourcesError::Unreadable { .. }), "{e}");
 }
+
+/// docs/requirement.md's table of how many sources each release has is the catalogue's.
+#[test]
+fn the_docs_count_the_catalogue() {
+    let c = Catalogue::builtin().expect("loads");
+    let docs = include_str!("../../../docs/requirement.md");
+    for r in c.releases() {
+        let count = |vendor: &str| c.of(&r, vendor).count();
+        let row = format!(
+            "| {} | {} | {} | {} |",
+            r.label,
+            count("nvidia"),
+            count("amd"),
+            count("intel")
+        );
+        assert!(
+            docs.contains(&row),
+            "docs/requirement.md lacks the row {row}"
+        );
+    }
+}
