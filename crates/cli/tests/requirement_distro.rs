@@ -97,7 +97,7 @@ fn an_unknown_distribution_lists_the_known_ones_and_exits_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--distro fedora: the catalogue has no distribution 'fedora'; it knows debian:11 (bullseye), debian:12 (bookworm), debian:13 (trixie), debian:sid (unstable); add a site's own sources with --sources FILE",
+            "--distro fedora: the catalogue has no distribution 'fedora'; it knows debian:11 (bullseye), debian:12 (bookworm), debian:13 (trixie), debian:sid (unstable), ubuntu:22.04 (jammy), ubuntu:24.04 (noble); add a site's own sources with --sources FILE",
         ));
 }
 

@@ -10,6 +10,9 @@ use crate::SourcesError;
 /// Debian's releases, read from its archive with `apt-cache madison` (data/debian-sources.py).
 const DEBIAN: &str = include_str!("../data/debian.json");
 
+/// Ubuntu's LTS releases, each row from the packages.ubuntu.com page it names.
+const UBUNTU: &str = include_str!("../data/ubuntu.json");
+
 /// One driver source: a package (or repository stream) of one distribution release that
 /// installs a vendor's driver stack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,11 +82,15 @@ pub struct Catalogue {
 impl Catalogue {
     /// The built-in catalogue.
     pub fn builtin() -> Result<Catalogue, SourcesError> {
-        let sources: Vec<Source> =
-            serde_json::from_str(DEBIAN).map_err(|e| SourcesError::Syntax {
-                path: "built-in catalogue".into(),
-                message: e.to_string(),
-            })?;
+        let mut sources: Vec<Source> = Vec::new();
+        for (name, text) in [("debian.json", DEBIAN), ("ubuntu.json", UBUNTU)] {
+            let rows: Vec<Source> =
+                serde_json::from_str(text).map_err(|e| SourcesError::Syntax {
+                    path: format!("built-in catalogue {name}").into(),
+                    message: e.to_string(),
+                })?;
+            sources.extend(rows);
+        }
         let catalogue = Catalogue { sources };
         catalogue.check(Path::new("built-in catalogue"))?;
         Ok(catalogue)
@@ -132,7 +139,8 @@ impl Catalogue {
     }
 
     /// The release `NAME[:RELEASE]` names (`debian:12`, `debian:bookworm`, any case). Without a
-    /// release, the distribution's highest numbered one (Debian's current stable).
+    /// release, the distribution's highest numbered one (Debian's current stable, Ubuntu's
+    /// newest LTS), numbers compared part by part (`24.04` after `22.04`).
     pub fn resolve(&self, given: &str) -> Result<Release, SourcesError> {
         let (name, rel) = match given.split_once(':') {
             Some((n, r)) => (n.trim(), Some(r.trim())),
@@ -166,8 +174,8 @@ impl Catalogue {
             }),
             None => of_distro
                 .into_iter()
-                .filter_map(|r| r.release.parse::<u64>().ok().map(|n| (n, r)))
-                .max_by_key(|(n, _)| *n)
+                .filter_map(|r| release_number(&r.release).map(|n| (n, r)))
+                .max_by(|(a, _), (b, _)| a.cmp(b))
                 .map(|(_, r)| r),
         };
         found
@@ -201,6 +209,11 @@ impl Catalogue {
     pub(crate) fn check(&self, path: &Path) -> Result<(), SourcesError> {
         check_rows(&self.sources, path)
     }
+}
+
+/// A release's number as its dot-separated parts (`24.04` is [24, 4]); `None` for a name.
+fn release_number(release: &str) -> Option<Vec<u64>> {
+    release.split('.').map(|p| p.parse::<u64>().ok()).collect()
 }
 
 /// The check of [`Catalogue::check`], for rows read from `path`.

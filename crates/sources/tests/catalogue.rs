@@ -11,15 +11,34 @@ use gpuctl_sources::{Catalogue, SourcesError, load_site_sources};
 use rstest::rstest;
 
 #[test]
-fn the_built_in_catalogue_has_debian_s_four_releases_in_order() {
+fn the_built_in_catalogue_has_debian_s_four_releases_and_two_ubuntu_lts_in_order() {
     let c = Catalogue::builtin().expect("the built-in catalogue loads");
-    let releases: Vec<String> = c.releases().into_iter().map(|r| r.release).collect();
-    assert_eq!(releases, ["11", "12", "13", "sid"]);
-    // Every row was read from the archive on a date and says from which suite.
+    let releases: Vec<String> = c
+        .releases()
+        .into_iter()
+        .map(|r| format!("{}:{}", r.distro, r.release))
+        .collect();
+    assert_eq!(
+        releases,
+        [
+            "debian:11",
+            "debian:12",
+            "debian:13",
+            "debian:sid",
+            "ubuntu:22.04",
+            "ubuntu:24.04"
+        ]
+    );
+    // Every row was read on a date, says from which suite, and where: Debian's from the
+    // archive itself, Ubuntu's from packages.ubuntu.com.
     for s in c.sources() {
         assert!(s.read.is_some(), "{}: no date", s.package);
-        assert!(s.source.starts_with("apt-cache madison "), "{}", s.source);
         assert!(s.suite.is_some(), "{}: no suite", s.package);
+        let from = match s.distro.as_str() {
+            "debian" => "apt-cache madison ",
+            _ => "https://packages.ubuntu.com/",
+        };
+        assert!(s.source.starts_with(from), "{}", s.source);
     }
 }
 
@@ -31,6 +50,8 @@ fn the_built_in_catalogue_has_debian_s_four_releases_in_order() {
 #[case::sid("debian:sid", "sid")]
 #[case::unstable("debian:unstable", "sid")]
 #[case::spaces(" debian : 11 ", "11")]
+#[case::ubuntu_newest_lts("ubuntu", "24.04")]
+#[case::ubuntu_codename("ubuntu:jammy", "22.04")]
 fn distro_names_resolve(#[case] given: &str, #[case] release: &str) {
     let c = Catalogue::builtin().expect("loads");
     assert_eq!(c.resolve(given).expect("known").release, release);
@@ -48,6 +69,7 @@ fn unknown_names_list_the_known_ones(#[case] given: &str, #[case] what: &str) {
     assert!(text.contains(what), "{text}");
     assert!(text.contains("debian:12 (bookworm)"), "{text}");
     assert!(text.contains("debian:sid (unstable)"), "{text}");
+    assert!(text.contains("ubuntu:24.04 (noble)"), "{text}");
     assert!(text.contains("--sources FILE"), "{text}");
 }
 

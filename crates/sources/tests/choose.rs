@@ -53,6 +53,10 @@ fn ask(catalogue: &Catalogue, distro: &str, ids: &[&str]) -> DistroReport {
 #[case::fermi_sid("debian:sid", "06c0", Some("nvidia-legacy-390xx-driver"))]
 // Blackwell needs the open module at 570 or newer: Debian carries 550 at most.
 #[case::b200_sid("debian:sid", "2901", None)]
+// Ubuntu carries 580 in both modules: Blackwell gets the open one.
+#[case::b200_noble("ubuntu:24.04", "2901", Some("nvidia-driver-580-open"))]
+#[case::rtx4080_jammy("ubuntu:22.04", "2704", Some("nvidia-driver-580"))]
+#[case::k80_noble("ubuntu:noble", "102d", None)]
 fn nvidia_gpus_get_the_first_source_that_fits(
     #[case] distro: &str,
     #[case] id: &str,

@@ -78,7 +78,7 @@ fn the_table_is_gpuctl_s_answer_and_every_difference_is_explained() {
     let rows = rows();
     assert_eq!(rows.len(), 14 * RELEASES.len());
     for row in &rows {
-        let got = ours(&row.release, &[row.id.clone()], &Host::system());
+        let got = ours(&row.release, std::slice::from_ref(&row.id), &Host::system());
         assert_eq!(got, row.ours, "debian:{} {}", row.release, row.id);
         assert_eq!(
             row.detect == row.ours,
