@@ -20,27 +20,13 @@ pub enum SourcesError {
         /// The known `NAME:RELEASE` values, joined with `, `.
         known: String,
     },
-    /// A sources file could not be read.
-    #[error("{} cannot be read ({reason})", path.display())]
-    Unreadable {
+    /// A sources file cannot be used as a file: unreadable, of an unknown format, too large.
+    #[error("{} {reason}", path.display())]
+    File {
         /// The file.
         path: PathBuf,
-        /// The operating system's words.
+        /// What is wrong with it, and the remedy where there is one.
         reason: String,
-    },
-    /// A sources file's name ends in neither `.json`, `.yaml` nor `.yml`.
-    #[error("{} is neither .json nor .yaml/.yml, so its format is not known", path.display())]
-    UnknownFormat {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A sources file is larger than [`crate::MAX_FILE_BYTES`].
-    #[error("{} is larger than {limit} bytes; a sources file lists a few packages", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// The limit.
-        limit: u64,
     },
     /// A sources file is not a list of source rows.
     #[error("{}: {message}; write a list of rows with distro, release, vendor, package, stack, install and source", path.display())]

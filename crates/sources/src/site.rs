@@ -24,15 +24,13 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
         Some("json") => false,
         Some("yaml" | "yml") => true,
         _ => {
-            return Err(SourcesError::UnknownFormat {
-                path: path.to_path_buf(),
-            });
+            return Err(file_error(
+                path,
+                "is neither .json nor .yaml/.yml, so its format is not known".into(),
+            ));
         }
     };
-    let unreadable = |e: std::io::Error| SourcesError::Unreadable {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let unreadable = |e: std::io::Error| file_error(path, format!("cannot be read ({e})"));
     // A FIFO would block open() forever; only a regular file is opened.
     let file = gpuctl_core::input::open_regular(path).map_err(unreadable)?;
     let mut bytes = Vec::new();
@@ -40,10 +38,10 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(SourcesError::TooLarge {
-            path: path.to_path_buf(),
-            limit: MAX_FILE_BYTES,
-        });
+        return Err(file_error(
+            path,
+            format!("is larger than {MAX_FILE_BYTES} bytes; a sources file lists a few packages"),
+        ));
     }
     let syntax = |message: String| SourcesError::Syntax {
         path: path.to_path_buf(),
@@ -64,6 +62,13 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
     }
     crate::catalogue::check_rows(&rows, path)?;
     Ok(rows)
+}
+
+fn file_error(path: &Path, reason: String) -> SourcesError {
+    SourcesError::File {
+        path: path.to_path_buf(),
+        reason,
+    }
 }
 
 /// Bounds nesting and aliases before `yaml_serde` sees the text, which expands every alias.

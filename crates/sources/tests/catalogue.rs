@@ -157,7 +157,8 @@ fn an_empty_site_file_adds_nothing() {
 fn a_missing_site_file_is_unreadable() {
     let e =
         load_site_sources(std::path::Path::new("/nonexistent/sources.yaml")).expect_err("refused");
-    assert!(matches!(e, SourcesError::Unreadable { .. }), "{e}");
+    assert!(matches!(e, SourcesError::File { .. }), "{e}");
+    assert!(e.to_string().contains("cannot be read ("), "{e}");
 }
 
 /// docs/requirement.md's table of how many sources each release has is the catalogue's.
