@@ -149,3 +149,27 @@ fn a_site_sources_file_is_preferred() {
     .code(2)
     .stderr(predicate::str::contains("is neither .json nor .yaml/.yml"));
 }
+
+#[test]
+fn doctor_names_the_package_of_the_host_s_own_release() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", hosts("dgx-b200")))
+        .arg(dir.path())
+        .status()
+        .expect("cp runs");
+    assert!(status.success());
+    std::fs::create_dir_all(dir.path().join("etc")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("etc/os-release"),
+        "ID=debian\nVERSION_ID=\"13\"\nVERSION_CODENAME=trixie\n",
+    )
+    .expect("write");
+    let root = dir.path().display().to_string();
+    gpuctl(&["--root", &root, "--podman-version", "4.9.3", "doctor"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "warning  driver-package     Debian 13 (trixie)\n         - NVIDIA: none — Debian 13 (trixie) carries no package that drives every NVIDIA GPU here; no release of debian in the catalogue carries one\n",
+        ));
+}

@@ -14,10 +14,12 @@
 mod catalogue;
 mod choose;
 mod error;
+mod host;
 mod site;
 pub mod text;
 
 pub use catalogue::{Catalogue, Release, Source};
 pub use choose::{DistroReport, SourceVerdict, VendorChoice, choose};
 pub use error::SourcesError;
+pub use host::{OsRelease, driver_package_check};
 pub use site::{MAX_FILE_BYTES, MAX_ROWS, load_site_sources};
