@@ -97,6 +97,10 @@ pub fn run(ctx: &Context, a: &DoctorArgs, out: &mut dyn Write) -> Result<Outcome
         Some(Err(skipped)) => report.checks.push(skipped),
         None => {}
     }
+    // Which package of the host's own distribution drives its GPUs (/etc/os-release).
+    report
+        .checks
+        .extend(gpuctl_sources::driver_package_check(&ctx.host, registry));
     let format = match a.format {
         DoctorFormat::Text => ReportFormat::Text,
         DoctorFormat::Json => ReportFormat::Json,

@@ -70,6 +70,8 @@ pub enum CliError {
     UnsafePlain(UnsafeArgument),
     /// Another input problem of `requirement`.
     Requirement(RequirementInputError),
+    /// `requirement --distro`'s distribution, release or `--sources` file is unusable.
+    Sources(gpuctl_sources::SourcesError),
     /// `explain`'s input could not be read: the file, or standard input when `None`.
     ExplainInput {
         /// The file named on the command line.
@@ -151,6 +153,7 @@ pub fn exit_code(end: &Result<Outcome, CliError>) -> u8 {
             | CliError::NoSelector { .. }
             | CliError::GpusFlag(_)
             | CliError::Requirement(_)
+            | CliError::Sources(_)
             | CliError::ExplainInput { .. }
             | CliError::FleetCuda { .. }
             | CliError::FleetEmpty { .. }
@@ -203,6 +206,7 @@ impl std::fmt::Display for CliError {
             }
             CliError::UnsafePlain(e) => write!(f, "{e}"),
             CliError::Requirement(e) => write!(f, "{e}"),
+            CliError::Sources(e) => write!(f, "{e}"),
             CliError::ExplainInput {
                 file: Some(path),
                 reason,

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use gpuctl_core::backend::Registry;
 use gpuctl_core::requirement::{VendorRequest, text};
 use gpuctl_core::requirement_answer::{Request, answer};
+use gpuctl_sources::{Catalogue, choose};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};
@@ -34,8 +35,21 @@ pub struct RequirementArgs {
     /// open:580+ (the newest branch a repository carries, at least 580), open (branch
     /// unknown), 580 (module unknown); rocm:6.2, kernel:6.8 (add + for "at least"), xe or i915
     /// for the other vendors. Exit 1 when the stack cannot drive the GPUs.
-    #[arg(long, value_name = "SPEC")]
+    #[arg(long, value_name = "SPEC", conflicts_with = "distro")]
     pub driver: Vec<String>,
+
+    /// A distribution release (debian:12, debian:bookworm; debian alone: its newest numbered
+    /// release): its driver packages in its preference order, each judged as --driver judges
+    /// its stack, the first that drives every GPU and its install command. Exit 1 when none
+    /// does.
+    #[arg(long, value_name = "NAME[:RELEASE]")]
+    pub distro: Option<String>,
+
+    /// A site's own driver sources (a .yaml, .yml or .json list of {distro, release, label,
+    /// vendor, package, stack, install, source, ...}) put in front of the built-in catalogue.
+    /// Read from this machine, not under --root.
+    #[arg(long, value_name = "FILE", requires = "distro")]
+    pub sources: Option<PathBuf>,
 
     /// A CUDA toolkit (X.Y or X.Y.Z, e.g. 12.8): adds its minimum Linux driver from NVIDIA's
     /// CUDA release notes (Table 3) to the NVIDIA requirement.
@@ -82,19 +96,15 @@ pub fn run(
             image_env: image.as_ref(),
         },
     };
+    if let Some(distro) = &args.distro {
+        return run_distro(ctx, args, request, distro, out);
+    }
     let report =
         answer(&ctx.host, Registry::discovered(), request).map_err(CliError::Requirement)?;
     ctx.ui.warn_all(&report.warnings);
     let text = match args.format {
         // One shape for every vendor (docs/requirement.md#json).
-        RequirementFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&report).map_err(|e| CliError::Encode {
-                what: "answer",
-                reason: e.to_string(),
-            })?;
-            s.push('\n');
-            s
-        }
+        RequirementFormat::Json => json(&report)?,
         RequirementFormat::Text => text::render(&report),
     };
     write_out(out, &text)?;
@@ -103,4 +113,62 @@ pub fn run(
     } else {
         Outcome::Served
     })
+}
+
+/// `requirement --distro`: the release's sources judged (docs/requirement.md#driver-sources).
+fn run_distro(
+    ctx: &Context,
+    args: &RequirementArgs,
+    request: Request<'_>,
+    distro: &str,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let catalogue = match &args.sources {
+        Some(path) => Catalogue::with_site(path),
+        None => Catalogue::builtin(),
+    }
+    .map_err(CliError::Sources)?;
+    let release = catalogue.resolve(distro).map_err(CliError::Sources)?;
+    let (report, choice) = choose(
+        &ctx.host,
+        Registry::discovered(),
+        request,
+        &catalogue,
+        &release,
+    )
+    .map_err(CliError::Sources)?;
+    ctx.ui.warn_all(&report.warnings);
+    let text = match args.format {
+        // The requirement report's keys, and "distro" beside them.
+        RequirementFormat::Json => {
+            let mut value = serde_json::to_value(&report).map_err(encode)?;
+            if let serde_json::Value::Object(map) = &mut value {
+                map.insert(
+                    "distro".to_string(),
+                    serde_json::to_value(&choice).map_err(encode)?,
+                );
+            }
+            json(&value)?
+        }
+        RequirementFormat::Text => gpuctl_sources::text::render(&report, &choice),
+    };
+    write_out(out, &text)?;
+    Ok(if report.unserved() || choice.unserved() {
+        Outcome::NotSatisfied
+    } else {
+        Outcome::Served
+    })
+}
+
+fn encode(e: serde_json::Error) -> CliError {
+    CliError::Encode {
+        what: "answer",
+        reason: e.to_string(),
+    }
+}
+
+fn json(value: &impl serde::Serialize) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(value).map_err(encode)?;
+    s.push('\n');
+    Ok(s)
 }

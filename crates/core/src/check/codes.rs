@@ -27,6 +27,10 @@ pub const RENDER_GROUPS: CheckCode = CheckCode::new("render-groups");
 /// (docs/image-check.md); the vendors' image checks have codes of their own.
 pub const IMAGE: CheckCode = CheckCode::new("image");
 
+/// The driver package the host's distribution (`/etc/os-release`) carries for its GPUs
+/// (docs/requirement.md#driver-sources); reported by the CLI from the sources catalogue.
+pub const DRIVER_PACKAGE: CheckCode = CheckCode::new("driver-package");
+
 /// Every check core's doctor runs (vendors add theirs).
 pub const CORE: &[CheckCode] = &[
     PODMAN,
@@ -40,4 +44,5 @@ pub const CORE: &[CheckCode] = &[
     SELINUX,
     RENDER_GROUPS,
     IMAGE,
+    DRIVER_PACKAGE,
 ];
