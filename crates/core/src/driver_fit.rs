@@ -41,7 +41,9 @@ pub fn loaded_verdict_with(
     let registry = Registry::discovered();
     let backend = registry.get(vendor)?;
     let host = probe.host();
-    let (devices, _) = probe.pci().gpus_of_vendor(backend.pci_vendor_id());
+    let (devices, _) = probe
+        .pci()
+        .gpus_of(backend.pci_vendor_id(), backend.pci_classes());
     if devices.is_empty() {
         return None;
     }

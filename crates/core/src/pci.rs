@@ -44,7 +44,12 @@ impl PciDevice {
     /// True for display controllers (base class 0x03) and processing accelerators (0x12), the
     /// two classes GPUs enumerate as (AMD Instinct MI300 is 0x1200).
     pub fn is_gpu_class(&self) -> bool {
-        matches!(self.class >> 16, 0x03 | 0x12)
+        GPU_BASE_CLASSES.contains(&self.base_class())
+    }
+
+    /// The base class, the top byte of the class code (`0x03` display, `0x12` accelerator).
+    pub fn base_class(&self) -> u8 {
+        (self.class >> 16) as u8
     }
 
     /// The device id as four lowercase hex digits, as `lspci -nn` prints it.
@@ -52,6 +57,12 @@ impl PciDevice {
         format!("{:04x}", self.device_id)
     }
 }
+
+/// The PCI base classes a GPU enumerates as: display controllers (0x03) and processing
+/// accelerators (0x12). A vendor whose GPUs are all display controllers narrows this
+/// ([`crate::backend::GpuBackend::pci_classes`]), so its other accelerators (Intel's NPU is a
+/// 0x12 function of vendor 0x8086) are not counted as its GPUs.
+pub const GPU_BASE_CLASSES: &[u8] = &[0x03, 0x12];
 
 /// True for a PCI function's address as the kernel names it (`pci_name()`,
 /// `"%04x:%02x:%02x.%d"`): a domain of four to eight lower-case hex digits (Intel VMD domains
@@ -102,6 +113,11 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
 /// [`crate::probe::Probe`] asks [`crate::probe::Probe::pci`] instead, which walks it once per run.
 pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
     PciScan::read(host).gpus_of_vendor(vendor_id)
+}
+
+/// [`gpus_of_vendor`] narrowed to the base classes `classes` ([`PciScan::gpus_of`]).
+pub fn gpus_of(host: &Host, vendor_id: u16, classes: &[u8]) -> (Vec<PciDevice>, Vec<Finding>) {
+    PciScan::read(host).gpus_of(vendor_id, classes)
 }
 
 /// The GPU-class functions of every vendor on the PCI bus, read in one walk, and what could
@@ -174,10 +190,17 @@ impl PciScan {
 
     /// One vendor's GPUs, by bus address, with the warnings that concern it.
     pub fn gpus_of_vendor(&self, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
+        self.gpus_of(vendor_id, GPU_BASE_CLASSES)
+    }
+
+    /// One vendor's functions of the base classes `classes` (its backend's
+    /// [`crate::backend::GpuBackend::pci_classes`]), by bus address, with the warnings that
+    /// concern the vendor.
+    pub fn gpus_of(&self, vendor_id: u16, classes: &[u8]) -> (Vec<PciDevice>, Vec<Finding>) {
         let gpus = self
             .gpus
             .iter()
-            .filter(|d| d.vendor_id == vendor_id)
+            .filter(|d| d.vendor_id == vendor_id && classes.contains(&d.base_class()))
             .cloned()
             .collect();
         let warnings = self

@@ -86,7 +86,7 @@ fn answer_over(
     for backend in order(registry, &ids, host_mode) {
         let model = backend.requirement_model();
         let devices: Vec<PciDevice> = if let Some(scan) = scan {
-            let (devices, w) = scan.gpus_of_vendor(backend.pci_vendor_id());
+            let (devices, w) = scan.gpus_of(backend.pci_vendor_id(), backend.pci_classes());
             for w in w.iter().map(ToString::to_string) {
                 // The requirement report's warnings stay sentences: its JSON contract has
                 // strings. Every vendor walks the same bus, so a broken entry is said once.

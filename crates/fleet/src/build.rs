@@ -56,7 +56,13 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     }
     let with_gpus: Vec<&str> = rows
         .iter()
-        .filter(|(b, ..)| !probe.pci().gpus_of_vendor(b.pci_vendor_id()).0.is_empty())
+        .filter(|(b, ..)| {
+            !probe
+                .pci()
+                .gpus_of(b.pci_vendor_id(), b.pci_classes())
+                .0
+                .is_empty()
+        })
         .map(|(b, ..)| b.vendor())
         .collect();
     let loaded_specs: Vec<(&str, Vec<String>)> = rows

@@ -14,7 +14,7 @@ use gpuctl_core::host::Host;
 use gpuctl_core::pci::{self, PciDevice};
 use gpuctl_core::probe::Probe;
 
-use crate::requirement::{Binding, INTEL_VENDOR_ID, IntelGpu, lookup};
+use crate::requirement::{Binding, INTEL_GPU_CLASSES, INTEL_VENDOR_ID, IntelGpu, lookup};
 use crate::table::DriverRow;
 
 /// The driver bound to each Intel GPU.
@@ -70,7 +70,7 @@ pub fn force_probe(value: &str, id: u16) -> ForceProbe {
 /// Every Intel check that applies to this host.
 pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
     let host = probe.host();
-    let (gpus, _) = probe.pci().gpus_of_vendor(INTEL_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of(INTEL_VENDOR_ID, INTEL_GPU_CLASSES);
     let ids: Vec<u16> = gpus.iter().map(|g| g.device_id).collect();
     let names = pci::device_names(host, INTEL_VENDOR_ID, &ids);
     let kernel = kernel::kernel_release(host);

@@ -8,7 +8,7 @@ use gpuctl_core::families::FamilyCode;
 use gpuctl_core::probe::Probe;
 
 use crate::families;
-use crate::requirement::{INTEL_VENDOR_ID, lookup};
+use crate::requirement::{INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};
 
 /// The kernel release, as the kernel reports it.
 const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
@@ -24,7 +24,7 @@ pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
         .ok()
         .map(|k| k.trim().to_string());
     let mut ids: Vec<u16> = device_in(text).into_iter().collect();
-    let (gpus, _) = probe.pci().gpus_of_vendor(INTEL_VENDOR_ID);
+    let (gpus, _) = probe.pci().gpus_of(INTEL_VENDOR_ID, INTEL_GPU_CLASSES);
     for g in &gpus {
         if !ids.contains(&g.device_id) {
             ids.push(g.device_id);

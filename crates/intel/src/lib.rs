@@ -16,6 +16,7 @@ use gpuctl_core::pci::PciDevice;
 use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{KERNEL_PARAMETERS, LINUX_KERNEL, Requirement};
+use requirement::INTEL_GPU_CLASSES;
 
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).
 pub const KIND: &str = "intel.com/gpu";
@@ -26,6 +27,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     display: "Intel",
     kind: KIND,
     pci_vendor_id: 0x8086,
+    pci_classes: INTEL_GPU_CLASSES,
     order: 2,
     missing_summary: "no Intel render node",
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",

@@ -10,7 +10,7 @@ use gpuctl_core::pci;
 use gpuctl_core::requirement::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, Version};
 
 use crate::doctor::{ForceProbe, force_probe};
-use crate::requirement::{Binding, INTEL_VENDOR_ID, lookup};
+use crate::requirement::{Binding, INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};
 use crate::table::{DriverRow, tables};
 
 /// Where the bound drivers are read.
@@ -55,7 +55,7 @@ pub fn read(host: &Host, kernel: Option<Version>, gpus: &[GpuOnHost]) -> LoadedD
     }
     // Every Intel GPU on the bus, not only those the caller found usable: an unbound GPU is
     // the one whose settings decide whether the stack binds it.
-    let (on_bus, _) = pci::gpus_of_vendor(host, INTEL_VENDOR_ID);
+    let (on_bus, _) = pci::gpus_of(host, INTEL_VENDOR_ID, INTEL_GPU_CLASSES);
     for d in &on_bus {
         let given = gpus
             .iter()

@@ -15,6 +15,13 @@ pub const UNKNOWN_DEVICE: &str = "unknown device: no source lists it";
 /// Intel's PCI vendor id.
 pub const INTEL_VENDOR_ID: u16 = 0x8086;
 
+/// The PCI base classes Intel's GPUs enumerate as: display controllers only (integrated and
+/// Arc GPUs are VGA-compatible, 0x0300; Data Center GPU Flex and Max are 0x0380). Intel's NPU
+/// (Meteor Lake and newer, driven by `intel_vpu`) is a processing accelerator (0x1200) of the
+/// same vendor id: counting it would call it an Intel GPU no kernel table lists, and make every
+/// such laptop's stack "unknown" (docs/vendors.md#intel-npu).
+pub const INTEL_GPU_CLASSES: &[u8] = &[0x03];
+
 /// The kernel driver bound to one Intel GPU: i915 and xe can both be loaded, each device binds
 /// one, so the choice is the device's, never the host's.
 pub const KERNEL_DRIVER: Component = Component {

@@ -94,6 +94,14 @@ pub trait GpuBackend: Send + Sync {
     /// The PCI vendor id (`0x10de`).
     fn pci_vendor_id(&self) -> u16;
 
+    /// The PCI base classes the vendor's GPUs enumerate as; every GPU-class function of the
+    /// vendor by default ([`crate::pci::GPU_BASE_CLASSES`]). A vendor that makes other
+    /// accelerators under the same PCI vendor id narrows it, so they are not counted, judged or
+    /// granted as its GPUs (Intel: display controllers only; its NPU is a 0x12 function).
+    fn pci_classes(&self) -> &'static [u8] {
+        crate::pci::GPU_BASE_CLASSES
+    }
+
     /// The CDI kind the vendor's toolkit declares (`nvidia.com/gpu`): its main kind, the one
     /// sentences name.
     fn cdi_kind(&self) -> &'static str;

@@ -60,7 +60,7 @@ pub fn tiers(probe: &Probe, vendors: &[&dyn GpuBackend], explicit: bool) -> Vec<
 fn has_gpus(probe: &Probe, vendor: &dyn GpuBackend, report: Option<&VendorReport>) -> bool {
     !probe
         .pci()
-        .gpus_of_vendor(vendor.pci_vendor_id())
+        .gpus_of(vendor.pci_vendor_id(), vendor.pci_classes())
         .0
         .is_empty()
         || report.is_some_and(|r| !r.devices.is_empty())

@@ -57,6 +57,9 @@ pub struct RenderNodeVendor {
     pub extra_kinds: &'static [&'static str],
     /// The PCI vendor id (`0x1002`).
     pub pci_vendor_id: u16,
+    /// The PCI base classes its GPUs enumerate as ([`GpuBackend::pci_classes`]); every
+    /// GPU-class function of the vendor unless narrowed.
+    pub pci_classes: &'static [u8],
     /// Position in the canonical vendor order.
     pub order: u32,
     /// What the host lacks when the vendor is unusable (`no /dev/kfd`).
@@ -128,6 +131,7 @@ impl RenderNodeVendor {
             kind,
             extra_kinds: &[],
             pci_vendor_id,
+            pci_classes: crate::pci::GPU_BASE_CLASSES,
             order: 100,
             missing_summary: "",
             families: &[],
@@ -226,7 +230,10 @@ impl RenderNodeVendor {
         let shared = self.shared_node.map(|s| (s, self.has_shared_node(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
-            None => probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len(),
+            None => {
+                let pci = probe.pci();
+                pci.gpus_of(self.pci_vendor_id, self.pci_classes).0.len()
+            }
             Some(_) => 0,
         };
         let none = if on_bus > 0 {
@@ -280,6 +287,10 @@ impl GpuBackend for RenderNodeVendor {
 
     fn pci_vendor_id(&self) -> u16 {
         self.pci_vendor_id
+    }
+
+    fn pci_classes(&self) -> &'static [u8] {
+        self.pci_classes
     }
 
     fn cdi_kind(&self) -> &'static str {
