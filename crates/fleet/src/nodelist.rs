@@ -19,7 +19,7 @@ use crate::summary::{DoctorNote, HostSummary, VendorSummary};
 
 /// What a plan from labels cannot tell that one from reports can, one sentence each.
 pub const LABELS_CANNOT_TELL: [&str; 5] = [
-    "per-GPU ids (labels give a count and a shared product name), so no release floor is said, THE verdict is asked of no release (no release is named per group, no host is found below its group's stack) and --cuda is unknown for each host",
+    "per-GPU ids (labels give a count and a shared product name), so no release floor is said, no release is judged (no release is named per group, no host is found below its group's stack) and --cuda is unknown for each host",
     "why a driver does not fit (labels say driver.fits=no, not the verdict's reason)",
     "which doctor checks failed (labels give only doctor.problems and doctor.warnings counts), so a CDI spec written for another driver is not told apart from other problems",
     "the GPUs' conflicts in words and which GPUs no source lists (labels say requirement=conflict or unknown)",

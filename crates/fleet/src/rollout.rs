@@ -46,7 +46,7 @@ impl Severity {
             Severity::Problem => "doctor problems",
             Severity::BelowStack => "below the group's stack",
             Severity::Cosmetic => "cosmetic (release differences)",
-            Severity::Unchecked => "not known to fit (THE verdict is unknown)",
+            Severity::Unchecked => "not known to fit (the driver verdict is unknown)",
             Severity::Warning => "doctor warnings",
         }
     }
@@ -242,7 +242,7 @@ fn vendor_rollout(asker: &mut Asker, hosts: &[HostSummary], p: &VendorPlan) -> V
                 "the stack is the plan (gpuctl names releases for {RELEASE_VENDOR} only)"
             ));
         } else if g.ids.is_empty() {
-            s.why = Some("no GPU id is known for the group (labels carry none), so THE verdict cannot be asked of a release".into());
+            s.why = Some("no GPU id is known for the group (labels carry none), so no release can be judged for it".into());
         } else {
             let members = of_group(g);
             let mut why = None;

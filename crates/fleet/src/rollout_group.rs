@@ -96,7 +96,7 @@ pub fn changes(
                 Severity::Unchecked,
                 "verdict-unknown",
                 format!(
-                    "THE verdict on its driver is unknown: {}",
+                    "its driver is not known to fit: {}",
                     v.why.as_deref().unwrap_or("see its report")
                 ),
             ))

@@ -157,7 +157,7 @@ pub(crate) fn covering<'a>(
         return (None, None);
     }
     if p.groups.iter().any(|g| g.ids.is_empty()) {
-        return (None, Some("no GPU id is known for a group (labels carry none), so THE verdict cannot be asked which release serves several".into()));
+        return (None, Some("no GPU id is known for a group (labels carry none), so no release can be judged to serve several".into()));
     }
     let ranges: Vec<_> = p.groups.iter().map(range).collect();
     let shared: Vec<u32> = branches
