@@ -13,6 +13,9 @@ pub mod load;
 pub mod machine_id;
 pub mod model;
 pub mod nfd;
+mod nfd_chip;
+#[cfg(test)]
+mod nfd_tests;
 pub mod output;
 pub mod plan;
 pub mod plan_text;
