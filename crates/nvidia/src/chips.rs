@@ -5,9 +5,6 @@
 //! needs a loaded driver; these come from bundled, dated tables in `data/`
 //! (docs/fleet.md#beside-gpu-feature-discovery), and a fact no table gives is `None`.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 /// pci.ids' chip per NVIDIA device id (pci-ids-chips.py wrote it).
 const CHIPS: &str = include_str!("../data/pci-ids-chips.tsv");
 /// Compute capability per chip, each row with the NVIDIA product that shows it.
@@ -52,41 +49,31 @@ pub struct ChipFacts {
     pub mig_capable: Option<bool>,
 }
 
-struct Tables {
-    chips: HashMap<u16, &'static str>,
-    compute: HashMap<&'static str, (u8, u8)>,
-    mig: Vec<u16>,
-}
-
 /// The data rows of a bundled table: comments and blank lines skipped, columns split on tabs.
+#[cfg(test)]
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split('\t').collect())
 }
 
-fn parse_id(s: &str) -> Option<u16> {
-    (s.len() == 4).then(|| u16::from_str_radix(s, 16).ok())?
+/// The columns after the first of the row of `text` whose first column is `key`: a search of
+/// the text (memchr's SIMD `memmem`), not a parsed map, since `report` looks up a few GPUs once
+/// and building a map of 960 rows would cost more than all the searches. Every table starts
+/// with a comment line, so each data row follows a newline.
+fn row_of(text: &'static str, key: &str) -> Option<std::str::Split<'static, char>> {
+    let needle = format!("\n{key}\t");
+    let at = memchr::memmem::find(text.as_bytes(), needle.as_bytes())? + 1;
+    let line = text.get(at..)?.lines().next()?;
+    let mut cols = line.split('\t');
+    cols.next();
+    Some(cols)
 }
 
 /// `8.9` as `(8, 9)`.
 fn parse_capability(s: &str) -> Option<(u8, u8)> {
     let (major, minor) = s.split_once('.')?;
     Some((major.parse().ok()?, minor.parse().ok()?))
-}
-
-fn tables() -> &'static Tables {
-    static T: OnceLock<Tables> = OnceLock::new();
-    // A row that does not parse is left out (the tests below hold every row to parsing).
-    T.get_or_init(|| Tables {
-        chips: rows(CHIPS)
-            .filter_map(|r| Some((parse_id(r.first()?)?, *r.get(1)?)))
-            .collect(),
-        compute: rows(COMPUTE)
-            .filter_map(|r| Some((*r.first()?, parse_capability(r.get(1)?)?)))
-            .collect(),
-        mig: rows(MIG).filter_map(|r| parse_id(r.first()?)).collect(),
-    })
 }
 
 /// The architecture a chip name's prefix stands for.
@@ -99,10 +86,10 @@ pub fn architecture(chip: &str) -> Option<&'static str> {
 
 /// What the tables say of NVIDIA device `device_id`; `None` when pci.ids names no chip for it.
 pub fn lookup(device_id: u16) -> Option<ChipFacts> {
-    let t = tables();
-    let chip = *t.chips.get(&device_id)?;
+    let id = format!("{device_id:04x}");
+    let chip = row_of(CHIPS, &id)?.next()?;
     let architecture = architecture(chip);
-    let mig_capable = if t.mig.contains(&device_id) {
+    let mig_capable = if row_of(MIG, &id).is_some() {
         Some(true)
     } else if architecture.is_some_and(|a| BEFORE_MIG.contains(&a)) {
         Some(false)
@@ -112,7 +99,9 @@ pub fn lookup(device_id: u16) -> Option<ChipFacts> {
     Some(ChipFacts {
         chip,
         architecture,
-        compute: t.compute.get(chip).copied(),
+        compute: row_of(COMPUTE, chip)
+            .and_then(|mut cols| cols.next())
+            .and_then(parse_capability),
         mig_capable,
     })
 }
@@ -122,14 +111,32 @@ mod tests {
     use super::*;
     use rstest::rstest;
 
-    /// Every data row of every table parses: a bad edit fails here, not as a missing label.
+    fn id(s: &str) -> Option<u16> {
+        (s.len() == 4).then(|| u16::from_str_radix(s, 16).ok())?
+    }
+
+    /// Every data row of every table parses and is found by its key, once: a bad edit fails
+    /// here, not as a missing label.
     #[test]
     fn every_row_parses() {
-        let t = tables();
-        assert_eq!(t.chips.len(), rows(CHIPS).count());
-        assert_eq!(t.compute.len(), rows(COMPUTE).count());
-        assert_eq!(t.mig.len(), rows(MIG).count());
-        assert!(t.chips.len() > 900, "{}", t.chips.len());
+        let chips: Vec<_> = rows(CHIPS).collect();
+        assert!(chips.len() > 900, "{}", chips.len());
+        for r in &chips {
+            let device = id(r[0]).unwrap_or_else(|| panic!("{r:?}"));
+            assert_eq!(r.len(), 3, "{r:?}");
+            assert_eq!(lookup(device).map(|f| f.chip), Some(r[1]), "{r:?}");
+        }
+        let mut keys: Vec<&str> = chips.iter().map(|r| r[0]).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), chips.len(), "a device id twice");
+        for r in rows(COMPUTE) {
+            assert_eq!(r.len(), 4, "{r:?}");
+            assert!(parse_capability(r[1]).is_some(), "{r:?}");
+        }
+        for r in rows(MIG) {
+            assert!(id(r[0]).is_some() && r.len() == 3, "{r:?}");
+        }
     }
 
     /// Each compute row's chip is one pci.ids names, with an architecture, and its capability
@@ -147,20 +154,22 @@ mod tests {
             (10 | 12, _) => "blackwell",
             _ => "undefined",
         };
-        for (chip, (major, minor)) in &tables().compute {
-            assert!(tables().chips.values().any(|c| c == chip), "{chip}");
-            assert_eq!(architecture(chip), Some(gfd(*major, *minor)), "{chip}");
+        for r in rows(COMPUTE) {
+            let (chip, cc) = (r[0], parse_capability(r[1]));
+            let (major, minor) = cc.unwrap_or_else(|| panic!("{r:?}"));
+            assert!(rows(CHIPS).any(|c| c[1] == chip), "{chip}");
+            assert_eq!(architecture(chip), Some(gfd(major, minor)), "{chip}");
         }
     }
 
     /// Every MIG row is a GPU pci.ids names with an Ampere-or-newer chip.
     #[test]
     fn mig_rows_are_known_ampere_or_newer_gpus() {
-        for id in &tables().mig {
-            let facts = lookup(*id).unwrap_or_else(|| panic!("{id:04x}"));
+        for r in rows(MIG) {
+            let facts = id(r[0]).and_then(lookup).unwrap_or_else(|| panic!("{r:?}"));
             assert_eq!(facts.mig_capable, Some(true));
             let arch = facts.architecture.unwrap_or_default();
-            assert!(!BEFORE_MIG.contains(&arch), "{id:04x} {arch}");
+            assert!(!BEFORE_MIG.contains(&arch), "{r:?} {arch}");
         }
     }
 
