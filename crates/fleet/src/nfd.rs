@@ -99,27 +99,31 @@ impl Labels {
 /// select "has an RTX 4080" (`Exists` on that label) and how many.
 fn product_labels(l: &mut Labels, v: &VendorEntry) {
     let name = v.vendor.as_str();
-    if let Some(p) = shared(v.devices.iter().map(|d| d.name.as_ref())) {
-        l.add_host(&format!("{name}.product"), p);
-        return;
-    }
-    let mut counts: Vec<(&str, usize)> = Vec::new();
+    // Counted by label value: two names that differ only in what a label cannot hold
+    // (`A/B`, `A B`) are one product to a selector, never two lines of one label.
+    let mut counts: Vec<(String, usize)> = Vec::new();
     for p in v.devices.iter().filter_map(|d| d.name.as_deref()) {
-        match counts.iter_mut().find(|(n, _)| *n == p) {
+        let Some(value) = value_from(p) else {
+            l.dropped.push(format!(
+                "label {PREFIX}/{name}.product left out: {p:?} has nothing a label value can hold"
+            ));
+            continue;
+        };
+        match counts.iter_mut().find(|(n, _)| *n == value) {
             Some((_, c)) => *c += 1,
-            None => counts.push((p, 1)),
+            None => counts.push((value, 1)),
         }
     }
-    // One product beside GPUs without a name is not "mixed": the others may be the same.
-    if counts.len() > 1 {
-        l.add(&format!("{name}.product"), "mixed");
-    }
-    for (p, count) in counts {
-        match value_from(p) {
-            Some(v) => l.add(&format!("{name}.product.{v}"), &count.to_string()),
-            None => l.dropped.push(format!(
-                "label {PREFIX}/{name}.product.* left out: {p:?} has nothing a label name can hold"
-            )),
+    match counts.as_slice() {
+        [(one, count)] if *count == v.devices.len() => l.add(&format!("{name}.product"), one),
+        many => {
+            // One product beside GPUs without a name is not "mixed": the others may be the same.
+            if many.len() > 1 {
+                l.add(&format!("{name}.product"), "mixed");
+            }
+            for (value, count) in many {
+                l.add(&format!("{name}.product.{value}"), &count.to_string());
+            }
         }
     }
 }

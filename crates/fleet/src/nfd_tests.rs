@@ -53,6 +53,8 @@ fn got(r: &Report, part: &str) -> Vec<String> {
 // One named product beside a GPU pci.ids does not name: not known to be mixed.
 #[case(&[Some("NVIDIA L40S"), None], &["product.NVIDIA-L40S=1"])]
 #[case(&[None, None], &[])]
+// Two names that make one label value are one product to a selector, not two lines.
+#[case(&[Some("NVIDIA A/B"), Some("NVIDIA A B")], &["product=NVIDIA-A-B"])]
 fn products_on_mixed_hosts(#[case] names: &[Option<&str>], #[case] want: &[&str]) {
     let devices = names.iter().map(|n| dev(*n, None, None, None)).collect();
     assert_eq!(got(&report(Value::Array(devices), "13.0"), "product"), want);
