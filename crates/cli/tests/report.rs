@@ -160,6 +160,38 @@ fn dgx_b200_labels() {
     assert_eq!(l("nvidia.tier").as_deref(), Some("cdi"));
     assert_eq!(l("amd.present"), None);
     assert_eq!(l("nvidia.cuda.max").as_deref(), Some("13.0"));
+    // Beside GFD's labels (issue 28, item 6): integers for nodeAffinity's Gt/Lt, the chip's
+    // facts from NVIDIA's tables, the machine type from DMI.
+    assert_eq!(l("nvidia.cuda.max.major").as_deref(), Some("13"));
+    assert_eq!(l("nvidia.cuda.max.minor").as_deref(), Some("0"));
+    assert_eq!(l("nvidia.architecture").as_deref(), Some("blackwell"));
+    assert_eq!(l("nvidia.compute.major").as_deref(), Some("10"));
+    assert_eq!(l("nvidia.compute.minor").as_deref(), Some("0"));
+    assert_eq!(l("nvidia.mig.capable").as_deref(), Some("true"));
+    assert_eq!(l("machine").as_deref(), Some("DGX-B200"));
+}
+
+/// An RTX 4080 is Ada Lovelace at compute capability 8.9, whatever row of the requirement
+/// table it falls in; the MIG guide does not list it, so no MIG label is guessed; a host
+/// without a DMI product name has no machine label; kernel bounds come apart as integers.
+#[test]
+fn workstation_labels_name_the_architecture() {
+    let read = nfd_reader::read("gpuctl", nfd("workstation").as_bytes(), NOW);
+    let l = |k: &str| read.labels.get(&format!("gpuctl.io/{k}")).cloned();
+    assert_eq!(
+        l("nvidia.generation").as_deref(),
+        Some("turing-ampere-ada-hopper")
+    );
+    assert_eq!(l("nvidia.architecture").as_deref(), Some("ada-lovelace"));
+    assert_eq!(l("nvidia.compute.major").as_deref(), Some("8"));
+    assert_eq!(l("nvidia.compute.minor").as_deref(), Some("9"));
+    assert_eq!(l("nvidia.mig.capable"), None);
+    assert_eq!(l("machine"), None);
+    assert_eq!(l("amd.kernel.min").as_deref(), Some("6.0"));
+    assert_eq!(l("amd.kernel.min.major").as_deref(), Some("6"));
+    assert_eq!(l("amd.kernel.min.minor").as_deref(), Some("0"));
+    // AMD's chip is not NVIDIA's: no architecture label from NVIDIA's tables.
+    assert_eq!(l("amd.architecture"), None);
 }
 
 /// A node without a GPU of any vendor has no problem, so an alert on `doctor.problems > 0`

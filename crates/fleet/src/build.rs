@@ -28,6 +28,11 @@ use crate::model::{
     VendorRequirement,
 };
 
+/// Where the machine type is read (the DMI product name, as GPU Feature Discovery reads it for
+/// `nvidia.com/gpu.machine`).
+pub const MACHINE_PATH: &str = "/sys/class/dmi/id/product_name";
+/// NVIDIA's PCI vendor id: its GPUs get the chip facts of [`gpuctl_nvidia::chips`].
+const NVIDIA_PCI: u16 = 0x10de;
 /// Where the host's name is read, first readable wins.
 pub const HOSTNAME_PATHS: [&str; 2] = ["/proc/sys/kernel/hostname", "/etc/hostname"];
 /// Doctor checks left out of a report: they ask podman, which a report never runs.
@@ -154,6 +159,8 @@ pub fn host_info(host: &Host) -> HostInfo {
         name: read(kernel_name).or_else(|| read(etc_hostname).and_then(|t| etc_hostname_name(&t))),
         kernel: read(OSRELEASE),
         machine_id: crate::machine_id::machine_id(host),
+        // DMI's product name is a short string (SMBIOS limits it to 64 bytes of text).
+        machine: read(MACHINE_PATH),
     }
 }
 
@@ -179,12 +186,25 @@ fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
         .pci_address
         .as_ref()
         .and_then(|addr| bound_driver(host, addr).ok().flatten());
+    let device_id = text_fact(d, "device_id");
+    // The chip facts come from bundled tables, never from the driver: a report is written
+    // before the driver loads too.
+    let chip = device_id
+        .as_deref()
+        .filter(|_| backend.pci_vendor_id() == NVIDIA_PCI)
+        .and_then(|id| u16::from_str_radix(id, 16).ok())
+        .and_then(gpuctl_nvidia::chips::lookup);
     DeviceEntry {
         index: d.index,
         pci_address: d.pci_address.clone(),
-        id: text_fact(d, "device_id").map(|id| format!("{:04x}:{id}", backend.pci_vendor_id())),
+        id: device_id.map(|id| format!("{:04x}:{id}", backend.pci_vendor_id())),
         name: text_fact(d, "name"),
         generation: text_fact(d, "generation"),
+        architecture: chip.and_then(|c| c.architecture).map(str::to_string),
+        compute_capability: chip
+            .and_then(|c| c.compute)
+            .map(|(major, minor)| format!("{major}.{minor}")),
+        mig_capable: chip.and_then(|c| c.mig_capable),
         target: text_fact(d, "target"),
         platform: text_fact(d, "platform"),
         bound_driver,

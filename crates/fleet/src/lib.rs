@@ -14,6 +14,9 @@ pub mod machine_id;
 pub mod model;
 pub mod nfd;
 pub mod nodelist;
+mod nfd_chip;
+#[cfg(test)]
+mod nfd_tests;
 pub mod output;
 pub mod plan;
 pub mod plan_text;

@@ -37,6 +37,10 @@ pub struct HostInfo {
     /// `null` when the tree has no valid one. Added within version 1.
     #[serde(default)]
     pub machine_id: Option<String>,
+    /// The machine type, `/sys/class/dmi/id/product_name` trimmed (`DGX B200`); absent when the
+    /// tree has none. Added within version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
 }
 
 /// One vendor on the host.
@@ -69,9 +73,21 @@ pub struct DeviceEntry {
     pub id: Option<String>,
     /// The product name, when a table or pci.ids gives one.
     pub name: Option<String>,
-    /// NVIDIA's generation (`Blackwell`).
+    /// NVIDIA's generation (`Blackwell`): the row of gpuctl's requirement table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<String>,
+    /// NVIDIA: the architecture of the GPU's chip (`ada-lovelace`), from pci.ids' chip name
+    /// (gpuctl_nvidia::chips). Added within version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
+    /// NVIDIA: the CUDA compute capability (`8.9`) of the chip, from NVIDIA's CUDA GPUs tables;
+    /// absent when no table gives it. Added within version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute_capability: Option<String>,
+    /// NVIDIA: whether the MIG user guide lists the GPU (`false` for architectures before
+    /// Ampere); absent when unknown. Added within version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mig_capable: Option<bool>,
     /// AMD's LLVM target (`gfx942`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,

@@ -50,14 +50,14 @@ pub enum NfdError {
     },
 }
 
-struct Labels {
+pub(crate) struct Labels {
     out: Vec<Label>,
     dropped: Vec<String>,
 }
 
 impl Labels {
     /// Adds `gpuctl.io/NAME=VALUE` when both pass the rules; otherwise says why it is left out.
-    fn add(&mut self, name: &str, value: &str) {
+    pub(crate) fn add(&mut self, name: &str, value: &str) {
         let full = format!("{PREFIX}/{name}");
         match nfd_label_name(&full).and_then(|n| check_label_value(value).map(|()| n)) {
             Ok(n) => self.out.push(Label {
@@ -71,12 +71,59 @@ impl Labels {
     }
 
     /// A host-supplied value, made a label value first ([`value_from`]).
-    fn add_host(&mut self, name: &str, raw: &str) {
+    pub(crate) fn add_host(&mut self, name: &str, raw: &str) {
         match value_from(raw) {
             Some(v) => self.add(name, &v),
             None => self.dropped.push(format!(
                 "label {PREFIX}/{name} left out: {raw:?} has nothing a label value can hold"
             )),
+        }
+    }
+
+    /// A version (`13.0`, `6.5`) as `NAME`, and, when it starts with two numbers, those apart as
+    /// `NAME.major` and `NAME.minor`: nodeAffinity's `Gt` and `Lt` compare integers only, so
+    /// `13.0` itself cannot be compared (GFD splits its versions the same way:
+    /// `nvidia.com/cuda.driver-version.major`, `.minor`).
+    fn add_version(&mut self, name: &str, value: &str) {
+        self.add_host(name, value);
+        let mut parts = value.split('.').map(|p| p.parse::<u64>().ok());
+        if let (Some(Some(major)), Some(Some(minor))) = (parts.next(), parts.next()) {
+            self.add(&format!("{name}.major"), &major.to_string());
+            self.add(&format!("{name}.minor"), &minor.to_string());
+        }
+    }
+}
+
+/// `<v>.product`: the GPUs' one product name; on a host whose GPUs are of several products,
+/// `<v>.product=mixed` and one `<v>.product.<name>=<count>` per product, so a pod can still
+/// select "has an RTX 4080" (`Exists` on that label) and how many.
+fn product_labels(l: &mut Labels, v: &VendorEntry) {
+    let name = v.vendor.as_str();
+    // Counted by label value: two names that differ only in what a label cannot hold
+    // (`A/B`, `A B`) are one product to a selector, never two lines of one label.
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for p in v.devices.iter().filter_map(|d| d.name.as_deref()) {
+        let Some(value) = value_from(p) else {
+            l.dropped.push(format!(
+                "label {PREFIX}/{name}.product left out: {p:?} has nothing a label value can hold"
+            ));
+            continue;
+        };
+        match counts.iter_mut().find(|(n, _)| *n == value) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((value, 1)),
+        }
+    }
+    match counts.as_slice() {
+        [(one, count)] if *count == v.devices.len() => l.add(&format!("{name}.product"), one),
+        many => {
+            // One product beside GPUs without a name is not "mixed": the others may be the same.
+            if many.len() > 1 {
+                l.add(&format!("{name}.product"), "mixed");
+            }
+            for (value, count) in many {
+                l.add(&format!("{name}.product.{value}"), &count.to_string());
+            }
         }
     }
 }
@@ -89,6 +136,9 @@ pub fn labels(report: &Report) -> (Vec<Label>, Vec<String>) {
     };
     for v in &report.vendors {
         vendor_labels(&mut l, v);
+    }
+    if let Some(m) = &report.host.machine {
+        l.add_host("machine", m);
     }
     l.add("doctor.problems", &report.doctor.problems.to_string());
     l.add("doctor.warnings", &report.doctor.warnings.to_string());
@@ -117,12 +167,11 @@ fn vendor_labels(l: &mut Labels, v: &VendorEntry) {
     }
     l.add(&format!("{name}.present"), "true");
     l.add(&format!("{name}.count"), &v.devices.len().to_string());
-    if let Some(p) = shared(v.devices.iter().map(|d| d.name.as_ref())) {
-        l.add_host(&format!("{name}.product"), p);
-    }
+    product_labels(l, v);
     if let Some(g) = shared(v.devices.iter().map(|d| d.generation.as_ref())) {
         l.add_host(&format!("{name}.generation"), &g.to_lowercase());
     }
+    crate::nfd_chip::chip_labels(l, v);
     if let Some(t) = shared(v.devices.iter().map(|d| d.target.as_ref())) {
         l.add_host(&format!("{name}.target"), t);
     }
@@ -169,10 +218,10 @@ fn requirement_labels(l: &mut Labels, v: &VendorEntry) {
             }
             Kind::Range => {
                 if let Some(min) = &c.min {
-                    l.add(&format!("{name}.{comp}.min"), min);
+                    l.add_version(&format!("{name}.{comp}.min"), min);
                 }
                 if let Some(max) = &c.max {
-                    l.add(&format!("{name}.{comp}.max"), max);
+                    l.add_version(&format!("{name}.{comp}.max"), max);
                 }
             }
         }
@@ -197,7 +246,7 @@ fn driver_labels(l: &mut Labels, v: &VendorEntry) {
         .as_deref()
         .filter(|c| *c != crate::model::UNKNOWN)
     {
-        l.add_host(&format!("{name}.cuda.max"), cuda);
+        l.add_version(&format!("{name}.cuda.max"), cuda);
     }
     if !d.bound.is_empty() {
         let drivers = shared(d.bound.iter().map(|b| b.driver.as_ref()));

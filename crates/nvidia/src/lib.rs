@@ -6,9 +6,11 @@
 //! tables ([`model`], [`requirement`], [`table`]), the driver's release and CUDA lines
 //! ([`release`], [`cuda`], [`floors`], each release's own supported-GPU list in
 //! [`release_lists`]), the loaded-driver reader ([`doctor`]) and the device-minor
-//! parser ([`nodes`]). The rest is reached through the backend.
+//! parser ([`nodes`]), and what the bundled tables say of a GPU's chip ([`chips`]). The rest is
+//! reached through the backend.
 
 mod backend;
+pub mod chips;
 pub mod cuda;
 pub mod doctor;
 mod explain;
