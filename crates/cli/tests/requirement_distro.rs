@@ -173,3 +173,79 @@ fn doctor_names_the_package_of_the_host_s_own_release() {
             "warning  driver-package     Debian 13 (trixie)\n         - NVIDIA: none — Debian 13 (trixie) carries no package that drives every NVIDIA GPU here; no release of debian in the catalogue carries one\n",
         ));
 }
+
+/// A copy of the bundled host `name` with an `/etc/os-release` of `text`.
+fn host_with_os_release(name: &str, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", hosts(name)))
+        .arg(dir.path())
+        .status()
+        .expect("cp runs");
+    assert!(status.success());
+    std::fs::create_dir_all(dir.path().join("etc")).expect("mkdir");
+    std::fs::write(dir.path().join("etc/os-release"), text).expect("write");
+    dir
+}
+
+fn driver_package(report: &Value) -> Value {
+    report["doctor"]["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["code"] == "driver-package")
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// Issue 30, item 2: report (and so the Ansible fact, NFD's doctor counts and fleet) carries
+/// doctor's driver-package check; a vendor the catalogue lists no source for in the release is
+/// "not known", never a warning; fleet groups the hosts whose release carries no package.
+#[test]
+fn report_and_fleet_name_the_package_of_each_host_s_release() {
+    let b200 = host_with_os_release(
+        "dgx-b200",
+        "ID=debian\nVERSION_ID=\"12\"\nVERSION_CODENAME=bookworm\n",
+    );
+    let ws = host_with_os_release(
+        "workstation",
+        "ID=ubuntu\nVERSION_ID=\"24.04\"\nVERSION_CODENAME=noble\n",
+    );
+    let reports = tempfile::tempdir().expect("temp dir");
+    for (name, dir) in [("b200", &b200), ("ws", &ws)] {
+        let root = dir.path().display().to_string();
+        let out = gpuctl(&["--root", &root, "report"])
+            .output()
+            .expect("report runs");
+        std::fs::write(reports.path().join(format!("{name}.json")), &out.stdout).expect("write");
+    }
+    let read = |n: &str| -> Value {
+        let text = std::fs::read_to_string(reports.path().join(format!("{n}.json"))).expect("read");
+        serde_json::from_str(&text).expect("report JSON")
+    };
+    let b = driver_package(&read("b200"));
+    assert_eq!(b["status"], "warning", "{b}");
+    assert_eq!(b["subject"], "Debian 12 (bookworm)");
+    let w = driver_package(&read("ws"));
+    assert_eq!(w["status"], "ok", "{w}");
+    let facts = w["facts"].to_string();
+    assert!(
+        facts.contains(
+            "NVIDIA: nvidia-driver-580 drives every GPU (apt-get install nvidia-driver-580)"
+        ),
+        "{facts}"
+    );
+    assert!(
+        facts.contains("AMD: not known — the catalogue lists no AMD source"),
+        "{facts}"
+    );
+    let dir = reports.path().display().to_string();
+    let out = gpuctl(&["fleet", &dir]).output().expect("fleet runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("doctor warnings: 1 host (dgx-b200): driver-package: Debian 12 (bookworm): NVIDIA: none — Debian 12 (bookworm) carries no package"),
+        "{text}"
+    );
+    assert!(!text.contains("(workstation): driver-package"), "{text}");
+}

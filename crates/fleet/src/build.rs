@@ -225,7 +225,12 @@ fn doctor_summary(registry: &Registry, probe: &Probe) -> DoctorSummary {
         conf_env: ConfEnv::default(),
         another_host: false,
     };
-    let report = doctor::run(registry, probe, &Selection::All, &ctx);
+    let mut report = doctor::run(registry, probe, &Selection::All, &ctx);
+    // Which package of the host's own distribution drives its GPUs (/etc/os-release), as
+    // doctor says it: fleet then groups the hosts whose release carries none.
+    report
+        .checks
+        .extend(gpuctl_sources::driver_package_check(probe.host(), registry));
     let checks: Vec<_> = report
         .checks
         .iter()

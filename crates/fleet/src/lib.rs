@@ -13,10 +13,10 @@ pub mod load;
 pub mod machine_id;
 pub mod model;
 pub mod nfd;
-pub mod nodelist;
 mod nfd_chip;
 #[cfg(test)]
 mod nfd_tests;
+pub mod nodelist;
 pub mod output;
 pub mod plan;
 pub mod plan_text;

@@ -83,9 +83,9 @@ impl OsRelease {
 
 /// Doctor's `driver-package` check: for the host's GPUs, the first package of the host's own
 /// release that drives them, per vendor. `None` when the host has no os-release or no GPU.
-/// Ok when every vendor has one; a warning when one has none (the driver loaded now may still
-/// be fine: the check says what the distribution carries); skipped when the catalogue does not
-/// list the release.
+/// Ok when every vendor the catalogue has sources for has one; a warning when one of them has
+/// none (the driver loaded now may still be fine: the check says what the distribution
+/// carries); skipped when the catalogue does not list the release.
 pub fn driver_package_check(host: &Host, registry: &Registry) -> Option<Check> {
     let os = OsRelease::of_host(host)?;
     let catalogue = Catalogue::builtin().ok()?;
@@ -106,7 +106,13 @@ pub fn driver_package_check(host: &Host, registry: &Registry) -> Option<Check> {
     if answer.vendors.is_empty() {
         return None;
     }
-    let status = if answer.unserved() {
+    // A vendor the catalogue lists no source for in this release is a gap of the catalogue,
+    // not of the host: said as a fact, never a warning (unknown is not "none fits").
+    let unserved = answer
+        .vendors
+        .iter()
+        .any(|v| v.chosen.is_none() && !v.sources.is_empty());
+    let status = if unserved {
         Status::Warning
     } else {
         Status::Ok
@@ -117,11 +123,14 @@ pub fn driver_package_check(host: &Host, registry: &Registry) -> Option<Check> {
             (Some(pkg), Some(install), _) => {
                 format!("{}: {pkg} drives every GPU ({install})", v.display)
             }
+            (_, _, Some(none)) if v.sources.is_empty() => {
+                format!("{}: not known — {none}", v.display)
+            }
             (_, _, Some(none)) => format!("{}: none — {none}", v.display),
             _ => format!("{}: no answer", v.display),
         });
     }
-    if answer.unserved() {
+    if unserved {
         check = check.remedy(format!(
             "gpuctl requirement --distro {}:{} says why each package does not fit; a site's own package goes in with --sources FILE",
             release.distro, release.release

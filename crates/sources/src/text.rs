@@ -17,6 +17,10 @@ pub fn render(report: &Report, distro: &DistroReport) -> String {
             (Some(pkg), Some(install), _) => {
                 let _ = writeln!(s, "{label}, {}: install {pkg}: {install}", v.display);
             }
+            // No source listed is the catalogue's gap: not known, not "none fits".
+            (_, _, Some(none)) if v.sources.is_empty() => {
+                let _ = writeln!(s, "{label}, {}: not known — {none}", v.display);
+            }
             (_, _, Some(none)) => {
                 let _ = writeln!(s, "{label}, {}: none — {none}", v.display);
             }

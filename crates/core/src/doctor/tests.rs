@@ -186,7 +186,8 @@ fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
     m.expect_cdi_kinds().returning(|| vec!["acme.example/npu"]);
     m.expect_node_group().return_const(None);
     m.expect_pci_vendor_id().return_const(0x1e5au16);
-    m.expect_pci_classes().return_const(crate::pci::GPU_BASE_CLASSES);
+    m.expect_pci_classes()
+        .return_const(crate::pci::GPU_BASE_CLASSES);
     m.expect_tier().returning(|_| Ok(Some(Tier::Raw)));
     m.expect_detect().returning(|p| {
         Ok(VendorReport::new(
