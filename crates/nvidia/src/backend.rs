@@ -172,7 +172,8 @@ impl GpuBackend for Nvidia {
                 let found = match &grant.indexes {
                     None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
-                        let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
+                        let n =
+                            numbering::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
                         plan.notice(best_effort_warning(
                             self.vendor(),
                             " (which also lifts the baked-driver requirement)",
