@@ -250,14 +250,6 @@ fn height(g: &Graph) -> usize {
 /// none may join them.
 const KNOWN: &[(&str, &[&str])] = &[
     (
-        "crates/core",
-        &[
-            "requirement/report",
-            "requirement/report_verdict",
-            "requirement/vendor",
-        ],
-    ),
-    (
         "crates/nvidia",
         &[
             "backend",
