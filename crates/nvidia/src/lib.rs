@@ -11,6 +11,7 @@
 mod backend;
 pub mod cuda;
 pub mod doctor;
+mod doctor_codes;
 mod explain;
 mod explain_cuda;
 mod explain_rules;
@@ -28,11 +29,13 @@ mod loaded;
 pub mod model;
 pub mod nodes;
 mod numbering;
+mod proc_version;
 pub mod release;
 pub mod release_lists;
 mod release_verdict;
 pub mod requirement;
 mod requirement_model;
 pub mod table;
+mod tier;
 
 pub use backend::Nvidia;
