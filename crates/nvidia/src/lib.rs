@@ -37,5 +37,6 @@ pub mod requirement;
 mod requirement_model;
 pub mod table;
 mod tier;
+mod vendor_id;
 
 pub use backend::Nvidia;

@@ -320,3 +320,47 @@ fn the_check_finds_a_circle_and_names_it_in_order() {
     assert_eq!(circles(&g), Vec::<Vec<String>>::new());
     assert_eq!(height(&g), 4);
 }
+
+/// A crate tree written here: `a` and `b/inner` name each other (one through a `use` group and
+/// `super::super::`, one through a re-export at the root), `b`'s children name their parent
+/// (no circle), and a test module names everything (left out).
+#[test]
+fn a_circle_in_a_written_tree_is_found_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |path: &str, text: &str| {
+        let p = src.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "lib.rs",
+        "mod a;\nmod b;\nmod c;\npub use b::inner::Thing;\n#[cfg(test)]\nmod tests;\n",
+    );
+    write(
+        "a.rs",
+        "use crate::{c::Low, Thing};\npub struct A(Thing, Low);\n",
+    );
+    write("b/mod.rs", "pub mod inner;\npub struct Parent;\n");
+    write(
+        "b/inner.rs",
+        "use super::Parent;\npub struct Thing(Parent);\nfn f() -> super::super::a::A { todo!() }\n// crate::c::Low\nconst S: &str = \"crate::c\";\n",
+    );
+    write(
+        "c.rs",
+        "pub struct Low;\n#[cfg(test)]\nmod t { use crate::a::A; }\n",
+    );
+    write("tests.rs", "use crate::a::A;\n");
+    let g = graph(src);
+    assert_eq!(circles(&g), [vec!["a", "b/inner", "a"]], "{g:?}");
+    assert!(!g["c"].contains("a"), "a test module is no import: {g:?}");
+    assert!(
+        !g["b/inner"].contains("c"),
+        "a comment or a string is no import: {g:?}"
+    );
+    // Cut: `a` no longer names `Thing`.
+    write("a.rs", "use crate::c::Low;\npub struct A(Low);\n");
+    let g = graph(src);
+    assert!(circles(&g).is_empty(), "{g:?}");
+    assert_eq!(height(&g), 3, "b/inner -> a -> c: {g:?}");
+}

@@ -48,9 +48,6 @@ mod tests;
 pub(crate) use rex::stack;
 pub use rex::{RexFacts, intersect, requirement, source_stack, unconstrained};
 
-/// NVIDIA's PCI vendor id.
-pub const NVIDIA_VENDOR_ID: u16 = 0x10de;
-
 /// NVIDIA's kernel module, one for every NVIDIA GPU of a host.
 pub const KERNEL_MODULE: Component = Component {
     key: "nvidia-kernel-module",

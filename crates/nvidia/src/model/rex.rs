@@ -7,8 +7,8 @@ use gpuctl_core::requirement::{
     Alternative, CombineError, Constraint, Known, Requirement, Stack, Version,
 };
 
-use super::NVIDIA_VENDOR_ID;
 use super::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, RequirementError};
+use crate::vendor_id::NVIDIA_VENDOR_ID;
 
 /// An NVIDIA requirement: a choice of [`KERNEL_MODULE`] (none for `either`) and a range of
 /// [`DRIVER_BRANCH`], labelled with the generation, with Rex's facts beside them as JSON has
