@@ -44,22 +44,22 @@ fn visit(file: &Path, path: ModPath, owns_dir: bool, out: &mut Vec<Module>) {
             attrs.push(t.to_string());
             continue;
         }
-        if let Some(name) = mod_declaration(t) {
-            if !attrs.iter().any(|a| a.contains("cfg(test)")) {
-                let at = attrs.iter().find_map(|a| {
-                    let rest = a.strip_prefix("#[path = \"")?;
-                    Some(dir.join(rest.split('"').next()?))
-                });
-                let (f, owns) = match at {
-                    Some(f) => (f, false),
-                    None if child_dir.join(format!("{name}.rs")).exists() => {
-                        (child_dir.join(format!("{name}.rs")), false)
-                    }
-                    None => (child_dir.join(&name).join("mod.rs"), true),
-                };
-                children.insert(name.clone());
-                files.push((f, name, owns));
-            }
+        if let Some(name) = mod_declaration(t)
+            && !attrs.iter().any(|a| a.contains("cfg(test)"))
+        {
+            let at = attrs.iter().find_map(|a| {
+                let rest = a.strip_prefix("#[path = \"")?;
+                Some(dir.join(rest.split('"').next()?))
+            });
+            let (f, owns) = match at {
+                Some(f) => (f, false),
+                None if child_dir.join(format!("{name}.rs")).exists() => {
+                    (child_dir.join(format!("{name}.rs")), false)
+                }
+                None => (child_dir.join(&name).join("mod.rs"), true),
+            };
+            children.insert(name.clone());
+            files.push((f, name, owns));
         }
         if !t.is_empty() {
             attrs.clear();
