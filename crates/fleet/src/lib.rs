@@ -22,10 +22,12 @@ pub mod plan;
 pub mod plan_text;
 pub mod rollout;
 mod rollout_group;
+mod rollout_plan;
 mod rollout_release;
 pub mod rollout_text;
 pub mod stack;
 pub mod summary;
+mod vendor_plan;
 
 pub use build::build;
 

@@ -5,29 +5,10 @@
 //! in a name cannot start a line of its own, an escape sequence cannot reach the terminal
 //! (docs/output-safety.md, "Text output").
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use gpuctl_core::text::escape_controls;
-
 use crate::plan::FleetPlan;
-
-const SHOWN: usize = 8;
-
-/// A string from a report, as text output may hold it.
-pub(crate) fn e(s: &str) -> Cow<'_, str> {
-    escape_controls(s)
-}
-
-/// Host names for a line: the first few, then how many more (the JSON has them all).
-pub(crate) fn names(hosts: &[String]) -> String {
-    let shown: Vec<Cow<'_, str>> = hosts.iter().take(SHOWN).map(|h| e(h)).collect();
-    if hosts.len() > SHOWN {
-        format!("{} and {} more", shown.join(", "), hosts.len() - SHOWN)
-    } else {
-        shown.join(", ")
-    }
-}
+use crate::rollout_text::{e, names};
 
 /// The plan for people.
 pub fn render(p: &FleetPlan) -> String {

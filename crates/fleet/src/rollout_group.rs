@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gpuctl_core::requirement::{Fit, Verdict};
 
-use crate::plan::{Drift, VendorPlan};
-use crate::rollout::{Change, Finding, Severity, Stack, Step, VendorRollout};
+use crate::rollout_plan::{Change, Finding, Severity, Stack, Step, VendorRollout};
 use crate::summary::{HostSummary, VendorSummary};
+use crate::vendor_plan::{Drift, VendorPlan};
 
 /// The vendor whose doctor check finds a CDI spec written for another driver.
 const STALE_SPEC_VENDOR: &str = "nvidia";

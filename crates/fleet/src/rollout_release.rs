@@ -10,9 +10,9 @@ use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
 use gpuctl_core::requirement_answer::{Request, verdicts};
 
 use crate::model::Kind;
-use crate::plan::{Group, VendorPlan};
-use crate::rollout::{Covering, GroupRelease, Stack};
+use crate::rollout_plan::{Covering, GroupRelease, Stack};
 use crate::summary::VendorSummary;
+use crate::vendor_plan::{Group, VendorPlan};
 
 /// The vendor whose releases the plan names: its driver specs are `MODULE:BRANCH`
 /// (`open:580`), the form `gpuctl requirement --driver` takes.

@@ -2,11 +2,31 @@
 //! the findings by severity (hosts grouped, not one line per host), and the order. Every string
 //! from a report is escaped as plan_text escapes it (docs/output-safety.md, "Text output").
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use gpuctl_core::text::escape_controls;
+
 use crate::plan::VendorPlan;
-use crate::plan_text::{e, names};
 use crate::rollout::{Rollout, Stack};
+
+/// Host names a line shows before it counts the rest (text only; the JSON has them all).
+const SHOWN: usize = 8;
+
+/// A string from a report, as text output may hold it.
+pub(crate) fn e(s: &str) -> Cow<'_, str> {
+    escape_controls(s)
+}
+
+/// Host names for a line: the first few, then how many more (the JSON has them all).
+pub(crate) fn names(hosts: &[String]) -> String {
+    let shown: Vec<Cow<'_, str>> = hosts.iter().take(SHOWN).map(|h| e(h)).collect();
+    if hosts.len() > SHOWN {
+        format!("{} and {} more", shown.join(", "), hosts.len() - SHOWN)
+    } else {
+        shown.join(", ")
+    }
+}
 
 /// `a`, or `a and 4 more`.
 fn short(hosts: &[String]) -> String {

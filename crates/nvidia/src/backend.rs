@@ -3,8 +3,6 @@
 //! spec that does not set it to `void` (there it would bring the legacy hook back:
 //! docs/vendors.md#the-cdi-tier-the-environment-and-the-legacy-hook).
 
-use std::path::Path;
-
 use gpuctl_core::check::{Check, CheckCode, DoctorContext};
 use gpuctl_core::families::{Family, FamilyCode};
 use gpuctl_core::pci::{self, PciDevice};
@@ -24,18 +22,10 @@ use crate::model::RexFacts;
 use crate::nodes::{self, NVIDIA_CTL};
 use crate::numbering::{self, Numbering};
 use crate::table::builtin_requirement;
+use crate::tier::{HOOK_FILE, KIND, hook_file};
 
-/// NVIDIA's CDI kind.
-pub const KIND: &str = "nvidia.com/gpu";
 /// NVIDIA's PCI vendor id.
 pub const PCI_VENDOR: u16 = 0x10de;
-/// Where the legacy hook may be installed, in the order they are checked.
-pub const HOOK_DIRS: [&str; 2] = [
-    "/usr/share/containers/oci/hooks.d",
-    "/etc/containers/oci/hooks.d",
-];
-/// The legacy hook's file name.
-pub const HOOK_FILE: &str = "oci-nvidia-hook.json";
 
 /// The NVIDIA backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -75,28 +65,6 @@ fn spec_keeps_hook_out(plan: &VendorPlan) -> bool {
                 .and_then(|e| e.env_value("NVIDIA_VISIBLE_DEVICES"))
                 == Some("void")
         })
-}
-
-fn host_err(e: gpuctl_core::host::HostError) -> GpuError {
-    GpuError::host(
-        e,
-        "check the host's /dev and OCI hook directories".to_string(),
-    )
-}
-
-/// The legacy hook file, when one is installed.
-fn hook_file(probe: &Probe) -> Result<Option<String>, GpuError> {
-    for dir in HOOK_DIRS {
-        let path = format!("{dir}/{HOOK_FILE}");
-        if probe.host().is_file(Path::new(&path)).map_err(host_err)? {
-            return Ok(Some(path));
-        }
-    }
-    Ok(None)
-}
-
-fn has_ctl(probe: &Probe) -> Result<bool, GpuError> {
-    probe.host().exists(Path::new(NVIDIA_CTL)).map_err(host_err)
 }
 
 impl Nvidia {
@@ -142,15 +110,7 @@ impl GpuBackend for Nvidia {
     }
 
     fn tier(&self, probe: &Probe) -> Result<Option<Tier>, GpuError> {
-        Ok(if probe.cdi().kind_declared(KIND) {
-            Some(Tier::Cdi)
-        } else if hook_file(probe)?.is_some() {
-            Some(Tier::Hook)
-        } else if has_ctl(probe)? {
-            Some(Tier::Raw)
-        } else {
-            None
-        })
+        crate::tier::tier(probe)
     }
 
     fn plan(
@@ -172,7 +132,8 @@ impl GpuBackend for Nvidia {
                 let found = match &grant.indexes {
                     None => nodes::dev_nodes(probe.host())?,
                     Some(ix) => {
-                        let n = nodes::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
+                        let n =
+                            numbering::indexed_nodes(probe.host(), &Self::numbering(probe)?, ix)?;
                         plan.notice(best_effort_warning(
                             self.vendor(),
                             " (which also lifts the baked-driver requirement)",

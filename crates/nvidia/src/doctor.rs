@@ -6,25 +6,20 @@ use std::path::Path;
 
 use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
 use gpuctl_core::check::{evidence, evidence::Found};
-use gpuctl_core::{backend::GpuBackend, devnode, plan::Tier, probe::Probe};
+use gpuctl_core::{devnode, plan::Tier, probe::Probe};
 
-use crate::backend::{KIND, Nvidia};
 use crate::nodes::leads_to_driver_node;
 use crate::requirement::NVIDIA_VENDOR_ID;
+use crate::tier::KIND;
+
+pub use crate::doctor_codes::{DEV_CHAR, DRIVER, NO_CGROUPS, SPEC_DRIVER, UVM_CHECK};
+pub use crate::proc_version::{
+    LoadedDriver, MODULE_TAINT, PROC_VERSION, loaded_driver, parse_proc_version,
+};
 use gpuctl_core::backend::Registry;
 use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
 use gpuctl_core::requirement_answer::{Request, answer_scanned};
 
-/// The driver in use against what the GPUs need.
-pub const DRIVER: CheckCode = CheckCode::new("nvidia-driver");
-/// `/dev/nvidia-uvm`, which CUDA opens.
-pub const UVM_CHECK: CheckCode = CheckCode::new("nvidia-uvm");
-/// The legacy hook's `no-cgroups` for rootless podman.
-pub const NO_CGROUPS: CheckCode = CheckCode::new("nvidia-no-cgroups");
-/// CDI specs written for another driver version.
-pub const SPEC_DRIVER: CheckCode = CheckCode::new("nvidia-spec-driver");
-/// The `/dev/char` links that keep device rules across a daemon-reload.
-pub const DEV_CHAR: CheckCode = CheckCode::new("nvidia-dev-char");
 /// Every check doctor can report for NVIDIA: [`checks`]' and, with `--image-env`, the image's.
 pub const CHECKS: &[CheckCode] = &[
     DRIVER,
@@ -35,10 +30,6 @@ pub const CHECKS: &[CheckCode] = &[
     crate::image_check::CODE,
 ];
 
-/// The loaded driver's own words.
-pub const PROC_VERSION: &str = "/proc/driver/nvidia/version";
-/// The kernel's taint flags for the loaded module: `P` when its license is proprietary.
-pub const MODULE_TAINT: &str = "/sys/module/nvidia/taint";
 /// The toolkit's configuration, which the legacy hook reads.
 pub const TOOLKIT_CONFIG: &str = "/etc/nvidia-container-runtime/config.toml";
 /// Where packages install the toolkit's spec-refresh unit (toolkit 1.18 and later): the Debian
@@ -71,54 +62,6 @@ pub fn regenerate(probe: &Probe, spec_path: &str) -> String {
         }
     }
     how
-}
-
-/// The loaded NVIDIA kernel module, as `/proc/driver/nvidia/version` names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadedDriver {
-    /// True for the open kernel module ("Open Kernel Module").
-    pub open: bool,
-    /// The full version (`580.65.06`).
-    pub version: String,
-    /// The branch (`580`).
-    pub branch: u32,
-}
-
-/// Parses the `NVRM version:` line, e.g. `NVRM version: NVIDIA UNIX Open Kernel Module for
-/// x86_64  580.65.06  Release Build ...` or `NVRM version: NVIDIA UNIX x86_64 Kernel Module
-/// 535.154.05  Thu Dec 28 ...`.
-pub fn parse_proc_version(text: &str) -> Option<LoadedDriver> {
-    let line = text.lines().find(|l| l.starts_with("NVRM version:"))?;
-    let version = line.split_whitespace().find(|w| {
-        let mut parts = w.split('.');
-        parts
-            .next()
-            .is_some_and(|p| p.len() == 3 && p.parse::<u32>().is_ok())
-            && parts.next().is_some_and(|p| p.parse::<u32>().is_ok())
-    })?;
-    let branch = version.split('.').next()?.parse().ok()?;
-    Some(LoadedDriver {
-        open: line.contains("Open Kernel Module"),
-        version: version.to_string(),
-        branch,
-    })
-}
-
-/// The NVIDIA kernel module the host has loaded: `/proc/driver/nvidia/version`, with the
-/// module's taint flags deciding open or proprietary. `None` when none is loaded.
-pub fn loaded_driver(host: &gpuctl_core::host::Host) -> Option<LoadedDriver> {
-    let mut loaded = host
-        .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
-        .ok()
-        .and_then(|t| parse_proc_version(&t));
-    // The module's license decides over the banner: the kernel flags a proprietary one 'P'.
-    if let (Some(d), Ok(taint)) = (
-        loaded.as_mut(),
-        host.read_to_string(Path::new(MODULE_TAINT), 64),
-    ) {
-        d.open = !taint.contains('P');
-    }
-    loaded
 }
 
 /// Every NVIDIA check that applies to this host.
@@ -240,7 +183,7 @@ fn uvm(probe: &Probe) -> Check {
 }
 
 fn no_cgroups(probe: &Probe, ctx: &DoctorContext) -> Check {
-    let tier = Nvidia.tier(probe).ok().flatten();
+    let tier = crate::tier::tier(probe).ok().flatten();
     if tier != Some(Tier::Hook) {
         return Check::new(NO_CGROUPS, TOOLKIT_CONFIG, Status::Skipped).fact(
             "the legacy hook is not the tier in use; its no-cgroups setting does not matter",

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use gpuctl_core::probe::Probe;
 
-use crate::doctor::{PROC_VERSION, parse_proc_version};
 use crate::families::NVML_VERSION_MISMATCH;
 use crate::families_driver as D;
+use crate::proc_version::{PROC_VERSION, parse_proc_version};
 use gpuctl_core::families::FamilyCode;
 
 /// Where distributions put the driver's libraries.

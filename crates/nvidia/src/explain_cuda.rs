@@ -12,10 +12,10 @@ use gpuctl_core::families::FamilyCode;
 use gpuctl_core::probe::Probe;
 
 use crate::cuda;
-use crate::doctor::{PROC_VERSION, parse_proc_version};
 use crate::families::CUDA_REQUIREMENT;
 use crate::image_check::CODE;
 use crate::image_env::{self, dsl};
+use crate::proc_version::{PROC_VERSION, parse_proc_version};
 use crate::release::DriverRelease;
 
 /// What a failure's text asks of the driver's CUDA: the operator and the version, from either

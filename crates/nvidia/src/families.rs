@@ -1,7 +1,7 @@
 //! NVIDIA's failure families: what NVML, nvidia-smi, nvidia-container-cli and the toolkit's
 //! hooks print, by name. The real texts are test cases in crates/cli/tests/explain_real.rs.
 
-use crate::doctor;
+use crate::doctor_codes;
 use crate::families_driver as D;
 use gpuctl_core::check::codes;
 use gpuctl_core::families::{
@@ -60,7 +60,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 1,
         diagnosis: "the NVIDIA kernel module that is loaded is not the version of the user-space driver (NVML) that talks to it: either the driver was upgraded and the old module is still loaded, or the container or box carries driver libraries of its own.",
         remedy: "Hint: when the host's own libraries differ from the loaded module, reboot the host (or reload the nvidia\nmodules) and regenerate the CDI spec ('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml');\nwhen the image or box ships its own driver libraries, a reboot does not help: remove them from it and let\nthe host's be mounted ('podman run $(gpuctl args nvidia) ...', 'distrobox create --nvidia').",
-        checks: &[doctor::DRIVER, codes::CDI_STALE],
+        checks: &[doctor_codes::DRIVER, codes::CDI_STALE],
     },
     Family {
         code: FamilyCode::new("nvidia-oci-runtime"),
@@ -88,7 +88,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE,
         diagnosis: "nvidia-container-cli tried to set up device cgroups, which a rootless container (or a cgroup v2 host) does not allow.",
         remedy: HOOK_HINT,
-        checks: &[doctor::NO_CGROUPS],
+        checks: &[doctor_codes::NO_CGROUPS],
     },
     Family {
         // Podman Desktop's GPU guide, "Troubleshooting: Version mismatch"
@@ -99,7 +99,11 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_KEEP_GROUPS - 1,
         diagnosis: "NVML in the container cannot reach the driver ('N/A'): the CDI spec does not match the installed NVIDIA driver (it was generated for another version, or, under WSL, without the driver store's libdxcore.so).",
         remedy: "Hint: regenerate the CDI spec for the driver that is installed now:\n'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml' (inside the podman machine on macOS and Windows),\nthen restart the container (or the podman machine).",
-        checks: &[codes::CDI_STALE, doctor::SPEC_DRIVER, doctor::DRIVER],
+        checks: &[
+            codes::CDI_STALE,
+            doctor_codes::SPEC_DRIVER,
+            doctor_codes::DRIVER,
+        ],
     },
     Family {
         code: FamilyCode::new("nvidia-nvml-unknown-error"),
@@ -107,7 +111,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_PRECISE + 1,
         diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes.",
         remedy: "Hint: recreate the container; to stop it recurring create the /dev/char links\n('sudo nvidia-ctk system create-dev-char-symlinks --create-all') or pass the GPUs with CDI.",
-        checks: &[doctor::DEV_CHAR],
+        checks: &[doctor_codes::DEV_CHAR],
     },
     Family {
         code: FamilyCode::new("nvidia-nvml-insufficient-permissions"),
@@ -118,7 +122,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_GROUPS - 1,
         diagnosis: "the container may not open the NVIDIA device nodes (SELinux labels, the hook's 'no-cgroups' on a rootless host, or node permissions for a non-root user in the container).",
         remedy: "Hint: on SELinux hosts run 'sudo setsebool -P container_use_devices=true' or pass\n'--security-opt=label=disable'; for a non-root user in the container, give it the\ngroup that owns /dev/nvidia* (CDI specs of toolkit 1.19+ add it themselves).",
-        checks: &[codes::SELINUX, doctor::NO_CGROUPS],
+        checks: &[codes::SELINUX, doctor_codes::NO_CGROUPS],
     },
     Family {
         code: FamilyCode::new("nvidia-hook-cdi-mode"),
@@ -154,7 +158,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK,
         diagnosis: "the NVIDIA container hook (nvidia-container-runtime-hook, nvidia-container-toolkit or nvidia-container-cli) failed, for a reason none of the hook's more specific messages names.",
         remedy: HOOK_HINT,
-        checks: &[doctor::NO_CGROUPS, doctor::DRIVER],
+        checks: &[doctor_codes::NO_CGROUPS, doctor_codes::DRIVER],
     },
     Family {
         code: FamilyCode::new("nvidia-stale-spec"),
@@ -172,7 +176,7 @@ pub const FAMILIES: &[Family] = &[
         priority: PRIORITY_HOOK + 1,
         diagnosis: "the CDI spec hands the container NVIDIA driver files or nodes that no longer exist: it was generated for another driver version.",
         remedy: "Hint: regenerate the CDI spec after every driver upgrade\n('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml', or enable the\nnvidia-cdi-refresh service of NVIDIA Container Toolkit 1.18 or newer).",
-        checks: &[codes::CDI_STALE, doctor::DRIVER],
+        checks: &[codes::CDI_STALE, doctor_codes::DRIVER],
     },
     Family {
         code: FamilyCode::new("nvidia-nothing-injected"),

@@ -4,7 +4,7 @@
 //! The real texts are in crates/cli/tests/explain_corpus/ with their sources
 //! (docs/explain.md#nvidia-hook).
 
-use crate::doctor;
+use crate::doctor_codes;
 use gpuctl_core::check::codes;
 use gpuctl_core::families::{
     Family, FamilyCode, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
@@ -21,7 +21,7 @@ pub const HOOK_NO_DRIVER: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "nvidia-container-cli could not load the driver's NVML library (libnvidia-ml.so.1) on the host: no NVIDIA driver is installed there, or only its kernel module without the user-space libraries.",
     remedy: "Hint: install the NVIDIA driver on the host, user-space libraries included ('nvidia-smi' must work there),\ne.g. 'sudo ubuntu-drivers install' or your distribution's nvidia driver package; in WSL or a VM the GPU\nmust reach that system first.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// `detection error: open failed: …so.<version>`: files of another driver release.
@@ -31,7 +31,7 @@ pub const HOOK_DRIVER_FILES: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "nvidia-container-cli found driver libraries of another release than the one installed (the linker cache still lists files of an old or half-removed driver, e.g. libnvidia-tls.so.<old version>): the upgrade left stale files or links behind.",
     remedy: "Hint: find the leftovers ('ldconfig -p | grep -E \"libnvidia|libcuda\"'), remove the old release's files\n(or reinstall the driver packages), run 'sudo ldconfig', and reboot if the loaded module is the old one too.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// The persistence daemon's socket cannot be mounted: the host's /run is bind-mounted.
@@ -67,7 +67,7 @@ pub const TOOLBOX_CDI_GENERATE: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "Toolbx could not generate the NVIDIA CDI spec it needs: the host's NVIDIA user-space libraries of the loaded driver's version (libcuda.so.<version>) are missing; the kernel module alone is not enough.",
     remedy: "Hint: install the driver's user-space (CUDA) libraries of the same version as the loaded module (RPM Fusion:\n'sudo dnf install xorg-x11-drv-nvidia-cuda-libs'; Debian/Ubuntu: the libnvidia-compute package of the branch),\nthen 'toolbox enter' again.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// `unsatisfied condition: driver >= …` or `brand = …`: the image's driver or brand clause.
@@ -80,7 +80,7 @@ pub const DRIVER_REQUIREMENT: Family = Family {
     priority: PRIORITY_KEEP_GROUPS - 2,
     diagnosis: "the image's NVIDIA_REQUIRE_* names a driver branch or GPU brand this host does not satisfy (old CUDA images ask for 'brand=tesla,driver>=418,driver<419'): the hook refused the GPU before the container started.",
     remedy: "Hint: upgrade the host driver to the branch the image names, or use a newer image; where the clause is an\nold image's brand list for another GPU, start it with '-e NVIDIA_DISABLE_REQUIRE=1'.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// `device error: … unknown device`: the visible-devices value names no GPU of this host.
@@ -100,7 +100,7 @@ pub const HOOK_NO_CUDA_DEVICE: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "the driver is installed but CUDA finds no GPU it can use on the host: the GPU is bound to another driver (nouveau, vfio-pci), powered off (a laptop's switchable GPU), or hidden by CUDA_VISIBLE_DEVICES.",
     remedy: "Hint: 'nvidia-smi' on the host must list the GPU; 'lspci -k -d 10de:' must say 'Kernel driver in use: nvidia'\n(bind it to nvidia, or switch the laptop to its NVIDIA GPU), and CUDA_VISIBLE_DEVICES must not hide it.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// The legacy hook under a rootless runtime: no capabilities, no device nodes.
@@ -110,7 +110,7 @@ pub const HOOK_ROOTLESS: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "nvidia-container-cli ran as the legacy hook of a rootless runtime (rootless runc or podman), which may neither change capabilities nor create device nodes: that hook needs root.",
     remedy: "Hint: rootless containers get NVIDIA GPUs through CDI, not the hook: generate the spec\n('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml') and run 'podman run $(gpuctl args nvidia) ...'.",
-    checks: &[doctor::NO_CGROUPS, codes::TIER],
+    checks: &[doctor_codes::NO_CGROUPS, codes::TIER],
 };
 
 /// A `/dev/nvidia*` node the container is given does not exist on the host.
@@ -124,7 +124,11 @@ pub const NODE_MISSING: Family = Family {
     diagnosis: "an NVIDIA device node the container is given (/dev/nvidia-uvm, /dev/nvidia0, /dev/nvidiactl) does not exist on the host: its kernel module is not loaded (nvidia-uvm loads on first CUDA use), or the driver was reinstalled without a reboot.",
     remedy: "Hint: create the nodes on the host: 'sudo nvidia-modprobe -u -c=0' (or run 'nvidia-smi' once as root),\ncheck 'lsmod | grep nvidia', then start the container again.",
     // A CDI spec that names a node the host lacks is the usual cause under CDI (cdi-stale).
-    checks: &[doctor::DRIVER, doctor::UVM_CHECK, codes::CDI_STALE],
+    checks: &[
+        doctor_codes::DRIVER,
+        doctor_codes::UVM_CHECK,
+        codes::CDI_STALE,
+    ],
 };
 
 /// nvidia-smi found no kernel driver to talk to.
@@ -134,7 +138,7 @@ pub const DRIVER_UNREACHABLE: Family = Family {
     priority: PRIORITY_HOOK + 2,
     diagnosis: "nvidia-smi found its libraries but no kernel driver: on the host the nvidia module is not loaded (nouveau holds the GPU, Secure Boot refused the module, a kernel update without a rebuilt module); in a container, the device nodes were not passed.",
     remedy: "Hint: run 'nvidia-smi' on the host; if it fails there too, load the module ('sudo modprobe nvidia', and\n'sudo dmesg | grep -i nvrm' says why not); if only the container fails, start it with\n'podman run $(gpuctl args nvidia) ...'.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// The kernel's nouveau driver holds the GPU.
@@ -144,7 +148,7 @@ pub const NOUVEAU: Family = Family {
     priority: PRIORITY_PRECISE,
     diagnosis: "nouveau, the kernel's own driver for NVIDIA GPUs, holds the GPU, so NVIDIA's driver cannot bind it and no CUDA container can use it.",
     remedy: "Hint: blacklist nouveau ('echo blacklist nouveau | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',\nthen 'sudo update-initramfs -u' or 'sudo dracut --force') and reboot.",
-    checks: &[doctor::DRIVER],
+    checks: &[doctor_codes::DRIVER],
 };
 
 /// CUDA in the container found no GPU.
@@ -157,7 +161,7 @@ pub const CUDA_NO_DEVICE: Family = Family {
     priority: PRIORITY_NOTHING_INJECTED - 1,
     diagnosis: "CUDA in the container found no GPU: none was given to the container (no CDI device, '--gpus' or hook), or its device nodes were not passed.",
     remedy: "Hint: start the container with the GPU arguments ('podman run $(gpuctl args nvidia) ...' or\n'gpuctl run --gpus nvidia ...'); 'gpuctl doctor nvidia' says what the host offers.",
-    checks: &[codes::TIER, doctor::DRIVER],
+    checks: &[codes::TIER, doctor_codes::DRIVER],
 };
 
 /// The driver's user-space libraries are not in the container.
@@ -170,5 +174,5 @@ pub const USER_LIBS_MISSING: Family = Family {
     priority: PRIORITY_NOTHING_INJECTED,
     diagnosis: "the NVIDIA driver's user-space libraries (libcuda.so.1, libnvidia-ml.so.1) are not in the container: they come from the host together with the GPU, so no GPU was given to it (or a box was made without the host's driver).",
     remedy: "Hint: give the container the GPU ('podman run $(gpuctl args nvidia) ...'; for a box 'distrobox create --nvidia');\nthe image itself must not ship a libcuda of its own.",
-    checks: &[codes::TIER, doctor::DRIVER],
+    checks: &[codes::TIER, doctor_codes::DRIVER],
 };

@@ -177,12 +177,6 @@ pub fn open_listing(device_id: u16, spec: &DriverRelease) -> Listing {
     }
 }
 
-/// Whether proprietary-module release (or branch) `spec` supports `device_id`: each release's
-/// own list first ([`crate::release_verdict`]).
-pub fn proprietary_listing(device_id: u16, spec: &DriverRelease) -> Listing {
-    crate::release_verdict::proprietary_listing(device_id, spec)
-}
-
 /// The floor lines for one GPU, as `gpuctl requirement` prints them under its requirement,
 /// for the kernel modules Rex-GPU's table lets it use (`module`).
 pub fn floor_lines(device_id: u16, module: KernelModule) -> Vec<String> {
@@ -248,6 +242,7 @@ pub fn floor_lines(device_id: u16, module: KernelModule) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::release_verdict::proprietary_listing;
     use rstest::rstest;
 
     fn rel(s: &str) -> DriverRelease {

@@ -9,10 +9,11 @@ use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, Vendor
 use gpuctl_core::requirement::{Fit, Verdict};
 
 use crate::cuda::{self, CudaVersion};
-use crate::floor_check::{Listing, open_listing, proprietary_listing};
+use crate::floor_check::{Listing, open_listing};
 use crate::floor_image::ImageView;
 use crate::model::KernelModule;
 use crate::release::DriverRelease;
+use crate::release_verdict::proprietary_listing;
 use crate::requirement::DriverSpec;
 
 /// The CUDA toolkit asked about and what it needs.

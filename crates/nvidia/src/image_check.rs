@@ -13,8 +13,8 @@ use gpuctl_core::image_env::ImageEnv as Env;
 use gpuctl_core::probe::Probe;
 
 use crate::cuda;
-use crate::doctor::{PROC_VERSION, parse_proc_version};
 use crate::image_env::{self, Fit, ImageEnv, asked_cuda, check, least_driver};
+use crate::proc_version::{PROC_VERSION, parse_proc_version};
 use crate::release::DriverRelease;
 
 /// The check's code in doctor's report.

@@ -6,11 +6,11 @@ use gpuctl_core::host::Host;
 use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
 use crate::cuda::driver_cuda_line;
-use crate::doctor::{PROC_VERSION, loaded_driver};
+use crate::proc_version::{PROC_VERSION, loaded_driver};
 use crate::release::DriverRelease;
 
 /// The loaded module as a `--driver` spec: `open:570.86.15`, `proprietary:535.183.01`.
-pub(crate) fn driver_spec(d: &crate::doctor::LoadedDriver) -> String {
+pub(crate) fn driver_spec(d: &crate::proc_version::LoadedDriver) -> String {
     let module = if d.open { "open" } else { "proprietary" };
     format!("{module}:{}", d.version)
 }

@@ -8,8 +8,6 @@ use gpuctl_core::host::Host;
 use gpuctl_core::text::{escape_controls, is_ascii_digits, py_splitlines, py_strip};
 use gpuctl_core::{error::GpuError, finding::Finding};
 
-use crate::numbering::{GPU_MINOR_MAX, Numbering};
-
 /// Marks the raw tier: the driver's control node.
 pub const NVIDIA_CTL: &str = "/dev/nvidiactl";
 /// Per-GPU procfs directories, named by PCI address.
@@ -17,6 +15,12 @@ pub const PROC_GPUS: &str = "/proc/driver/nvidia/gpus";
 
 /// The most NVSwitch nodes the driver makes: `NVSWITCH_DEVICE_INSTANCE_MAX` is 64.
 const NVSWITCH_MAX: u32 = 63;
+/// The largest minor the nvidia driver gives a GPU. NVIDIA's open-gpu-kernel-modules (tag
+/// 595.45.04, `kernel-open/common/inc/nv-chardev-numbers.h`) reserves minors 0 to 247 of major
+/// 195 for GPUs (`NV_MINOR_DEVICE_NUMBER_REGULAR_MAX`), leaves 248 to 253 unused, and gives 254
+/// to nvidia-modeset and 255 to nvidiactl; `nv.c` hands GPUs the lowest free minor of 0..=247.
+/// A `Device Minor` outside that range is no GPU's.
+pub const GPU_MINOR_MAX: u32 = 247;
 /// procfs `information` files are a dozen short lines.
 const INFO_LIMIT: u64 = 64 * 1024;
 
@@ -126,7 +130,7 @@ pub(crate) fn leads_to_driver_node(target: &Path) -> bool {
 }
 
 /// A per-GPU node must be the node itself: a link there could lead to any other device.
-fn check_gpu_node(host: &Host, path: &str) -> Result<(), GpuError> {
+pub(crate) fn check_gpu_node(host: &Host, path: &str) -> Result<(), GpuError> {
     match host.read_link(Path::new(path)) {
         Ok(target) => Err(unserved(format!(
             "{path} is a symbolic link (to {}), not the GPU's device node — refusing to grant what it leads to; check the host's /dev",
@@ -166,43 +170,6 @@ pub fn minor_of(host: &Host, dir: &Path) -> Option<u32> {
             None
         }
     }
-}
-
-/// The raw nodes for an index grant: the shared nodes, then `/dev/nvidia<minor>` of each
-/// selected GPU, the minor looked up by the GPU's PCI address. A per-GPU node is built from the
-/// minor (the driver's word) and need not exist, but a link there is refused. A numbering that
-/// cannot be trusted is refused whichever index is asked for, as the reference refuses a
-/// gappy map.
-pub fn indexed_nodes(
-    host: &Host,
-    numbering: &Numbering,
-    indexes: &[u32],
-) -> Result<DevNodes, GpuError> {
-    if let Some(refusal) = numbering.refusal() {
-        return Err(refusal);
-    }
-    let n = numbering.gpus.len();
-    let bad: Vec<u32> = indexes
-        .iter()
-        .copied()
-        .filter(|&i| i as usize >= n)
-        .collect();
-    if !bad.is_empty() {
-        return Err(unserved(format!(
-            "the selection asks for nvidia device(s) {} but this host has {n} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {n}, or run 'gpuctl detect' to list them",
-            gpuctl_core::text::py_int_list(&bad),
-        )));
-    }
-    let mut gpu_nodes = Vec::with_capacity(indexes.len());
-    for &i in indexes {
-        let node = format!("/dev/nvidia{}", numbering.minor_at(host, i)?);
-        check_gpu_node(host, &node)?;
-        gpu_nodes.push(node);
-    }
-    let mut out = dev_nodes(host)?;
-    out.nodes = shared_nodes(&out.nodes);
-    out.nodes.extend(gpu_nodes);
-    Ok(out)
 }
 
 pub(crate) fn unserved(message: String) -> GpuError {

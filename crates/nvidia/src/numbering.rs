@@ -17,14 +17,10 @@ use gpuctl_core::host::Host;
 use gpuctl_core::pci::{PCI_DEVICES, PciDevice};
 use gpuctl_core::{error::GpuError, finding::Finding, probe::Probe};
 
-use crate::nodes::{self, PROC_GPUS, host_error, unserved};
-
-/// The largest minor the nvidia driver gives a GPU. NVIDIA's open-gpu-kernel-modules (tag
-/// 595.45.04, `kernel-open/common/inc/nv-chardev-numbers.h`) reserves minors 0 to 247 of major
-/// 195 for GPUs (`NV_MINOR_DEVICE_NUMBER_REGULAR_MAX`), leaves 248 to 253 unused, and gives 254
-/// to nvidia-modeset and 255 to nvidiactl; `nv.c` hands GPUs the lowest free minor of 0..=247.
-/// A `Device Minor` outside that range is no GPU's.
-pub const GPU_MINOR_MAX: u32 = 247;
+use crate::nodes::{
+    self, DevNodes, GPU_MINOR_MAX, PROC_GPUS, check_gpu_node, dev_nodes, host_error, shared_nodes,
+    unserved,
+};
 
 /// The remedy every refused device map ends with.
 const REMEDY: &str = "Grant the whole vendor ('nvidia') instead, or install the NVIDIA Container Toolkit and generate a CDI spec.";
@@ -324,6 +320,42 @@ impl Numbering {
             }
         }
     }
+}
+/// The raw nodes for an index grant: the shared nodes, then `/dev/nvidia<minor>` of each
+/// selected GPU, the minor looked up by the GPU's PCI address. A per-GPU node is built from the
+/// minor (the driver's word) and need not exist, but a link there is refused. A numbering that
+/// cannot be trusted is refused whichever index is asked for, as the reference refuses a
+/// gappy map.
+pub fn indexed_nodes(
+    host: &Host,
+    numbering: &Numbering,
+    indexes: &[u32],
+) -> Result<DevNodes, GpuError> {
+    if let Some(refusal) = numbering.refusal() {
+        return Err(refusal);
+    }
+    let n = numbering.gpus.len();
+    let bad: Vec<u32> = indexes
+        .iter()
+        .copied()
+        .filter(|&i| i as usize >= n)
+        .collect();
+    if !bad.is_empty() {
+        return Err(unserved(format!(
+            "the selection asks for nvidia device(s) {} but this host has {n} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {n}, or run 'gpuctl detect' to list them",
+            gpuctl_core::text::py_int_list(&bad),
+        )));
+    }
+    let mut gpu_nodes = Vec::with_capacity(indexes.len());
+    for &i in indexes {
+        let node = format!("/dev/nvidia{}", numbering.minor_at(host, i)?);
+        check_gpu_node(host, &node)?;
+        gpu_nodes.push(node);
+    }
+    let mut out = dev_nodes(host)?;
+    out.nodes = shared_nodes(&out.nodes);
+    out.nodes.extend(gpu_nodes);
+    Ok(out)
 }
 
 /// A name in a message, quoted and escaped: a newline in it cannot start a line of output.

@@ -9,8 +9,7 @@ use crate::model::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, parse_branch};
 use crate::release::DriverRelease;
 use gpuctl_core::requirement::{self as neutral, Known, Setting, Stack, StackSpec, Version};
 
-/// NVIDIA's PCI vendor id.
-pub const NVIDIA_VENDOR_ID: u16 = 0x10de;
+pub use crate::vendor_id::NVIDIA_VENDOR_ID;
 
 /// The most device ids one call takes (core's limit, kept here for the parser's own callers).
 pub const MAX_DEVICE_IDS: usize = neutral::MAX_DEVICE_IDS;

@@ -16,10 +16,12 @@ mod choose;
 mod error;
 mod host;
 mod site;
+mod source;
 pub mod text;
 
-pub use catalogue::{Catalogue, Release, Source};
+pub use catalogue::{Catalogue, Release};
 pub use choose::{DistroReport, SourceVerdict, VendorChoice, choose};
 pub use error::SourcesError;
 pub use host::{OsRelease, driver_package_check};
 pub use site::{MAX_FILE_BYTES, MAX_ROWS, load_site_sources};
+pub use source::Source;

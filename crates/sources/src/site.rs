@@ -4,7 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::{Source, SourcesError};
+use crate::SourcesError;
+use crate::source::{Source, check_rows};
 
 /// The largest sources file read: a site lists a few packages, and the cap keeps a mistaken
 /// file (a disk image, `/dev/zero`) from being loaded at all.
@@ -60,7 +61,7 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
     if rows.len() > MAX_ROWS {
         return Err(syntax(format!("more than {MAX_ROWS} rows")));
     }
-    crate::catalogue::check_rows(&rows, path)?;
+    check_rows(&rows, path)?;
     Ok(rows)
 }
 

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::load::{Doc, Node, NodeId, Scalar};
+use super::tree::{Doc, Node, NodeId, Scalar};
 use super::{MAX_DEPTH, YamlError};
 
 /// `Ok(None)`: not plain JSON, read it as YAML.

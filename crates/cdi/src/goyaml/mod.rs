@@ -13,13 +13,15 @@ mod json;
 mod load;
 pub mod resolve;
 mod strict;
+mod tree;
 pub mod walk;
 
 use std::borrow::Cow;
 
 use thiserror::Error;
 
-pub use load::{Doc, Node, NodeId, Scalar, load};
+pub use load::load;
+pub use tree::{Doc, Node, NodeId, Scalar};
 
 /// The deepest nesting of collections read. yaml.v2 stops at 10,000 levels
 /// (`max_flow_level` and `max_indents` in its `scannerc.go`); a CDI spec nests 7 levels at most

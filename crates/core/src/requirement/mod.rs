@@ -25,6 +25,7 @@ mod input_error;
 mod loaded;
 mod model;
 pub mod report;
+mod report_entry;
 mod report_verdict;
 mod spec;
 mod stack;
@@ -43,11 +44,12 @@ pub use constraint::{Alternative, Asks, Component, Constraint, RangeError, Scope
 pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
 pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
+pub use report_entry::Wording;
 pub use spec::{
     Setting, SpecError, StackSpec, VendorComponents, parse_spec, registered_components,
 };
 pub use stack::{Known, Stack};
-pub use vendor::{GpuRequirement, RequirementModel, RequirementSource, VendorRequest, Wording};
+pub use vendor::{GpuRequirement, RequirementModel, RequirementSource, VendorRequest};
 pub use verdict::{Fit, Verdict};
 pub use version::{MAX_PARTS, Version, VersionError};
 

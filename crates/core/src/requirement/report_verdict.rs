@@ -1,10 +1,10 @@
 //! The verdicts in `gpuctl requirement`'s answer ([`super::report`]): one GPU's and one
-//! vendor's, as THE verdict ([`super::Verdict`]) with the keys the JSON has always had.
+//! vendor's, as THE verdict ([`super::Verdict`]) with the keys the JSON has always had. The
+//! report computes them (`report.rs`); these are the types, below every part of the answer.
 
 use serde::Serialize;
 
-use super::report::{GpuInput, GpuView};
-use super::{Fit, Stack, Verdict};
+use super::{Fit, Verdict};
 
 /// Whether a driver stack drives one GPU, or a vendor's GPUs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -77,54 +77,4 @@ impl DriverVerdict {
         let v = self.verdict();
         self.set(v);
     }
-}
-
-/// Each counted GPU's verdict, the worst first: `who: reason` for every GPU that fails (or,
-/// when none fails, that cannot be told), said once for GPUs alike.
-pub(super) fn per_gpu_verdict(gpus: &[GpuInput], views: &[GpuView], stack: &Stack) -> Verdict {
-    let verdicts: Vec<(Fit, String)> = gpus
-        .iter()
-        .zip(views)
-        .filter(|(g, _)| g.left_out.is_none())
-        .filter_map(|(g, _)| {
-            let v = g.requirement.verdict(stack);
-            let why = v.why?;
-            Some((v.fit, format!("{}: {why}", g.requirement.who())))
-        })
-        .collect();
-    // A failure is not diluted by unknowns: the worst word's lines only.
-    let worst = if verdicts.iter().any(|(f, _)| *f == Fit::No) {
-        Fit::No
-    } else if verdicts.is_empty() {
-        return Verdict::FITS;
-    } else {
-        Fit::Unknown
-    };
-    let mut lines: Vec<String> = Vec::new();
-    for (_, line) in verdicts.into_iter().filter(|(f, _)| *f == worst) {
-        if !lines.contains(&line) {
-            lines.push(line);
-        }
-    }
-    Verdict {
-        fit: worst,
-        why: Some(lines.join("; ")),
-    }
-}
-
-/// The GPUs left out of the combined requirement that `stack` does not drive, as
-/// `who: reason`; fits when there is none.
-pub(super) fn left_out_verdict(gpus: &[GpuInput], stack: &Stack) -> Verdict {
-    let mut out = Verdict::FITS;
-    for g in gpus.iter().filter(|g| g.left_out.is_some()) {
-        let v = g.requirement.verdict(stack);
-        if let Some(why) = &v.why {
-            let v = Verdict {
-                fit: v.fit,
-                why: Some(format!("{}: {why}", g.requirement.who())),
-            };
-            out = out.and(v);
-        }
-    }
-    out
 }

@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use super::RequirementInputError;
-use super::report::VendorStack;
+use super::report_entry::{VendorStack, Wording};
 use super::{CombineError, Requirement, StackSpec};
 use crate::host::Host;
 use crate::image_env::ImageEnv;
@@ -51,36 +51,6 @@ pub struct VendorRequest<'a> {
     pub toolkit: Option<&'a str>,
     /// `--image-env`: an image's environment, `KEY=VALUE` pairs in order, and where it was read.
     pub image_env: Option<&'a ImageEnv>,
-}
-
-/// How the vendor's part of the answer is worded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Wording {
-    /// The combined line reads `combined: ...` with no vendor name (Rex's wording, kept for
-    /// NVIDIA); otherwise `AMD combined: ...`.
-    pub bare_combined: bool,
-    /// What the text says when the host has none of the vendor's GPUs; `None`: the vendor is
-    /// left out of the answer then.
-    pub none_found: Option<&'static str>,
-    /// The verdict on `--driver` gives one reason, from the combined requirement (Rex's
-    /// `why_not`), rather than one per GPU.
-    pub combined_verdict: bool,
-    /// The forms of the vendor's own `--driver` specs, for messages.
-    pub spec_forms: &'static str,
-    /// A device id to suggest when a spec of the vendor has no GPU in the request.
-    pub example_id: &'static str,
-}
-
-impl Wording {
-    /// The wording of a vendor with no requirement model of its own.
-    pub const DEFAULT: Wording = Wording {
-        bare_combined: false,
-        none_found: None,
-        combined_verdict: false,
-        spec_forms: "",
-        example_id: "VVVV:DDDD",
-    };
 }
 
 /// A vendor's requirement model for one request.

@@ -8,7 +8,7 @@ use gpuctl_core::requirement::{
 };
 
 use super::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, RequirementError};
-use crate::requirement::NVIDIA_VENDOR_ID;
+use crate::vendor_id::NVIDIA_VENDOR_ID;
 
 /// An NVIDIA requirement: a choice of [`KERNEL_MODULE`] (none for `either`) and a range of
 /// [`DRIVER_BRANCH`], labelled with the generation, with Rex's facts beside them as JSON has
