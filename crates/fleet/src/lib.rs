@@ -13,7 +13,6 @@ pub mod load;
 pub mod machine_id;
 pub mod model;
 pub mod nfd;
-mod nfd_chip;
 #[cfg(test)]
 mod nfd_tests;
 pub mod nodelist;

@@ -13,6 +13,10 @@ use crate::clock::rfc3339;
 use crate::label::{check_label_value, nfd_label_name, value_from};
 use crate::model::{Kind, Report, VendorEntry};
 
+/// The NVIDIA chip labels beside GPU Feature Discovery's: a child of this module, as it fills
+/// this module's [`Labels`].
+mod chip;
+
 /// gpuctl's label prefix.
 pub const PREFIX: &str = "gpuctl.io";
 /// NFD skips a feature file larger than this, whole.
@@ -171,7 +175,7 @@ fn vendor_labels(l: &mut Labels, v: &VendorEntry) {
     if let Some(g) = shared(v.devices.iter().map(|d| d.generation.as_ref())) {
         l.add_host(&format!("{name}.generation"), &g.to_lowercase());
     }
-    crate::nfd_chip::chip_labels(l, v);
+    chip::chip_labels(l, v);
     if let Some(t) = shared(v.devices.iter().map(|d| d.target.as_ref())) {
         l.add_host(&format!("{name}.target"), t);
     }

@@ -3,8 +3,8 @@
 //! bundled tables (gpuctl_nvidia::chips), not from NVML: they are there before a driver loads
 //! (docs/fleet.md#beside-gpu-feature-discovery).
 
+use super::Labels;
 use crate::model::VendorEntry;
-use crate::nfd::Labels;
 
 /// One value every device has, or `None` (a device without it, or two that differ).
 fn all_same<T: PartialEq + Copy>(mut values: impl Iterator<Item = Option<T>>) -> Option<T> {
