@@ -1,9 +1,11 @@
-//! The held-out corpus of issue 20: 90 failure texts people posted in public threads (one file
-//! each in explain_corpus/, its source URL and the expected family in its header), collected
-//! after the families of explain_real.rs were written. Every third file by number (003, 006,
-//! ...) was set aside before any family was added for this corpus and scored as it was; the
-//! figures are in docs/explain.md. Now every text must get its family, a non-GPU text none,
-//! and a GPU failure no family knows the "looks GPU-related" answer.
+//! The held-out corpus: 90 failure texts people posted in public threads (one file each in
+//! explain_corpus/, its source URL and the expected family in its header), collected for issue 20
+//! after the families of explain_real.rs were written, and issue 31's held-out set A (091-130:
+//! 30 GPU failures, 10 look-alikes), folded in after it was scored once. Every third file of the
+//! first 90 (003, 006, ...) was set aside before any family was added for them and scored as it
+//! was; the figures are in docs/explain.md. Every text must get its expectation (a family, an
+//! emitter rule's emitter and operation, or none), except the known misses a header marks with
+//! `known-miss:`, which are printed, and must drop the mark once explain gets them right.
 
 #![allow(clippy::panic)]
 
@@ -25,6 +27,8 @@ struct Case {
     /// With `expect: structured`: the emitter and operation the emitter rules must read.
     emitter: Option<String>,
     operation: Option<String>,
+    /// Why explain misses this text now (`known-miss:`): the expectation is the thread's cause.
+    known_miss: Option<String>,
     text: String,
 }
 
@@ -60,6 +64,7 @@ fn corpus() -> Vec<Case> {
                 expect: field("expect:"),
                 emitter: optional("expect-emitter:"),
                 operation: optional("expect-operation:"),
+                known_miss: optional("known-miss:"),
                 text: text.to_string(),
             }
         })
@@ -142,15 +147,15 @@ fn score(cases: &[&Case]) -> Score {
 }
 
 #[test]
-fn the_corpus_is_ninety_cited_texts_a_fifth_of_them_not_gpu() {
+fn the_corpus_is_130_cited_texts_about_a_fifth_of_them_not_gpu() {
     let all = corpus();
-    assert_eq!(all.len(), 90);
+    assert_eq!(all.len(), 130);
     for c in &all {
         assert!(c.source.starts_with("https://"), "{:03}", c.id);
         assert!(!c.text.trim().is_empty(), "{:03}", c.id);
     }
     let other = all.iter().filter(|c| c.expect == "none").count();
-    assert!((15..=25).contains(&other), "{other} non-GPU texts");
+    assert!((20..=35).contains(&other), "{other} non-GPU texts");
 }
 
 #[test]
@@ -158,8 +163,14 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
     let all = corpus();
     for (name, part) in [
         (
-            "held-out (every third)",
-            all.iter().filter(|c| c.id % 3 == 0).collect::<Vec<_>>(),
+            "issue 20 held-out (every third of 001-090)",
+            all.iter()
+                .filter(|c| c.id <= 90 && c.id % 3 == 0)
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "issue 31 held-out set A (091-130)",
+            all.iter().filter(|c| c.id > 90).collect(),
         ),
         ("all", all.iter().collect()),
     ] {
@@ -169,17 +180,39 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
             s.right, s.gpu, s.by_rule, s.by_family, s.flagged, s.gpu, s.alarms, s.other
         );
     }
+    let miss = |c: &Case| {
+        format!(
+            "{:03} ({}): want {} {:?} {:?}, got {:?}",
+            c.id,
+            c.source,
+            c.expect,
+            c.emitter,
+            c.operation,
+            answer(&c.text)
+        )
+    };
     let wrong: Vec<String> = all
         .iter()
-        .filter_map(|c| {
-            let got = answer(&c.text);
-            (!right(c)).then(|| {
-                format!(
-                    "{:03} ({}): want {} {:?} {:?}, got {got:?}",
-                    c.id, c.source, c.expect, c.emitter, c.operation
-                )
-            })
-        })
+        .filter(|c| c.known_miss.is_none() && !right(c))
+        .map(miss)
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Known misses are printed, and one explain now gets right must lose its mark.
+    for c in all.iter().filter(|c| c.known_miss.is_some()) {
+        println!(
+            "known miss {}: {}",
+            miss(c),
+            c.known_miss.as_deref().unwrap_or_default()
+        );
+    }
+    let fixed: Vec<String> = all
+        .iter()
+        .filter(|c| c.known_miss.is_some() && right(c))
+        .map(|c| format!("{:03}", c.id))
+        .collect();
+    assert!(
+        fixed.is_empty(),
+        "known misses now right (drop their known-miss line): {}",
+        fixed.join(", ")
+    );
 }
