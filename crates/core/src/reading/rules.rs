@@ -33,13 +33,15 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         check: "'docker info' lists the runtimes the daemon knows; register it with the vendor toolkit's 'runtime configure --runtime=docker' command (NVIDIA: 'sudo nvidia-ctk runtime configure --runtime=docker'), then 'sudo systemctl restart docker'",
         ..RULE
     },
-    // containerd's CRI plugin: `no runtime for %q is configured`.
+    // containerd's CRI plugin: `no runtime for %q is configured`; the name also comes without
+    // quotes (NVIDIA/gpu-operator#432: `no runtime for nvidia is configured`), so the marker
+    // ends before the quote and the object's edges are trimmed.
     EmitterRule {
         emitter: "containerd",
         who: "containerd's CRI plugin",
-        line: &[&["no runtime for \"", "is configured"]],
+        line: &[&["no runtime for ", " is configured"]],
         operation: Operation::FindRuntime,
-        object: ObjectAt::After("no runtime for \""),
+        object: ObjectAt::After("no runtime for "),
         gpu_object: true,
         cause: "containerd has no runtime '{object}' configured (no [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.{object}] section in /etc/containerd/config.toml), or containerd was not restarted after it was added; a RuntimeClass whose handler is '{object}' needs that section on every node it runs on.",
         check: "'containerd config dump | grep -A3 runtimes.{object}' on the node; add it with the vendor toolkit ('sudo nvidia-ctk runtime configure --runtime=containerd') and 'sudo systemctl restart containerd'",

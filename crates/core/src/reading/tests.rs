@@ -25,6 +25,12 @@ fn first(text: &str) -> Option<Reading> {
     Some("nvidia")
 )]
 #[case(
+    "Failed to get sandbox runtime: no runtime for nvidia is configured",
+    "containerd",
+    Operation::FindRuntime,
+    Some("nvidia")
+)]
+#[case(
     "failed to find runtime handler nvidia from runtime list map[crun:0xc runc:0xc]",
     "cri-o",
     Operation::FindRuntime,
