@@ -198,10 +198,16 @@ fn last_branch(
     ids: &[u16],
     combined: &gpuctl_core::requirement::report::RequirementView,
 ) -> Option<(String, u32, u16, &'static lists::ReadRelease)> {
+    // Rex's own ceiling, before requirement_model lowered a GPU's to its legacy branch: the
+    // line says the sourced branch wherever it is below what Rex's rows give.
     let rex_max = crate::floor_verdict::fact_u32(combined, "max_branch");
+    let table = crate::table::builtin_table();
     ids.iter()
         .filter_map(|id| lists::legacy_ceiling(*id).map(|(l, b, r)| (l, b, *id, r)))
-        .filter(|(_, b, ..)| rex_max.is_none_or(|m| *b < m))
+        .filter(|(_, b, id, _)| {
+            let row_max = table.row_for(*id).and_then(|(_, row)| row.max_branch());
+            row_max.is_some_and(|m| *b < m) || rex_max.is_none_or(|m| *b < m)
+        })
         .min_by_key(|(_, b, ..)| *b)
 }
 

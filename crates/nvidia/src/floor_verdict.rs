@@ -80,6 +80,10 @@ pub fn apply(
         }
     }
     gpu_verdicts(report, spec, toolkit.map(|(v, row)| (v, &row.driver)));
+    let module = spec.and_then(DriverSpec::kernel_module);
+    let legacy = spec
+        .and_then(DriverSpec::release)
+        .and_then(|rel| legacy_why_not(report, rel, module));
     let Some(verdict) = report.driver.as_mut() else {
         return view;
     };
@@ -89,12 +93,16 @@ pub fn apply(
         return view;
     }
     if !verdict.satisfied {
+        // A GPU's ceiling lowered to its legacy section's last branch (requirement_model's
+        // lookup): the "no" cites the README that gives that branch, not only the number.
+        if let Some(why) = legacy {
+            verdict.why_not = Some(why);
+        }
         return view;
     }
     let Some(rel) = spec.and_then(DriverSpec::release) else {
         return view;
     };
-    let module = spec.and_then(DriverSpec::kernel_module);
     let why = toolkit
         .and_then(|(v, row)| cuda_why_not(rel, v, &row.driver))
         .or_else(|| {
@@ -217,6 +225,43 @@ fn cuda_why_not(
 /// none, the modules the GPU can use. `None` when it lists it; an id no source lists gets its
 /// generation's bound, which is never a pass ([`crate::release_verdict`]). The flag is true
 /// when no module read lacks it, only depends or is not known (the one verdict's unknown).
+/// The per-release reason of the first counted GPU whose legacy section ends below `rel`'s
+/// branch and below Rex's ceiling (`the README of 470.256.02 lists it only under "The 340.xx driver supports" ...`).
+fn legacy_why_not(
+    report: &VendorStack,
+    rel: &DriverRelease,
+    module: Option<KernelModule>,
+) -> Option<String> {
+    report
+        .gpus
+        .iter()
+        .filter(|g| g.counted)
+        .filter(|g| {
+            module != Some(KernelModule::Open)
+                || kernel_module(&g.requirement) != KernelModule::Proprietary
+        })
+        .filter(|g| {
+            let Some(id) = g
+                .requirement
+                .device_id
+                .as_deref()
+                .and_then(|d| u16::from_str_radix(d, 16).ok())
+            else {
+                return false;
+            };
+            // Only where the legacy section lowered Rex's ceiling (the reason would otherwise
+            // be Rex's own bound, said as Rex says it).
+            let rex_max = crate::table::builtin_table()
+                .row_for(id)
+                .and_then(|(_, row)| row.max_branch());
+            crate::release_lists::legacy_ceiling(id).is_some_and(|(_, last, _)| {
+                rel.branch() > last && rex_max.is_none_or(|max| last < max)
+            })
+        })
+        .find_map(|g| gpu_why_not(g, rel, module).filter(|(_, unknown)| !unknown))
+        .map(|(why, _)| why)
+}
+
 fn gpu_why_not(
     gpu: &GpuView,
     rel: &DriverRelease,

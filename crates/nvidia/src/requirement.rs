@@ -185,6 +185,7 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
     // release itself against the floors.
     if let Some(text) = branch.filter(|t| t.contains('.')) {
         let release = DriverRelease::parse(text).map_err(|e| fail(e.to_string()))?;
+        let kernel_module = module_of_branch(kernel_module, release.branch()).map_err(fail)?;
         return Ok(DriverSpec {
             spec: spec.to_string(),
             kernel_module,
@@ -208,12 +209,39 @@ pub fn parse_driver_spec(spec: &str) -> Result<DriverSpec, DriverSpecError> {
             }
         },
     };
+    let kernel_module = match &release {
+        Some(r) => module_of_branch(kernel_module, r.branch()).map_err(fail)?,
+        None => kernel_module,
+    };
     Ok(DriverSpec {
         spec: spec.to_string(),
         kernel_module,
         branch,
         release,
     })
+}
+
+/// The first branch NVIDIA released an open kernel module in: NVIDIA/open-gpu-kernel-modules'
+/// first tag is 515.43.04 (2022-05-11); every earlier branch ships the proprietary module only.
+pub const FIRST_OPEN_BRANCH: u32 = 515;
+
+/// The module a release of `branch` installs: the one named; the proprietary one for a branch
+/// older than [`FIRST_OPEN_BRANCH`] when none is named (it has no other, so `470` is not
+/// "module unknown"); an error for the open module of such a branch.
+fn module_of_branch(
+    named: Option<KernelModule>,
+    branch: u32,
+) -> Result<Option<KernelModule>, String> {
+    if branch >= FIRST_OPEN_BRANCH {
+        return Ok(named);
+    }
+    match named {
+        Some(KernelModule::Open) => Err(format!(
+            "branch {branch} has no open kernel module (NVIDIA's first open one is branch \
+             {FIRST_OPEN_BRANCH}, 515.43.04): write proprietary:{branch} or {branch}"
+        )),
+        _ => Ok(Some(KernelModule::Proprietary)),
+    }
 }
 
 impl DriverSpec {

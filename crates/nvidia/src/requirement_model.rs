@@ -57,6 +57,38 @@ impl Source {
         self.builtin.get_or_init(builtin_table)
     }
 
+    /// The table's requirement for `id`, with a built-in row's ceiling lowered to the last
+    /// branch NVIDIA's own legacy sections give the id where that is lower: Rex's "Kepler or
+    /// older" row says 470 or older for every id below 1340, but the READMEs list a Fermi GPU
+    /// (06c0) only under "The 390.xx driver supports", so its headline, its combined line and
+    /// the verdict all say 390. A site's own row is its policy and is kept as written; Rex's
+    /// table itself (and so its parity) is unchanged.
+    fn lookup(&self, id: u16) -> neutral::Requirement {
+        let table = self.table();
+        let site_rows = self.site_rows.as_ref().map_or(0, Vec::len);
+        let Some((index, row)) = table.row_for(id) else {
+            return table.lookup(id);
+        };
+        let lowered = crate::release_lists::legacy_ceiling(id)
+            .map(|(_, branch, _)| branch)
+            .filter(|b| index >= site_rows && row.max_branch().is_none_or(|max| *b < max))
+            .and_then(|b| {
+                let min = row.min_branch().filter(|min| *min <= b);
+                GenerationRow::new(
+                    (id, id),
+                    row.generation().map(|g| g.to_string().into()),
+                    row.kernel_module(),
+                    (min, Some(b)),
+                    row.compute(),
+                )
+                .ok()
+            });
+        match lowered {
+            Some(row) => row.requirement(id),
+            None => row.requirement(id),
+        }
+    }
+
     fn table(&self) -> &GenerationTable {
         self.table.get_or_init(|| match &self.site_rows {
             Some(rows) => self.builtin().clone().with_prepended(rows.clone()),
@@ -72,7 +104,7 @@ impl RequirementSource for Source {
             .iter()
             .map(|d| {
                 tracing::debug!("NVIDIA GPU 10de:{:04x} at {}", d.device_id, d.address);
-                let mut req = self.table().lookup(d.device_id);
+                let mut req = self.lookup(d.device_id);
                 let name = names.get(&d.device_id);
                 if let Some(name) = name {
                     req = req.with_name(name.clone());

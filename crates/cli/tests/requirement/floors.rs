@@ -15,7 +15,7 @@ fn an_rtx_4080_on_470_does_not_satisfy() {
             "  first listed: open kernel module 525.78.01 (2023-01-05, open-gpu-kernel-modules README)\n",
         ))
         .stdout(predicate::str::contains(
-            "driver 470: does not satisfy — NVIDIA GPU (Turing/Ampere/Ada/Hopper, 10de:2704): open module: the open module's README first lists 10de:2704 in 525.78.01 (2023-01-05); proprietary module: no release of branch 470 read lists it (470.256.02); the first release read that lists it is 525.147.05\n",
+            "driver 470: does not satisfy — NVIDIA GPU (Turing/Ampere/Ada/Hopper, 10de:2704): proprietary module: no release of branch 470 read lists it (470.256.02); the first release read that lists it is 525.147.05\n",
         ));
 }
 
