@@ -9,10 +9,10 @@ use gpuctl_core::reading::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 
-const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
+pub(crate) const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
 
 /// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
-const DRIVER_LIBS: &[&str] = &[
+pub(crate) const DRIVER_LIBS: &[&str] = &[
     "libcuda.so",
     "libnvidia-ml",
     "libnvidia-gl",
@@ -65,9 +65,20 @@ const CLI: EmitterRule = EmitterRule {
     ..RULE
 };
 
-/// NVIDIA's rules: these and CUDA's ([`crate::explain_rules_cuda::RULES`]), read as one list.
-pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> =
-    std::sync::LazyLock::new(|| [RULES, crate::explain_rules_cuda::RULES].concat());
+/// NVIDIA's rules: these, CUDA's ([`crate::explain_rules_cuda::RULES`] and the codes of
+/// [`crate::explain_rules_cuda_codes::RULES`]), NVML's return codes
+/// ([`crate::explain_rules_nvml::RULES`]) and the toolkit's and engines' on NVIDIA's binaries
+/// ([`crate::explain_rules_toolkit::RULES`]), read as one list.
+pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
+    [
+        RULES,
+        crate::explain_rules_cuda::RULES,
+        crate::explain_rules_cuda_codes::RULES,
+        crate::explain_rules_nvml::RULES,
+        crate::explain_rules_toolkit::RULES,
+    ]
+    .concat()
+});
 
 /// The toolkit's, NVML's, the kernel module's, the device plugin's and the loader's rules.
 const RULES: &[EmitterRule] = &[
