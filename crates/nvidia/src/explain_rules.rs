@@ -108,8 +108,18 @@ const RULES: &[EmitterRule] = &[
         ]],
         operation: Operation::Mount,
         object: ObjectAt::After("file creation failed: "),
-        cause: "the image already holds {object}, a file the hook mounts from the host's driver: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl).",
+        cause: "the image already holds {object}, a file the hook mounts from the host: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl); on Jetson, whose CSV files (/etc/nvidia-container-runtime/host-files-for-container.d) mount the host's CUDA, cuDNN and TensorRT too, the image ships them itself instead of being an L4T image.",
         check: "rebuild the image without the driver's libraries (no libnvidia-*, libcuda.so* in it; 'docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu | grep -e nvidia -e libcuda')",
+        ..CLI
+    },
+    // `mount error: stat failed: /dev/<node>`: on Jetson the CSV files name device nodes of
+    // every Tegra board (NVIDIA/nvidia-container-runtime#123: /dev/nvidiactl from l4t.csv).
+    EmitterRule {
+        line: &[&["nvidia-container-cli: mount error: stat failed: /dev/"]],
+        operation: Operation::Stat,
+        object: ObjectAt::After("stat failed: "),
+        cause: "the hook was asked to mount the device node {object}, which this host does not have: on Jetson the CSV files (host-files-for-container.d/l4t.csv) list nodes of every Tegra board, and a toolkit that does not skip the ones this board lacks fails; elsewhere the driver module that creates it is not loaded (nvidia-uvm, nvidia-modeset).",
+        check: "'ls -l {object}' on the host; on Jetson upgrade nvidia-container-toolkit (current releases skip CSV entries a board lacks) or drop the line from the CSV file; elsewhere 'sudo modprobe nvidia-uvm' (or the module that creates it)",
         ..CLI
     },
     EmitterRule {
@@ -138,6 +148,7 @@ const RULES: &[EmitterRule] = &[
             &["NVML: Driver Not Loaded"],
             &["NVML: Driver not loaded"],
             &["ERROR_DRIVER_NOT_LOADED"],
+            &["NVMLError_DriverNotLoaded"],
         ],
         cause: "the NVIDIA kernel driver is not loaded on this host.",
         check: DRIVER_CHECK,
@@ -150,6 +161,7 @@ const RULES: &[EmitterRule] = &[
             &["NVML Shared Library Not Found"],
             &["ERROR_LIBRARY_NOT_FOUND"],
             &["could not load NVML library"],
+            &["NVMLError_LibraryNotFound"],
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("libnvidia-ml.so.1"),
@@ -161,6 +173,7 @@ const RULES: &[EmitterRule] = &[
         line: &[
             &["GPU is lost"],
             &["ERROR_GPU_IS_LOST"],
+            &["NVMLError_GpuIsLost"],
             &["has fallen off the bus"],
         ],
         operation: Operation::FindDevice,
@@ -173,6 +186,7 @@ const RULES: &[EmitterRule] = &[
         line: &[
             &["RM has detected an NVML/RM version mismatch"],
             &["ERROR_LIB_RM_VERSION_MISMATCH"],
+            &["NVMLError_LibRmVersionMismatch"],
             &["NVRM: API mismatch"],
         ],
         operation: Operation::MatchVersion,

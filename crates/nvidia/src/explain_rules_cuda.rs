@@ -22,6 +22,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["cuda", "Error 803"],
             &["CUDA error: 803"],
             &["cuda", "returned 803"],
+            &["CUDA failure 803"],
         ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("libcuda and the kernel module"),
@@ -38,6 +39,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["cuda", "Error 804"],
             &["CUDA error: 804"],
             &["cuda", "returned 804"],
+            // onnxruntime's `CUDA failure 804: ...` (microsoft/onnxruntime#21435).
+            &["CUDA failure 804"],
         ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("CUDA forward compatibility"),
@@ -126,20 +129,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'nvidia-smi -L' in the container lists the GPUs it has (numbered from 0); request that many, or give it more",
         ..CUDA
     },
-    EmitterRule {
-        line: &[
-            &["CUDA out of memory"],
-            &["CUDA error: out of memory"],
-            &["CUDA_ERROR_OUT_OF_MEMORY"],
-            &["cudaErrorMemoryAllocation"],
-        ],
-        operation: Operation::Allocate,
-        object: ObjectAt::Is("device memory"),
-        cause: "the GPU's memory is exhausted: the workload needs more than is free (other processes, a MIG slice or a vGPU profile smaller than the GPU) — not a configuration problem of the container.",
-        check: "'nvidia-smi' shows the memory in use and by whom; use a smaller batch or model, or a larger GPU or slice",
-        rank: RANK_VAGUE,
-        ..CUDA
-    },
+    // CUDA's out of memory (cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY) is the
+    // workload's, not the stack's: no rule reads it, so it stays unclaimed (a look-alike in
+    // crates/cli/tests/explain_nvidia_stack.rs).
     // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system": a CUDA build
     // found no libcuda and no NVIDIA device. On a host whose GPU is another vendor's it is the
     // wrong build (NVIDIA/k8s-device-plugin#812); `explain` with a host says which it is.
@@ -148,7 +140,6 @@ pub(crate) const RULES: &[EmitterRule] = &[
         who: "PyTorch's CUDA runtime",
         line: &[&["Found no NVIDIA driver on your system"]],
         operation: Operation::FindDevice,
-        object: ObjectAt::Is("an NVIDIA GPU"),
         cause: "a CUDA build of the framework found no NVIDIA driver where it runs: the container was not given the GPU (the engine ignored or was not given the GPU request), or the host's GPU is not NVIDIA's (an AMD or Intel GPU needs the framework's ROCm or XPU build).",
         check: "'lspci -nn | grep -i -e vga -e 3d' on the host says whose GPU it is; for an NVIDIA GPU give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it; for another vendor's, install the framework's build for it",
         host_path: Some("/sys/module/nvidia"),

@@ -31,6 +31,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["cuda", "Error 802"],
             &["CUDA error: 802"],
             &["cuda", "returned 802"],
+            &["CUDA failure 802"],
+            // numba: `[802] Call to cuInit results in UNKNOWN_CUDA_ERROR` (numba/numba#7187).
+            &["cuInit", "[802]"],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPUs' NVLink fabric"),

@@ -1,7 +1,7 @@
 //! NVML's return codes read as a class (issue 31): a caller prints NVML's failure as
 //! `nvml: <ErrorString>` (go-nvml's callers: the device plugin, nvidia-ctk, the GPU feature
 //! discovery), `Failed to initialize NVML: <ErrorString>` (nvidia-smi), `nvml error: <string>`
-//! lower-cased (libnvidia-container) or go-nvml's `ERROR_<NAME>`. What each return means is
+//! lower-cased (libnvidia-container), go-nvml's `ERROR_<NAME>` or pynvml's `NVMLError_<Name>`. What each return means is
 //! nvml.h's own comment on `nvmlReturn_t` (NVIDIA's NVML API reference, "Error reporting");
 //! what it means for a container is said beside it. Sources in docs/explain.md#emitters.
 //!
@@ -33,7 +33,14 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["nvml: Insufficient Permissions"],
             &["Insufficient Pemmissions"],
             &["ERROR_NO_PERMISSION"],
-            &["error getting device", "Insufficient Permissions"],
+            // go-nvml's callers: `error getting <what>: <ErrorString>`, on a device (the device
+            // plugin's "device memory info") or a MIG device ("parent memory info",
+            // NVIDIA/k8s-device-plugin#1683); a bare "Insufficient Permissions" is no NVML's.
+            &["error getting device", ": Insufficient Permissions"],
+            &["MIG device", ": Insufficient Permissions"],
+            &["nvml", ": Insufficient Permissions"],
+            // pynvml's exception class for the code (NVIDIA/nvidia-container-toolkit#842).
+            &["NVMLError_NoPermission"],
             &["nvml.Device", "Insufficient Permissions"],
             &["/dev/nvidia-caps", "Insufficient Permissions"],
         ],
@@ -51,6 +58,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["GPU access blocked by the operating system"],
             &["ERROR_OPERATING_SYSTEM"],
+            &["NVMLError_OperatingSystem"],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU's control device"),
@@ -69,13 +77,12 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["detection error: nvml error: unknown error"],
             &["nvml.Device", "Unknown Error"],
             &["nvml.Device", "ERROR_UNKNOWN"],
-            &["device handle", "Unknown Error"],
-            &["device handle", "ERROR_UNKNOWN"],
+            &["device handle for GPU", "Unknown Error"],
+            &["device handle for GPU", "ERROR_UNKNOWN"],
             &["DeviceGetHandleByIndex", "Unknown Error"],
             &["DeviceGetHandleByIndex", "ERROR_UNKNOWN"],
         ],
         operation: Operation::FindDevice,
-        object: ObjectAt::Is("a GPU's handle"),
         cause: "NVML started but the driver failed to open one GPU with an internal error: that GPU did not come up (its GSP firmware failed to boot, common with the open kernel modules or a branch whose firmware it does not take; an Xid; a GPU in a bad state), and tools that list every GPU stop at it.",
         check: GPU_STATE_CHECK,
         host_path: Some("/sys/module/nvidia"),
@@ -101,7 +108,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // NVML_ERROR_RESET_REQUIRED (16), "The GPU requires a reset before it can be used again".
     EmitterRule {
-        line: &[&["ERROR_RESET_REQUIRED"]],
+        line: &[&["ERROR_RESET_REQUIRED"], &["NVMLError_ResetRequired"]],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
         cause: "the GPU must be reset before it can be used again (after an Xid, an uncorrectable ECC error, or a MIG or mode change that needs one); no container setting causes or cures it.",
@@ -111,7 +118,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // NVML_ERROR_IN_USE (19), "An operation cannot be performed because the GPU is currently in
     // use": MIG mode or instance changes with processes on the GPU.
     EmitterRule {
-        line: &[&["ERROR_IN_USE"]],
+        line: &[&["ERROR_IN_USE"], &["NVMLError_InUse"]],
         operation: Operation::Allocate,
         object: ObjectAt::Is("the GPU"),
         cause: "NVML refused to change the GPU (MIG mode, instances, a reset) because processes hold it: the device plugin, DCGM, nvidia-persistenced or a workload.",
