@@ -171,6 +171,34 @@ fn cause(text: &str) -> String {
     "/run/nvidia/driver",
     "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown."
 )]
+// NVIDIA/nvidia-docker#1648 (Xid 119 on the host while containers fail to start)
+#[case(
+    "nvidia-kernel-module",
+    "initialise",
+    "GSP firmware",
+    "[Mon Mar  6 21:34:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=977823, name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 76 (GSP_RM_CONTROL) (0x2080014b 0x5)."
+)]
+// stas00/ml-engineering, compute/accelerator/nvidia/debug.md (a row remapping pending a reset)
+#[case(
+    "nvidia-kernel-module",
+    "allocate",
+    "reset",
+    "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate."
+)]
+// gist kohsuke/84ce815d0a8ad85ecaf6 (the micro-controller halt after class errors)
+#[case(
+    "nvidia-kernel-module",
+    "initialise",
+    "micro-controller",
+    "Dec 23 23:32:27 rescue kernel: [ 270.439207] NVRM: Xid (PCI:0000:01:00): 62, 0096(1c54) 00000000 00000000"
+)]
+// NVIDIA/gpu-operator#628 (nvidia-smi -q in the operator's driver container)
+#[case(
+    "nvidia-smi",
+    "allocate",
+    "licence",
+    "    vGPU Software Licensed Product\n        Product Name                      : NVIDIA Virtual Compute Server\n        License Status                    : Unlicensed (Restricted)"
+)]
 fn real_texts_are_read_by_their_emitter(
     #[case] emitter: &str,
     #[case] operation: &str,
@@ -294,6 +322,21 @@ fn each_class_reads_its_own_strings(
 #[case("OSError: libcublas.so.12: cannot open shared object file: No such file or directory")]
 fn look_alikes_are_not_claimed(#[case] text: &str) {
     assert_eq!(read(text).0, None, "{text}");
+}
+
+/// An application's own Xid (13 graphics engine exception, 31 memory page fault) is no fault
+/// of the GPU's: no Xid rule reads it as the cause (it stays "not recognised" at most).
+#[rstest]
+#[case(
+    "NVRM: Xid (PCI:0000:3b:00): 31, pid=1234, name=python, Ch 00000008, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f_ee000000. Fault is of type FAULT_PDE ACCESS_TYPE_READ"
+)]
+#[case(
+    "NVRM: Xid (PCI:0000:01:00): 13, Graphics SM Warp Exception on (GPC 0, TPC 0): Out Of Range Address"
+)]
+// A licence of no vGPU's.
+#[case("License Status: Unlicensed")]
+fn application_xids_are_not_read_as_the_gpus(#[case] text: &str) {
+    assert_ne!(read(text).0, Some("gpu-structured"), "{text}");
 }
 
 /// The legacy hook's own binary missing stays the hook's family, not the runtime binary's

@@ -68,7 +68,8 @@ const CLI: EmitterRule = EmitterRule {
 /// NVIDIA's rules: these, CUDA's ([`crate::explain_rules_cuda::RULES`] and the codes of
 /// [`crate::explain_rules_cuda_codes::RULES`]), NVML's return codes
 /// ([`crate::explain_rules_nvml::RULES`]) and the toolkit's and engines' on NVIDIA's binaries
-/// ([`crate::explain_rules_toolkit::RULES`]), read as one list.
+/// ([`crate::explain_rules_toolkit::RULES`]), the kernel module's Xid events and the vGPU
+/// licence ([`crate::explain_rules_xid::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -76,6 +77,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_cuda_codes::RULES,
         crate::explain_rules_nvml::RULES,
         crate::explain_rules_toolkit::RULES,
+        crate::explain_rules_xid::RULES,
     ]
     .concat()
 });

@@ -21,6 +21,7 @@ mod explain_rules_cuda;
 mod explain_rules_cuda_codes;
 mod explain_rules_nvml;
 mod explain_rules_toolkit;
+mod explain_rules_xid;
 mod families;
 mod families_driver;
 mod floor_check;
