@@ -339,6 +339,19 @@ fn application_xids_are_not_read_as_the_gpus(#[case] text: &str) {
     assert_ne!(read(text).0, Some("gpu-structured"), "{text}");
 }
 
+/// A MIG device named in the form older drivers used keeps the hook's unknown-device family,
+/// which names that form (NVIDIA/nvidia-container-toolkit#203).
+#[test]
+fn an_old_mig_device_name_is_the_unknown_device_family() {
+    let text = "nvidia-container-cli.real: device error: MIG-GPU-932bfb2c-849a-2a22-1e84-9eff6bc02b39/1/0: unknown device";
+    let e = explain(text, Registry::discovered(), None);
+    assert_eq!(
+        e.as_ref().map(|e| e.family.as_str()),
+        Some("nvidia-hook-unknown-device")
+    );
+    assert!(e.is_some_and(|e| e.diagnosis.contains("MIG-<uuid>")));
+}
+
 /// The legacy hook's own binary missing stays the hook's family, not the runtime binary's
 /// reading: the quote after the name is part of the shape.
 #[test]

@@ -75,8 +75,8 @@ pub const HOOK_UNKNOWN_DEVICE: Family = Family {
     code: FamilyCode::new("nvidia-hook-unknown-device"),
     signs: &[&["device error:", "unknown device"]],
     priority: PRIORITY_PRECISE,
-    diagnosis: "NVIDIA_VISIBLE_DEVICES (or '--gpus device=...') names a GPU the driver does not have: an index past the last GPU, another machine's UUID, or a value the hook reads as a device name ('false', a path).",
-    remedy: "Hint: list the GPUs with 'nvidia-smi -L' and pass an index or UUID from it, or 'all';\n'gpuctl args nvidia:N' checks the index against this host.",
+    diagnosis: "NVIDIA_VISIBLE_DEVICES (or '--gpus device=...') names a GPU the driver does not have: an index past the last GPU, another machine's UUID, a MIG device in the old 'MIG-GPU-<uuid>/<gi>/<ci>' form that current drivers name 'MIG-<uuid>' (NVIDIA/nvidia-container-toolkit#203), or a value the hook reads as a device name ('false', a path).",
+    remedy: "Hint: list the GPUs and MIG devices with 'nvidia-smi -L' and pass an index or UUID from it, or 'all';\n'gpuctl args nvidia:N' checks the index against this host.",
     checks: &[codes::TIER],
 };
 
