@@ -360,10 +360,20 @@ fn the_hook_binary_is_not_the_runtime_binary() {
     assert_eq!(read(text).0, Some("nvidia-legacy-hook"));
 }
 
-fn gpuctl(root: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("gpuctl");
-    cmd.env_clear().arg("--root").arg(root);
-    cmd
+/// `gpuctl explain` on `root`'s host: its stdout, after checking it diagnosed (exit 0).
+fn explain_on(root: &Path, text: &str) -> String {
+    let out = cargo_bin_cmd!("gpuctl")
+        .env_clear()
+        .arg("--root")
+        .arg(root)
+        .arg("explain")
+        .write_stdin(text)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
 }
 
 /// The host decides between the two causes of PyTorch's "Found no NVIDIA driver": a host with
@@ -374,27 +384,11 @@ fn the_host_tells_a_cuda_build_on_an_amd_host() {
     let text = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n";
     let amd = Tree::new();
     amd.pci("0000:03:00.0", 0x1002, 0x744c, 0x030000);
-    let out = gpuctl(amd.root())
-        .arg("explain")
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = explain_on(amd.root(), text);
     assert!(out.contains("AMD GPUs and no NVIDIA one"), "{out}");
     let nvidia = Tree::new();
     nvidia.pci("0000:01:00.0", 0x10de, 0x2684, 0x030000);
-    let out = gpuctl(nvidia.root())
-        .arg("explain")
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = explain_on(nvidia.root(), text);
     assert!(out.contains("the container was not given it"), "{out}");
     assert!(!out.contains("AMD GPUs and no NVIDIA one"), "{out}");
 }
@@ -408,17 +402,10 @@ fn the_host_names_the_driver_root_the_hook_was_given() {
         "/etc/nvidia-container-runtime/config.toml",
         "[nvidia-container-cli]\nldconfig = \"@/sbin/ldconfig.real\"\nroot = \"/run/nvidia/driver\"\n",
     );
-    let out = gpuctl(t.root())
-        .arg("explain")
-        .write_stdin(
-            "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1\n",
-        )
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = explain_on(
+        t.root(),
+        "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1\n",
+    );
     assert!(
         out.contains("root = \"/run/nvidia/driver\"") && out.contains("has no /run/nvidia/driver"),
         "{out}"

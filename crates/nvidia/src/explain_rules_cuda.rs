@@ -3,8 +3,8 @@
 
 use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
-/// The CUDA runtime's lines.
-const CUDA: EmitterRule = EmitterRule {
+/// The CUDA runtime's lines (its error codes' rules, [`crate::explain_rules_cuda_codes`], too).
+pub(crate) const CUDA: EmitterRule = EmitterRule {
     emitter: "cuda",
     who: "the CUDA runtime",
     ..RULE

@@ -6,14 +6,9 @@
 //! the three-digit codes of this list (no CUDA code extends them: 8020 is none). Sources in
 //! docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE};
 
-/// The CUDA runtime's lines.
-const CUDA: EmitterRule = EmitterRule {
-    emitter: "cuda",
-    who: "the CUDA runtime",
-    ..RULE
-};
+use crate::explain_rules_cuda::CUDA;
 
 /// The codes read by number here and in [`crate::explain_rules_cuda`].
 pub(crate) const RULES: &[EmitterRule] = &[
