@@ -116,7 +116,7 @@ fn structured(text: &str, probe: &Probe) -> Vec<String> {
             .collect();
         let nvidia = gpus
             .iter()
-            .any(|g| g.vendor_id == crate::backend::PCI_VENDOR);
+            .any(|g| g.vendor_id == crate::vendor_id::NVIDIA_VENDOR_ID);
         if !nvidia && !others.is_empty() {
             out.push(format!(
                 "this host shows {} GPUs and no NVIDIA one: the image is a CUDA build on a host whose GPU is not NVIDIA's; use the framework's build for that GPU",

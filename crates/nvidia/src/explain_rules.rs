@@ -5,51 +5,10 @@
 //! module (`NVRM:`), the Kubernetes device plugin, and the dynamic loader on NVIDIA's
 //! libraries. Sources per rule in docs/explain.md#emitters.
 
+use crate::explain_rules_libs::{DRIVER_CHECK, DRIVER_LIBS, IMAGE_LIBS};
 use gpuctl_core::reading::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
-
-pub(crate) const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
-
-/// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
-pub(crate) const DRIVER_LIBS: &[&str] = &[
-    "libcuda.so",
-    "libnvidia-ml",
-    "libnvidia-gl",
-    "libnvidia-egl",
-    "libnvidia-ptx",
-    "libnvidia-nvvm",
-    "libnvidia-encode",
-    "libnvidia-fbc",
-    "libnvidia-opencl",
-    "libnvidia-compiler",
-    "libnvidia-glcore",
-    "libnvidia-tls",
-    "libnvidia-rtcore",
-    "libnvidia-gpucomp",
-    "libnvcuvid",
-    "libdxcore",
-    "libnvoptix",
-];
-/// The libraries of the CUDA toolkit and NVIDIA's SDKs: the image ships them, never the driver.
-const IMAGE_LIBS: &[&str] = &[
-    "libcudnn",
-    "libcublas",
-    "libcudart",
-    "libnccl",
-    "libcufft",
-    "libcurand",
-    "libcusparse",
-    "libcusolver",
-    "libnvrtc",
-    "libnvinfer",
-    "libnvJitLink",
-    "libnvToolsExt",
-    "libnpp",
-    "libcupti",
-    "libnvonnxparser",
-    "libcutensor",
-];
 
 /// NVML's lines: nvidia-smi's and every NVML caller's.
 const NVML: EmitterRule = EmitterRule {

@@ -46,7 +46,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["doesn't have a valid Grid License"],
         ],
         operation: Operation::Initialise,
-        object: ObjectAt::Is("the vGPU licence"),
+        object: ObjectAt::Is("the GPU"),
         cause: "this is an NVIDIA vGPU without a valid licence: the guest driver restricts CUDA once the unlicensed grace period ends.",
         check: "'nvidia-smi -q | grep -i -A2 licen' in the VM; point the guest's /etc/nvidia/gridd.conf at the licence server (or install the client configuration token) and restart nvidia-gridd",
         ..CUDA

@@ -5,7 +5,7 @@
 
 use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
 
-use crate::explain_rules::DRIVER_LIBS;
+use crate::explain_rules_libs::DRIVER_LIBS;
 
 /// The toolkit's rules.
 pub(crate) const RULES: &[EmitterRule] = &[

@@ -19,6 +19,7 @@ mod explain_cuda;
 mod explain_rules;
 mod explain_rules_cuda;
 mod explain_rules_cuda_codes;
+mod explain_rules_libs;
 mod explain_rules_nvml;
 mod explain_rules_toolkit;
 mod explain_rules_xid;
