@@ -9,6 +9,7 @@ use gpuctl_core::probe::Probe;
 use crate::families::NVML_VERSION_MISMATCH;
 use crate::families_driver as D;
 use crate::proc_version::{PROC_VERSION, parse_proc_version};
+use gpuctl_core::explain::STRUCTURED;
 use gpuctl_core::families::FamilyCode;
 
 /// Where distributions put the driver's libraries.
@@ -83,14 +84,70 @@ pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
                 },
             ]
         }
-        c if [D::HOOK_NO_DRIVER, D::TOOLBOX_CDI_GENERATE, D::NODE_MISSING]
+        c if [D::TOOLBOX_CDI_GENERATE, D::NODE_MISSING]
             .iter()
             .any(|f| f.code == c) =>
         {
             vec![module()]
         }
+        c if c == STRUCTURED => structured(text, probe),
         _ => Vec::new(),
     }
+}
+
+/// The toolkit's configuration, whose `root` tells the legacy hook where the driver is.
+const TOOLKIT_CONFIG: &str = "/etc/nvidia-container-runtime/config.toml";
+
+/// GPU vendors by PCI vendor ID (the PCI ID Repository, https://pci-ids.ucw.cz/), to name
+/// whose GPU a host has when a CUDA build finds no NVIDIA driver.
+const OTHER_VENDORS: &[(u16, &str)] = &[(0x1002, "AMD"), (0x8086, "Intel")];
+
+/// What this host says about a structured reading of NVIDIA's: whose GPUs it has when a CUDA
+/// build found no NVIDIA driver, and the driver root the hook was given when it could not load
+/// the driver's library.
+fn structured(text: &str, probe: &Probe) -> Vec<String> {
+    let mut out = Vec::new();
+    if text.contains("Found no NVIDIA driver") {
+        let gpus = probe.pci().gpus();
+        let others: Vec<&str> = OTHER_VENDORS
+            .iter()
+            .filter(|(id, _)| gpus.iter().any(|g| g.vendor_id == *id))
+            .map(|(_, name)| *name)
+            .collect();
+        let nvidia = gpus
+            .iter()
+            .any(|g| g.vendor_id == crate::vendor_id::NVIDIA_VENDOR_ID);
+        if !nvidia && !others.is_empty() {
+            out.push(format!(
+                "this host shows {} GPUs and no NVIDIA one: the image is a CUDA build on a host whose GPU is not NVIDIA's; use the framework's build for that GPU",
+                others.join(" and ")
+            ));
+        } else if nvidia {
+            out.push("this host shows an NVIDIA GPU: the container was not given it".to_string());
+        }
+    }
+    if text.contains("load library failed: ")
+        && let Ok(config) = probe
+            .host()
+            .read_to_string(Path::new(TOOLKIT_CONFIG), 256 * 1024)
+        && let Some(root) = toolkit_root(&config)
+        && root != "/"
+    {
+        let there = probe.host().exists(Path::new(&root)).unwrap_or(false);
+        out.push(format!(
+            "{TOOLKIT_CONFIG} sets root = \"{root}\", so the hook looks for the driver there, and this host {} {root}",
+            if there { "has" } else { "has no" }
+        ));
+    }
+    out
+}
+
+/// The `root = "..."` a toolkit config.toml sets (not commented out).
+fn toolkit_root(config: &str) -> Option<String> {
+    config.lines().find_map(|l| {
+        let (key, value) = l.trim().split_once('=')?;
+        (key.trim() == "root").then(|| value.trim().trim_matches('"').to_string())
+    })
 }
 
 /// The version-like word after `marker` (`565.57`, `418.39`).
@@ -124,5 +181,15 @@ mod tests {
             Some("418.39")
         );
         assert_eq!(after("libnvidia-ml.so.1: cannot", ".so."), None);
+    }
+
+    #[test]
+    fn the_toolkit_root_is_read_unless_commented_out() {
+        let config = "[nvidia-container-cli]\n#root = \"/run/nvidia/driver\"\n  root = \"/run/nvidia/driver\"\n";
+        assert_eq!(toolkit_root(config).as_deref(), Some("/run/nvidia/driver"));
+        assert_eq!(
+            toolkit_root("#root = \"/x\"\nldconfig = \"@/sbin/ldconfig\"\n"),
+            None
+        );
     }
 }

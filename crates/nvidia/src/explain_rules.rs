@@ -5,51 +5,10 @@
 //! module (`NVRM:`), the Kubernetes device plugin, and the dynamic loader on NVIDIA's
 //! libraries. Sources per rule in docs/explain.md#emitters.
 
+use crate::explain_rules_libs::{DRIVER_CHECK, DRIVER_LIBS, IMAGE_LIBS};
 use gpuctl_core::reading::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
-
-const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
-
-/// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
-const DRIVER_LIBS: &[&str] = &[
-    "libcuda.so",
-    "libnvidia-ml",
-    "libnvidia-gl",
-    "libnvidia-egl",
-    "libnvidia-ptx",
-    "libnvidia-nvvm",
-    "libnvidia-encode",
-    "libnvidia-fbc",
-    "libnvidia-opencl",
-    "libnvidia-compiler",
-    "libnvidia-glcore",
-    "libnvidia-tls",
-    "libnvidia-rtcore",
-    "libnvidia-gpucomp",
-    "libnvcuvid",
-    "libdxcore",
-    "libnvoptix",
-];
-/// The libraries of the CUDA toolkit and NVIDIA's SDKs: the image ships them, never the driver.
-const IMAGE_LIBS: &[&str] = &[
-    "libcudnn",
-    "libcublas",
-    "libcudart",
-    "libnccl",
-    "libcufft",
-    "libcurand",
-    "libcusparse",
-    "libcusolver",
-    "libnvrtc",
-    "libnvinfer",
-    "libnvJitLink",
-    "libnvToolsExt",
-    "libnpp",
-    "libcupti",
-    "libnvonnxparser",
-    "libcutensor",
-];
 
 /// NVML's lines: nvidia-smi's and every NVML caller's.
 const NVML: EmitterRule = EmitterRule {
@@ -65,9 +24,22 @@ const CLI: EmitterRule = EmitterRule {
     ..RULE
 };
 
-/// NVIDIA's rules: these and CUDA's ([`crate::explain_rules_cuda::RULES`]), read as one list.
-pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> =
-    std::sync::LazyLock::new(|| [RULES, crate::explain_rules_cuda::RULES].concat());
+/// NVIDIA's rules: these, CUDA's ([`crate::explain_rules_cuda::RULES`] and the codes of
+/// [`crate::explain_rules_cuda_codes::RULES`]), NVML's return codes
+/// ([`crate::explain_rules_nvml::RULES`]) and the toolkit's and engines' on NVIDIA's binaries
+/// ([`crate::explain_rules_toolkit::RULES`]), the kernel module's Xid events and the vGPU
+/// licence ([`crate::explain_rules_xid::RULES`]), read as one list.
+pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
+    [
+        RULES,
+        crate::explain_rules_cuda::RULES,
+        crate::explain_rules_cuda_codes::RULES,
+        crate::explain_rules_nvml::RULES,
+        crate::explain_rules_toolkit::RULES,
+        crate::explain_rules_xid::RULES,
+    ]
+    .concat()
+});
 
 /// The toolkit's, NVML's, the kernel module's, the device plugin's and the loader's rules.
 const RULES: &[EmitterRule] = &[
@@ -97,8 +69,18 @@ const RULES: &[EmitterRule] = &[
         ]],
         operation: Operation::Mount,
         object: ObjectAt::After("file creation failed: "),
-        cause: "the image already holds {object}, a file the hook mounts from the host's driver: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl).",
+        cause: "the image already holds {object}, a file the hook mounts from the host: the image carries NVIDIA driver libraries of its own (built by 'docker commit' from a GPU container, or on WSL copied from /usr/lib/wsl); on Jetson, whose CSV files (/etc/nvidia-container-runtime/host-files-for-container.d) mount the host's CUDA, cuDNN and TensorRT too, the image ships them itself instead of being an L4T image.",
         check: "rebuild the image without the driver's libraries (no libnvidia-*, libcuda.so* in it; 'docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu | grep -e nvidia -e libcuda')",
+        ..CLI
+    },
+    // `mount error: stat failed: /dev/<node>`: on Jetson the CSV files name device nodes of
+    // every Tegra board (NVIDIA/nvidia-container-runtime#123: /dev/nvidiactl from l4t.csv).
+    EmitterRule {
+        line: &[&["nvidia-container-cli: mount error: stat failed: /dev/"]],
+        operation: Operation::Stat,
+        object: ObjectAt::After("stat failed: "),
+        cause: "the hook was asked to mount the device node {object}, which this host does not have: on Jetson the CSV files (host-files-for-container.d/l4t.csv) list nodes of every Tegra board, and a toolkit that does not skip the ones this board lacks fails; elsewhere the driver module that creates it is not loaded (nvidia-uvm, nvidia-modeset).",
+        check: "'ls -l {object}' on the host; on Jetson upgrade nvidia-container-toolkit (current releases skip CSV entries a board lacks) or drop the line from the CSV file; elsewhere 'sudo modprobe nvidia-uvm' (or the module that creates it)",
         ..CLI
     },
     EmitterRule {
@@ -127,6 +109,7 @@ const RULES: &[EmitterRule] = &[
             &["NVML: Driver Not Loaded"],
             &["NVML: Driver not loaded"],
             &["ERROR_DRIVER_NOT_LOADED"],
+            &["NVMLError_DriverNotLoaded"],
         ],
         cause: "the NVIDIA kernel driver is not loaded on this host.",
         check: DRIVER_CHECK,
@@ -139,6 +122,7 @@ const RULES: &[EmitterRule] = &[
             &["NVML Shared Library Not Found"],
             &["ERROR_LIBRARY_NOT_FOUND"],
             &["could not load NVML library"],
+            &["NVMLError_LibraryNotFound"],
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("libnvidia-ml.so.1"),
@@ -150,6 +134,7 @@ const RULES: &[EmitterRule] = &[
         line: &[
             &["GPU is lost"],
             &["ERROR_GPU_IS_LOST"],
+            &["NVMLError_GpuIsLost"],
             &["has fallen off the bus"],
         ],
         operation: Operation::FindDevice,
@@ -162,6 +147,7 @@ const RULES: &[EmitterRule] = &[
         line: &[
             &["RM has detected an NVML/RM version mismatch"],
             &["ERROR_LIB_RM_VERSION_MISMATCH"],
+            &["NVMLError_LibRmVersionMismatch"],
             &["NVRM: API mismatch"],
         ],
         operation: Operation::MatchVersion,

@@ -3,8 +3,8 @@
 
 use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
-/// The CUDA runtime's lines.
-const CUDA: EmitterRule = EmitterRule {
+/// The CUDA runtime's lines (its error codes' rules, [`crate::explain_rules_cuda_codes`], too).
+pub(crate) const CUDA: EmitterRule = EmitterRule {
     emitter: "cuda",
     who: "the CUDA runtime",
     ..RULE
@@ -18,6 +18,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["system has unsupported display driver / cuda driver combination"],
             &["CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"],
             &["cudaErrorSystemDriverMismatch"],
+            &["CUDA", "Error 803"],
+            &["cuda", "Error 803"],
+            &["CUDA error: 803"],
+            &["cuda", "returned 803"],
+            &["CUDA failure 803"],
         ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("libcuda and the kernel module"),
@@ -30,6 +35,12 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["forward compatibility was attempted on non supported HW"],
             &["CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"],
             &["cudaErrorCompatNotSupportedOnDevice"],
+            &["CUDA", "Error 804"],
+            &["cuda", "Error 804"],
+            &["CUDA error: 804"],
+            &["cuda", "returned 804"],
+            // onnxruntime's `CUDA failure 804: ...` (microsoft/onnxruntime#21435).
+            &["CUDA failure 804"],
         ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("CUDA forward compatibility"),
@@ -73,16 +84,23 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and drop the stubs directory from LD_LIBRARY_PATH",
         ..CUDA
     },
+    // cudaErrorDevicesUnavailable / CUDA_ERROR_DEVICE_UNAVAILABLE (46); CUDA before 11 printed
+    // "all CUDA-capable devices are busy or unavailable" (DDMAL/Rodan#1332, TensorFlow). It comes
+    // from creating the context, so the operation is initialisation.
     EmitterRule {
         line: &[
             &["CUDA-capable device(s) is/are busy or unavailable"],
+            &["all CUDA-capable devices are busy or unavailable"],
             &["cudaErrorDevicesUnavailable"],
+            &["CUDA_ERROR_DEVICE_UNAVAILABLE"],
             &["CUDA_ERROR_DEVICES_UNAVAILABLE"],
+            &["CUDA", "Error 46:"],
+            &["cuda", "returned 46"],
         ],
-        operation: Operation::Allocate,
+        operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
-        cause: "the GPU is in an exclusive compute mode held by another process, or prohibited (compute mode, MIG enabled with no instance given).",
-        check: "'nvidia-smi -q -d COMPUTE' shows the compute mode and 'nvidia-smi' the processes holding it; with MIG enabled, request a MIG device",
+        cause: "CUDA could not create a context on any GPU it sees: each is in an exclusive compute mode held by another process or prohibited, a MIG-enabled GPU was given whole instead of a MIG device, or a vGPU without a valid licence (its guest driver refuses CUDA once the grace period ends).",
+        check: "'nvidia-smi -q -d COMPUTE' shows the compute mode and 'nvidia-smi' the processes holding the GPU; with MIG enabled, request a MIG device; on a vGPU, 'nvidia-smi -q | grep -i -A2 licen' must show it licensed",
         ..CUDA
     },
     EmitterRule {
@@ -111,29 +129,20 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'nvidia-smi -L' in the container lists the GPUs it has (numbered from 0); request that many, or give it more",
         ..CUDA
     },
-    EmitterRule {
-        line: &[
-            &["CUDA out of memory"],
-            &["CUDA error: out of memory"],
-            &["CUDA_ERROR_OUT_OF_MEMORY"],
-            &["cudaErrorMemoryAllocation"],
-        ],
-        operation: Operation::Allocate,
-        object: ObjectAt::Is("device memory"),
-        cause: "the GPU's memory is exhausted: the workload needs more than is free (other processes, a MIG slice or a vGPU profile smaller than the GPU) — not a configuration problem of the container.",
-        check: "'nvidia-smi' shows the memory in use and by whom; use a smaller batch or model, or a larger GPU or slice",
-        rank: RANK_VAGUE,
-        ..CUDA
-    },
-    // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system."
+    // CUDA's out of memory (cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY) is the
+    // workload's, not the stack's: no rule reads it, so it stays unclaimed (a look-alike in
+    // crates/cli/tests/explain_nvidia_stack.rs).
+    // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system": a CUDA build
+    // found no libcuda and no NVIDIA device. On a host whose GPU is another vendor's it is the
+    // wrong build (NVIDIA/k8s-device-plugin#812); `explain` with a host says which it is.
     EmitterRule {
         emitter: "cuda",
         who: "PyTorch's CUDA runtime",
         line: &[&["Found no NVIDIA driver on your system"]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::Is("libcuda.so.1"),
-        cause: "the container has no NVIDIA driver library: no GPU was given to it (the engine ignored or was not given the GPU request).",
-        check: "give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it",
+        operation: Operation::FindDevice,
+        cause: "a CUDA build of the framework found no NVIDIA driver where it runs: the container was not given the GPU (the engine ignored or was not given the GPU request), or the host's GPU is not NVIDIA's (an AMD or Intel GPU needs the framework's ROCm or XPU build).",
+        check: "'lspci -nn | grep -i -e vga -e 3d' on the host says whose GPU it is; for an NVIDIA GPU give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it; for another vendor's, install the framework's build for it",
+        host_path: Some("/sys/module/nvidia"),
         ..RULE
     },
 ];

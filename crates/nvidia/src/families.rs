@@ -23,7 +23,6 @@ pub const NVML_VERSION_MISMATCH: FamilyCode = FamilyCode::new("nvidia-nvml-versi
 /// The NVIDIA families, in catalogue order: the driver and hook causes first
 /// ([`crate::families_driver`]), then the rest.
 pub const FAMILIES: &[Family] = &[
-    D::HOOK_NO_DRIVER,
     D::HOOK_DRIVER_FILES,
     D::HOOK_PERSISTENCED,
     D::TOOLBOX_CDI_MOUNT,

@@ -11,19 +11,6 @@ use gpuctl_core::families::{
     PRIORITY_PRECISE,
 };
 
-/// `load library failed: libnvidia-ml.so.1`: the hook found no driver on the host.
-pub const HOOK_NO_DRIVER: Family = Family {
-    code: FamilyCode::new("nvidia-hook-no-driver"),
-    signs: &[
-        &["load library failed: libnvidia-ml.so"],
-        &["load library failed: libcuda.so"],
-    ],
-    priority: PRIORITY_PRECISE,
-    diagnosis: "nvidia-container-cli could not load the driver's NVML library (libnvidia-ml.so.1) on the host: no NVIDIA driver is installed there, or only its kernel module without the user-space libraries.",
-    remedy: "Hint: install the NVIDIA driver on the host, user-space libraries included ('nvidia-smi' must work there),\ne.g. 'sudo ubuntu-drivers install' or your distribution's nvidia driver package; in WSL or a VM the GPU\nmust reach that system first.",
-    checks: &[doctor_codes::DRIVER],
-};
-
 /// `detection error: open failed: …so.<version>`: files of another driver release.
 pub const HOOK_DRIVER_FILES: Family = Family {
     code: FamilyCode::new("nvidia-hook-driver-files"),
@@ -88,8 +75,8 @@ pub const HOOK_UNKNOWN_DEVICE: Family = Family {
     code: FamilyCode::new("nvidia-hook-unknown-device"),
     signs: &[&["device error:", "unknown device"]],
     priority: PRIORITY_PRECISE,
-    diagnosis: "NVIDIA_VISIBLE_DEVICES (or '--gpus device=...') names a GPU the driver does not have: an index past the last GPU, another machine's UUID, or a value the hook reads as a device name ('false', a path).",
-    remedy: "Hint: list the GPUs with 'nvidia-smi -L' and pass an index or UUID from it, or 'all';\n'gpuctl args nvidia:N' checks the index against this host.",
+    diagnosis: "NVIDIA_VISIBLE_DEVICES (or '--gpus device=...') names a GPU the driver does not have: an index past the last GPU, another machine's UUID, a MIG device in the old 'MIG-GPU-<uuid>/<gi>/<ci>' form that current drivers name 'MIG-<uuid>' (NVIDIA/nvidia-container-toolkit#203), or a value the hook reads as a device name ('false', a path).",
+    remedy: "Hint: list the GPUs and MIG devices with 'nvidia-smi -L' and pass an index or UUID from it, or 'all';\n'gpuctl args nvidia:N' checks the index against this host.",
     checks: &[codes::TIER],
 };
 

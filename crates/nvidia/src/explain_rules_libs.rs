@@ -1,0 +1,46 @@
+//! What NVIDIA's emitter rules share, below every rules module (each imports it, it imports
+//! none): which libraries are the driver's and which the image's, and what to check when the
+//! kernel driver is not loaded.
+
+/// What to check when the NVIDIA kernel driver is not loaded.
+pub(crate) const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
+
+/// The libraries of NVIDIA's driver: the GPU stack (CDI spec or hook) mounts them from the host.
+pub(crate) const DRIVER_LIBS: &[&str] = &[
+    "libcuda.so",
+    "libnvidia-ml",
+    "libnvidia-gl",
+    "libnvidia-egl",
+    "libnvidia-ptx",
+    "libnvidia-nvvm",
+    "libnvidia-encode",
+    "libnvidia-fbc",
+    "libnvidia-opencl",
+    "libnvidia-compiler",
+    "libnvidia-glcore",
+    "libnvidia-tls",
+    "libnvidia-rtcore",
+    "libnvidia-gpucomp",
+    "libnvcuvid",
+    "libdxcore",
+    "libnvoptix",
+];
+/// The libraries of the CUDA toolkit and NVIDIA's SDKs: the image ships them, never the driver.
+pub(crate) const IMAGE_LIBS: &[&str] = &[
+    "libcudnn",
+    "libcublas",
+    "libcudart",
+    "libnccl",
+    "libcufft",
+    "libcurand",
+    "libcusparse",
+    "libcusolver",
+    "libnvrtc",
+    "libnvinfer",
+    "libnvJitLink",
+    "libnvToolsExt",
+    "libnpp",
+    "libcupti",
+    "libnvonnxparser",
+    "libcutensor",
+];
