@@ -141,7 +141,11 @@ fn named(table: &mut BTreeMap<String, String>, value: &str) -> Option<String> {
 fn workspace_relative(path: &str) -> Option<String> {
     let (_, rel) = path.rsplit_once("/crates/")?;
     let krate = rel.split('/').next()?;
-    matches!(krate, "cdi" | "cli" | "core" | "nvidia" | "amd" | "intel").then(|| rel.to_string())
+    matches!(
+        krate,
+        "cdi" | "host" | "requirement" | "cli" | "core" | "nvidia" | "amd" | "intel"
+    )
+    .then(|| rel.to_string())
 }
 
 /// Functions clap's derives generate for a subcommand's flags.
@@ -202,6 +206,18 @@ fn=(5) gpuctl_cdi::goyaml::load::load
         );
         let glue: Vec<&str> = files.glue_only.iter().map(String::as_str).collect();
         assert_eq!(glue, ["cli/src/detect_cmd.rs"]);
+    }
+
+    /// Host access and the requirement model are crates of their own (issue 27); a command that
+    /// runs their code is still following those files.
+    #[test]
+    fn the_host_and_requirement_crates_are_the_workspace_s() {
+        let files = parse(
+            "fl=(1) /w/crates/host/src/pci.rs\nfn=(1) gpuctl_host::pci::PciScan::read\n\
+             fl=(2) /w/crates/requirement/src/verdict.rs\nfn=(2) gpuctl_requirement::Fit::as_str\n",
+        );
+        let followed: Vec<&str> = files.followed.iter().map(String::as_str).collect();
+        assert_eq!(followed, ["host/src/pci.rs", "requirement/src/verdict.rs"]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! gpuctl core: everything that does not depend on a GPU vendor.
 //!
-//! - [`host::Host`]: the root directory every probe reads under, with bounded reads and
-//!   symbolic-link resolution that never leaves the root.
+//! - [`host::Host`] (the crate `gpuctl_host`): the root directory every probe reads under, with
+//!   bounded reads and symbolic-link resolution that never leaves the root; PCI and DRM scans.
 //! - [`selector`]: the GPU selection language (`all`, `nvidia`, `amd:1`, ...).
 //! - CDI specs are read by the crate `gpuctl_cdi`, over the [`host::Host`]; its warnings become
 //!   [`finding::Finding`]s.
@@ -12,43 +12,44 @@
 //! - [`launch`]: `gpuctl run`'s command line and launch.
 //! - [`doctor`]: host checks before a container starts ([`check`]: what a check says).
 //! - [`families`]: the failure catalogue `explain`, `doctor` and `run` share.
-//! - [`requirement`]: the vendor-neutral driver-requirement model (each vendor's table and wording
-//!   live in its own crate).
+//! - [`requirement`] (the crate `gpuctl_requirement`): the vendor-neutral driver-requirement
+//!   model (each vendor's table and wording live in its own crate); [`requirement_answer`]
+//!   answers it for the registered vendors.
 
 pub mod backend;
-mod cdi_host;
 pub mod cdi_tool;
 pub mod check;
 pub mod detect;
-pub mod devnode;
 pub mod doctor;
 pub mod driver_fit;
-pub mod drm;
 pub mod error;
 pub mod explain;
 pub mod families;
-pub mod finding;
-pub mod host;
 pub mod image;
-pub mod image_env;
 pub mod input;
 pub mod launch;
 pub mod node_vendor;
 pub mod output;
 mod pattern;
-pub mod pci;
 pub mod plan;
 pub mod probe;
 pub mod reading;
 pub mod reason;
 pub mod render;
 pub mod render_node;
-pub mod requirement;
 pub mod requirement_answer;
 pub mod run_args;
 pub mod run_env;
 pub mod selector;
 pub mod text;
+
+// Host access and the requirement model are crates of their own (gpuctl-host,
+// gpuctl-requirement); their old paths under core stay, so plug-ins and the other crates
+// compile unchanged.
+pub use gpuctl_host as host;
+pub use gpuctl_host::{devnode, drm, finding, pci};
+pub use gpuctl_requirement as requirement;
+pub use gpuctl_requirement::{image_env, register_components};
 
 /// Re-exports for the [`register_backend!`] macro, so vendor crates need no `inventory`
 /// dependency of their own.

@@ -100,7 +100,7 @@ impl Probe {
     /// The DRM render nodes under `/sys/class/drm`, read once on first use.
     pub fn drm(&self) -> Result<&DrmScan, GpuError> {
         self.drm
-            .get_or_init(|| drm::scan(&self.host))
+            .get_or_init(|| drm::scan(&self.host).map_err(|e| GpuError::host(e, drm::SCAN_REMEDY)))
             .as_ref()
             .map_err(Clone::clone)
     }

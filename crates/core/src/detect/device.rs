@@ -9,6 +9,7 @@ use crate::finding::Finding;
 use crate::plan::Tier;
 use crate::probe::Probe;
 use crate::reason::Reason;
+use gpuctl_requirement::FactValue;
 
 /// One device of a vendor, as `detect` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,20 +92,6 @@ pub struct Fact {
     pub text: Option<String>,
 }
 
-/// A fact's value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FactValue {
-    /// Words or an identifier.
-    Text(String),
-    /// A number.
-    Number(u64),
-    /// Yes or no.
-    Flag(bool),
-    /// Not known on this host (JSON `null`).
-    Unknown,
-}
-
 impl Fact {
     /// A fact only JSON carries.
     pub fn new(key: &'static str, value: impl Into<FactValue>) -> Self {
@@ -118,12 +105,7 @@ impl Fact {
     /// A fact `detect` text shows as its value; an unknown value shows nothing.
     pub fn shown(key: &'static str, value: impl Into<FactValue>) -> Self {
         let value = value.into();
-        let text = match &value {
-            FactValue::Text(t) => Some(t.clone()),
-            FactValue::Number(n) => Some(n.to_string()),
-            FactValue::Flag(b) => Some(b.to_string()),
-            FactValue::Unknown => None,
-        };
+        let text = value.text();
         Fact { key, value, text }
     }
 
@@ -131,47 +113,6 @@ impl Fact {
     pub fn shown_as(mut self, text: impl Into<String>) -> Self {
         self.text = Some(text.into());
         self
-    }
-}
-
-impl Serialize for FactValue {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            FactValue::Text(t) => serializer.serialize_str(t),
-            FactValue::Number(n) => serializer.serialize_u64(*n),
-            FactValue::Flag(b) => serializer.serialize_bool(*b),
-            FactValue::Unknown => serializer.serialize_none(),
-        }
-    }
-}
-
-impl From<String> for FactValue {
-    fn from(t: String) -> Self {
-        FactValue::Text(t)
-    }
-}
-
-impl From<&str> for FactValue {
-    fn from(t: &str) -> Self {
-        FactValue::Text(t.to_string())
-    }
-}
-
-impl From<u32> for FactValue {
-    fn from(n: u32) -> Self {
-        FactValue::Number(u64::from(n))
-    }
-}
-
-impl From<bool> for FactValue {
-    fn from(b: bool) -> Self {
-        FactValue::Flag(b)
-    }
-}
-
-impl<T: Into<FactValue>> From<Option<T>> for FactValue {
-    fn from(v: Option<T>) -> Self {
-        v.map_or(FactValue::Unknown, Into::into)
     }
 }
 

@@ -9,7 +9,8 @@ use gpuctl_cdi::SpecReport;
 
 mod device;
 mod print;
-pub use device::{Device, Fact, FactValue, VendorReport};
+pub use device::{Device, Fact, VendorReport};
+pub use gpuctl_requirement::FactValue;
 
 /// What the host offers.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -5,11 +5,10 @@
 use std::path::Path;
 
 use crate::devnode;
-use crate::error::GpuError;
 use crate::finding::Finding;
-use crate::host::Host;
 use crate::pci::is_pci_address;
 use crate::text::escape_controls;
+use crate::{Host, HostError};
 use gpuctl_cdi::ReadProblem;
 
 /// Where sysfs lists DRM devices.
@@ -65,19 +64,19 @@ impl DrmScan {
     }
 }
 
+/// What to check when [`scan`] cannot list `/sys/class/drm`: the remedy its caller prints with
+/// the error.
+pub const SCAN_REMEDY: &str = "check that /sys is sysfs and readable";
+
 /// Reads `/sys/class/drm/renderD*`. A missing directory is a host without DRM; an unreadable
-/// one is an error, since the answer would otherwise silently lack devices.
-pub fn scan(host: &Host) -> Result<DrmScan, GpuError> {
+/// one is an error ([`SCAN_REMEDY`] says what to check), since the answer would otherwise
+/// silently lack devices.
+pub fn scan(host: &Host) -> Result<DrmScan, HostError> {
     let mut out = DrmScan::default();
     let entries = match host.list_dir(Path::new(DRM_SYSFS)) {
         Ok(e) => e,
         Err(e) if e.is_absent() => return Ok(out),
-        Err(e) => {
-            return Err(GpuError::host(
-                e,
-                "check that /sys is sysfs and readable".to_string(),
-            ));
-        }
+        Err(e) => return Err(e),
     };
     for entry in entries {
         if !entry.name.as_encoded_bytes().starts_with(b"renderD") {
@@ -172,5 +171,4 @@ pub fn by_path_links<'n>(
 }
 
 #[cfg(test)]
-#[path = "drm_tests.rs"]
 mod tests;

@@ -7,7 +7,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::host::HostError;
+use crate::HostError;
 
 // The sentence of each finding, printed on stderr and as the JSON object's "message".
 mod sentence;
@@ -344,5 +344,4 @@ pub fn unique<T: PartialEq>(items: Vec<T>) -> Vec<T> {
 }
 
 #[cfg(test)]
-#[path = "finding_tests.rs"]
 mod tests;

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::host::{Host, HostError};
 use crate::text::{escape_controls, py_strip};
+use crate::{Host, HostError};
 use gpuctl_cdi::ReadProblem;
 
 /// Why a node is not granted, as the words in parentheses after its path: `(a link to /dev/sda,
@@ -55,7 +55,7 @@ pub fn is_node_in(target: &Path, dir: &str, is_name: impl Fn(&str) -> bool) -> b
 /// The `vendor` file of the PCI function the class node `<class_dir>/<name>` belongs to
 /// (`/sys/class/drm/renderD128/device/vendor`), stripped: whose device the node is. Every
 /// vendor's nodes are decided by this one read, render nodes ([`crate::drm::scan`]) and the
-/// numbered nodes of a sysfs class ([`crate::node_vendor::layout_nodes`]) alike; a node with no
+/// numbered nodes of a sysfs class (core's `node_vendor::layout_nodes`) alike; a node with no
 /// such file (a platform device) is `NotFound`.
 pub fn function_vendor(host: &Host, class_dir: &str, name: &str) -> Result<String, HostError> {
     let path = Path::new(class_dir).join(name).join("device/vendor");

@@ -7,7 +7,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use super::report_verdict::{DriverVerdict, GpuVerdict};
 use super::{Constraint, Requirement, Verdict};
-use crate::detect::FactValue;
+use crate::FactValue;
 
 /// One GPU to report on.
 #[derive(Debug, Clone)]

@@ -21,6 +21,8 @@
 
 mod combine;
 mod constraint;
+mod fact;
+pub mod image_env;
 mod input_error;
 mod loaded;
 mod model;
@@ -41,6 +43,7 @@ mod tests;
 
 pub use combine::CombineError;
 pub use constraint::{Alternative, Asks, Component, Constraint, RangeError, Scope};
+pub use fact::FactValue;
 pub use input_error::{MAX_DEVICE_IDS, RequirementInputError};
 pub use loaded::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, LoadedDriverHook};
 pub use model::Requirement;
@@ -74,3 +77,10 @@ pub const KERNEL_PARAMETERS: Component = Component {
     values: &[],
     scope: Scope::Host,
 };
+
+/// Re-exports for the [`register_components!`] macro, so vendor crates need no `inventory`
+/// dependency of their own.
+#[doc(hidden)]
+pub mod __private {
+    pub use inventory;
+}

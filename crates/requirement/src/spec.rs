@@ -19,12 +19,12 @@ pub struct VendorComponents {
 inventory::collect!(VendorComponents);
 
 /// Registers the components of a vendor's driver stack:
-/// `gpuctl_core::register_components!("amd", &[ROCM, LINUX_KERNEL]);`.
+/// `gpuctl_core::register_components!("amd", &[ROCM, LINUX_KERNEL]);` (core re-exports it).
 #[macro_export]
 macro_rules! register_components {
     ($vendor:expr, $components:expr) => {
         $crate::__private::inventory::submit! {
-            $crate::requirement::VendorComponents { vendor: $vendor, components: $components }
+            $crate::VendorComponents { vendor: $vendor, components: $components }
         }
     };
 }

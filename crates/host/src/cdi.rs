@@ -8,7 +8,7 @@ use std::path::Path;
 use gpuctl_cdi::{DirEntry, ReadError, SpecSource, Warning};
 
 use crate::finding::Finding;
-use crate::host::{Host, HostError};
+use crate::{Host, HostError};
 
 impl SpecSource for Host {
     fn list_dir(&self, dir: &Path) -> Result<Vec<DirEntry>, ReadError> {

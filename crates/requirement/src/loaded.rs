@@ -1,4 +1,4 @@
-//! What a host's files say of a vendor's loaded driver ([`crate::backend::GpuBackend::loaded_driver`]):
+//! What a host's files say of a vendor's loaded driver (core's `GpuBackend::loaded_driver`):
 //! its state and release, and the component values a requirement's constraints are checked
 //! against. `gpuctl report` (the fleet report) asks every backend for it, so generic code reads
 //! no vendor's driver files (docs/fleet.md#drivers).
@@ -117,7 +117,7 @@ pub struct LoadedDriver {
     pub bound: Vec<BoundDriver>,
     /// The loaded driver as `gpuctl requirement --driver` specs in the vendor's own forms
     /// (NVIDIA's `open:570.86.15`, Intel's `xe`): what report and doctor ask THE verdict
-    /// about ([`crate::requirement_answer::verdicts`]). The kernel's spec is the caller's.
+    /// about (core's `requirement_answer::verdicts`). The kernel's spec is the caller's.
     pub specs: Vec<String>,
 }
 
@@ -145,6 +145,6 @@ impl LoadedDriver {
 }
 
 /// A vendor's reader of its loaded driver, for vendors made of data
-/// ([`crate::render_node::RenderNodeVendor`], [`crate::node_vendor::NodeVendor`]): the host, the kernel's `major.minor`
-/// when known, and the vendor's GPUs on the host.
-pub type LoadedDriverHook = fn(&crate::host::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;
+/// (core's `render_node::RenderNodeVendor`, `node_vendor::NodeVendor`): the host, the kernel's
+/// `major.minor` when known, and the vendor's GPUs on the host.
+pub type LoadedDriverHook = fn(&gpuctl_host::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;

@@ -1,5 +1,5 @@
 //! What a vendor adds to the requirement answer beyond one requirement per device
-//! ([`GpuBackend::driver_requirement`]): its own id and `--driver` forms, a site table, GPUs it
+//! (the plug-in interface's `GpuBackend::driver_requirement`, in core): its own id and `--driver` forms, a site table, GPUs it
 //! leaves out of the host's combined line, lines under a GPU (first listings), sections of its
 //! own (a toolkit's driver floor, an image's requirements), verdicts finer than the
 //! requirement's, its own way of combining, and its wording. NVIDIA's generation table (Rex's
@@ -13,9 +13,9 @@ use std::path::Path;
 use super::RequirementInputError;
 use super::report_entry::{VendorStack, Wording};
 use super::{CombineError, Requirement, StackSpec};
-use crate::host::Host;
 use crate::image_env::ImageEnv;
-use crate::pci::PciDevice;
+use gpuctl_host::Host;
+use gpuctl_host::pci::PciDevice;
 
 /// One GPU's requirement, and why it is left out of the combined requirement when it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,10 +72,8 @@ pub trait RequirementSource {
     }
 }
 
-/// What a vendor's requirement model adds to [`GpuBackend::driver_requirement`]; see the
+/// What a vendor's requirement model adds to core's `GpuBackend::driver_requirement`; see the
 /// module docs.
-///
-/// [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
 pub trait RequirementModel: Send + Sync {
     /// The model for one request. Called for every registered model before any GPU is looked
     /// at, so a request the vendor cannot take (an unreadable site table, a toolkit it does

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::Constraint;
-use crate::detect::FactValue;
+use crate::FactValue;
 
 /// What one GPU (or, combined, several) needs of its driver stack.
 ///

@@ -1,7 +1,7 @@
 //! THE verdict (docs/requirement.md#one-verdict): whether a driver stack fits GPUs — fits,
 //! does not fit (why), or unknown (what is missing). `gpuctl requirement --driver`, doctor's
 //! driver checks, `report`/NFD's `driver.fits` and `fleet` all read it from the same answer
-//! ([`crate::requirement_answer::verdicts`]), so no surface decides on its own.
+//! (core's `requirement_answer::verdicts`), so no surface decides on its own.
 //!
 //! Unknown is never a pass: a device no source lists, a component the stack does not name
 //! (the ROCm an image carries), a release the vendor's sources cannot place. Every surface

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::finding::Finding;
-use crate::host::{Host, HostError};
 use crate::text::{escape_controls, py_strip};
+use crate::{Host, HostError};
 
 /// Where sysfs lists PCI functions.
 pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
@@ -60,7 +60,7 @@ impl PciDevice {
 
 /// The PCI base classes a GPU enumerates as: display controllers (0x03) and processing
 /// accelerators (0x12). A vendor whose GPUs are all display controllers narrows this
-/// ([`crate::backend::GpuBackend::pci_classes`]), so its other accelerators (Intel's NPU is a
+/// (core's `GpuBackend::pci_classes`), so its other accelerators (Intel's NPU is a
 /// 0x12 function of vendor 0x8086) are not counted as its GPUs.
 pub const GPU_BASE_CLASSES: &[u8] = &[0x03, 0x12];
 
@@ -110,7 +110,7 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
 
 /// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
 /// warning for each entry that could not be read. It walks the bus; a caller with a
-/// [`crate::probe::Probe`] asks [`crate::probe::Probe::pci`] instead, which walks it once per run.
+/// probe (core's `Probe`) asks `Probe::pci` instead, which walks it once per run.
 pub fn gpus_of_vendor(host: &Host, vendor_id: u16) -> (Vec<PciDevice>, Vec<Finding>) {
     PciScan::read(host).gpus_of_vendor(vendor_id)
 }
@@ -194,7 +194,7 @@ impl PciScan {
     }
 
     /// One vendor's functions of the base classes `classes` (its backend's
-    /// [`crate::backend::GpuBackend::pci_classes`]), by bus address, with the warnings that
+    /// `GpuBackend::pci_classes` in core), by bus address, with the warnings that
     /// concern the vendor.
     pub fn gpus_of(&self, vendor_id: u16, classes: &[u8]) -> (Vec<PciDevice>, Vec<Finding>) {
         let gpus = self

@@ -327,5 +327,4 @@ fn components(p: &Path) -> impl DoubleEndedIterator<Item = OsString> + '_ {
 }
 
 #[cfg(test)]
-#[path = "host_tests.rs"]
 mod tests;

@@ -167,24 +167,6 @@ pub fn tsv_rows(text: &str) -> impl Iterator<Item = (&str, Vec<&str>)> {
         .map(|l| (l, l.split('\t').collect()))
 }
 
-/// Which of `words` occur in `text`, found in one pass (a stderr can be 16 MiB and the
-/// catalogue has a few hundred words).
-pub fn present<'w>(text: &str, words: &[&'w str]) -> std::collections::HashSet<&'w str> {
-    let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-    let Ok(ac) = aho_corasick::AhoCorasick::new(&words) else {
-        // Only a pattern set too large for the automaton fails; search them one by one.
-        return words.into_iter().filter(|w| text.contains(w)).collect();
-    };
-    let mut found = std::collections::HashSet::new();
-    for m in ac.find_overlapping_iter(text) {
-        found.insert(words[m.pattern().as_usize()]);
-        if found.len() == words.len() {
-            break;
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
