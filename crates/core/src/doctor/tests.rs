@@ -114,8 +114,8 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     use crate::backend::{GpuBackend, Registry};
     use crate::check::podman::PodmanFacts;
     use crate::host::Host;
+    use crate::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
     use crate::probe::Probe;
-    use crate::render_node::RenderNodeVendor;
     use crate::selector::Selection;
 
     fn acme_checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
@@ -129,12 +129,19 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
             if there { Status::Ok } else { Status::Problem },
         )]
     }
-    static ACME: RenderNodeVendor = RenderNodeVendor {
-        host_checks: Some(acme_checks),
-        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+    static ACME: NodeVendor = NodeVendor {
+        facts: VendorFacts {
+            host_checks: Some(acme_checks),
+            ..VendorFacts::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+        },
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
     };
-    static PLAIN: RenderNodeVendor =
-        RenderNodeVendor::new("plain", "Plain", "plain.example/x", 0x1e5b);
+    static PLAIN: NodeVendor = NodeVendor {
+        facts: VendorFacts::new("plain", "Plain", "plain.example/x", 0x1e5b),
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
+    };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let probe = Probe::new(&host, &[], None);

@@ -145,6 +145,6 @@ impl LoadedDriver {
 }
 
 /// A vendor's reader of its loaded driver, for vendors made of data
-/// ([`crate::render_node::RenderNodeVendor`], [`crate::node_vendor::NodeVendor`]): the host, the kernel's `major.minor`
+/// ([`crate::node_vendor::VendorFacts`] of a [`crate::node_vendor::NodeVendor`]): the host, the kernel's `major.minor`
 /// when known, and the vendor's GPUs on the host.
 pub type LoadedDriverHook = fn(&crate::host::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;
