@@ -1,6 +1,6 @@
 //! An image's environment as core carries it: `KEY=VALUE` pairs, read from a file or from
 //! podman. `requirement --image-env`, `doctor --image-env`/`--image` and `run` hand the same
-//! type to every vendor ([`crate::backend::GpuBackend::image_checks`], the requirement model's
+//! type to every vendor ([`crate::backend::Diagnostics::image_checks`], the requirement model's
 //! `VendorRequest`); what the pairs mean is each vendor's business (docs/image-check.md). A
 //! leaf module, so both the requirement model and the checks can name it.
 //!

@@ -164,7 +164,7 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
         .collect();
     assert_eq!(acme.len(), 1);
     assert_eq!(acme[0].status, Status::Problem);
-    assert!(PLAIN.host_checks(&probe, &ctx).is_empty());
+    assert!(PLAIN.diagnostics().host_checks(&probe, &ctx).is_empty());
 }
 
 /// Issue 15, item 5: doctor plans the selection once, and a plan that fails is a finding of its
@@ -213,10 +213,13 @@ fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
             message: "acme's firmware is too old for its driver".to_string(),
         })
     });
-    m.expect_host_checks().returning(|_, _| Vec::new());
-    m.expect_families().return_const(&[][..]);
-    m.expect_check_codes().return_const(&[][..]);
-    m.expect_cdi_regenerate().returning(|_, _| None);
+    // No checks, families or CDI generator of its own.
+    m.expect_diagnostics().return_const(
+        Box::new(crate::backend::NoCapability) as Box<dyn crate::backend::Diagnostics>
+    );
+    m.expect_cdi_tooling().return_const(
+        Box::new(crate::backend::NoCapability) as Box<dyn crate::backend::CdiTooling>
+    );
     let backend: &'static dyn GpuBackend = Box::leak(Box::new(m));
     let reg = Registry::from_backends([backend]);
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

@@ -84,7 +84,9 @@ mod tests {
 
     fn draft(vendor: &NodeVendor, t: &Tree) -> Option<Result<CdiDraft, GenerateError>> {
         let host = Host::at(t.root()).unwrap();
-        vendor.cdi_draft(&Probe::new(&host, &[], None))
+        vendor
+            .cdi_tooling()
+            .cdi_draft(&Probe::new(&host, &[], None))
     }
 
     /// (name, nodes) of each device, in file order.

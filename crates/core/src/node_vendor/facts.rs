@@ -44,10 +44,10 @@ pub struct VendorFacts {
     /// The vendor's own failure families.
     pub families: &'static [Family],
     /// Words that name the vendor's components in a failure text
-    /// ([`GpuBackend::gpu_words`](crate::backend::GpuBackend::gpu_words)).
+    /// ([`Diagnostics::gpu_words`](crate::backend::Diagnostics::gpu_words)).
     pub gpu_words: &'static [&'static str],
     /// The vendor's emitters read by structure
-    /// ([`GpuBackend::emitter_rules`](crate::backend::GpuBackend::emitter_rules)).
+    /// ([`Diagnostics::emitter_rules`](crate::backend::Diagnostics::emitter_rules)).
     pub emitter_rules: &'static [crate::reading::EmitterRule],
     /// This host's facts about a failure of one of the vendor's families: family code, failure
     /// text, probe.
@@ -60,7 +60,7 @@ pub struct VendorFacts {
     /// table.
     pub requirement: Option<RequirementHook>,
     /// What the host's files say of the vendor's loaded driver
-    /// ([`GpuBackend::loaded_driver`](crate::backend::GpuBackend::loaded_driver)); `None`: only
+    /// ([`Requirements::loaded_driver`](crate::backend::Requirements::loaded_driver)); `None`: only
     /// the kernel is checked.
     pub loaded_driver: Option<crate::requirement::LoadedDriverHook>,
     /// Facts of the vendor's own about one device (a firmware version), shown by `detect` after

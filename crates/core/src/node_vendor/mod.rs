@@ -8,19 +8,15 @@
 //! node is granted only when sysfs shows it belongs to one of the vendor's PCI functions, and
 //! the vendor's identity and words are one [`VendorFacts`].
 
-use crate::backend::{GpuBackend, Grant};
-use crate::check::{Check, CheckCode, DoctorContext};
+use crate::backend::{CdiTooling, Diagnostics, GpuBackend, Grant, Requirements};
 use crate::detect::VendorReport;
 use crate::error::GpuError;
-use crate::families::Family;
-use crate::pattern::FamilyCode;
-use crate::pci::PciDevice;
 use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
 use crate::probe::Probe;
 use crate::render_node::{best_effort_warning_numbered, cdi_devices_of};
-use crate::requirement::Requirement;
 
+mod capability;
 mod cdi;
 mod facts;
 pub(crate) mod families;
@@ -216,64 +212,16 @@ impl GpuBackend for NodeVendor {
         self.report(probe, tier)
     }
 
-    /// The vendor's own families, then (for numbered nodes) the node-missing and node-denied
-    /// families built from its nodes and group.
-    fn families(&self) -> &'static [Family] {
-        families::of(self)
+    fn diagnostics(&self) -> &dyn Diagnostics {
+        self
     }
 
-    fn gpu_words(&self) -> &'static [&'static str] {
-        self.facts.gpu_words
+    fn requirements(&self) -> &dyn Requirements {
+        &self.facts
     }
 
-    fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
-        self.facts.emitter_rules
-    }
-
-    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
-        self.facts
-            .explain_details
-            .map(|f| f(code, text, probe))
-            .unwrap_or_default()
-    }
-
-    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
-        self.facts
-            .host_checks
-            .map(|f| f(probe, ctx))
-            .unwrap_or_default()
-    }
-
-    fn check_codes(&self) -> &'static [CheckCode] {
-        self.facts.check_codes
-    }
-
-    fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
-        self.facts
-            .cdi_generator
-            .map(|g| format!("'{g} --output={spec_path}'"))
-    }
-
-    fn cdi_draft(
-        &self,
-        probe: &Probe,
-    ) -> Option<Result<crate::cdi_tool::generate::CdiDraft, crate::cdi_tool::generate::GenerateError>>
-    {
-        let naming = self.facts.cdi_naming?;
-        if self.is_render() {
-            return Some(self.render_draft(probe, naming));
-        }
-        Some(self.draft(probe, naming))
-    }
-
-    fn cdi_generator(&self) -> Option<&'static str> {
-        self.facts.cdi_generator
-    }
-
-    fn cdi_tool(&self) -> Option<&'static str> {
-        self.facts
-            .cdi_tool
-            .or(self.facts.cdi_generator.map(crate::backend::program_of))
+    fn cdi_tooling(&self) -> &dyn CdiTooling {
+        self
     }
 
     /// The vendor's group; DRM render nodes are group render, card nodes video, unless the
@@ -283,18 +231,5 @@ impl GpuBackend for NodeVendor {
             None if self.is_render() => Some("render or video"),
             group => group,
         }
-    }
-
-    fn loaded_driver(
-        &self,
-        host: &crate::host::Host,
-        kernel: Option<crate::requirement::Version>,
-        gpus: &[crate::requirement::GpuOnHost],
-    ) -> Option<crate::requirement::LoadedDriver> {
-        self.facts.loaded_driver.map(|f| f(host, kernel, gpus))
-    }
-
-    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        self.facts.requirement.and_then(|h| (h.requirement)(device))
     }
 }

@@ -163,3 +163,84 @@ impl NodeVendor {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::backend::GpuBackend;
+    use crate::host::Host;
+    use crate::node_vendor::VendorFacts;
+    use crate::plan::Need;
+    use gpuctl_testkit::Tree;
+
+    /// Intel as its crate writes it: display controllers only.
+    const GPUS_ONLY: NodeVendor = NodeVendor {
+        facts: VendorFacts {
+            pci_classes: &[0x03],
+            ..VendorFacts::new("intel", "Intel", "intel.com/gpu", 0x8086)
+        },
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
+    };
+
+    /// An Intel GPU (class 0x0300) and a render node of an Intel 0x12 function (an NPU), both
+    /// under vendor 0x8086 in sysfs.
+    fn host_with_npu() -> Tree {
+        let t = Tree::new();
+        t.pci("0000:00:02.0", 0x8086, 0x56a0, 0x030000);
+        t.render_node("renderD128", "0x8086", "0000:00:02.0");
+        t.pci("0000:00:0b.0", 0x8086, 0x7d1d, 0x120000);
+        t.render_node("renderD129", "0x8086", "0000:00:0b.0");
+        t.dev(&["dri/renderD128", "dri/renderD129"]);
+        t
+    }
+
+    #[test]
+    fn a_render_node_of_another_pci_class_is_never_the_vendor_s() {
+        let t = host_with_npu();
+        let host = Host::at(t.root()).unwrap();
+        let probe = Probe::new(&host, &[], None);
+        let report = GPUS_ONLY.detect(&probe).unwrap();
+        let addresses: Vec<_> = report
+            .devices
+            .iter()
+            .map(|d| d.pci_address.clone())
+            .collect();
+        assert_eq!(addresses, [Some("0000:00:02.0".to_string())]);
+        let tier = GPUS_ONLY.tier(&probe).unwrap();
+        assert_eq!(tier, Some(Tier::Raw));
+        let plan = GPUS_ONLY.plan(&probe, tier, &Grant::whole()).unwrap();
+        let nodes: Vec<&Need> = plan
+            .items()
+            .iter()
+            .map(|i| &i.need)
+            .filter(|n| matches!(n, Need::DeviceNode(_)))
+            .collect();
+        assert_eq!(nodes, [&Need::DeviceNode("/dev/dri/renderD128".into())]);
+        // `intel:1` is no device: the NPU's node has no index.
+        let e = GPUS_ONLY
+            .plan(&probe, tier, &Grant::indexes(vec![1]))
+            .unwrap_err();
+        let e = e.to_string();
+        assert!(
+            e.contains("[1]") && e.contains(": intel:0=0000:00:02.0;"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_gpu_class_counts_when_the_vendor_does_not_narrow_them() {
+        let t = host_with_npu();
+        let host = Host::at(t.root()).unwrap();
+        let probe = Probe::new(&host, &[], None);
+        let every = NodeVendor {
+            facts: VendorFacts {
+                pci_classes: crate::pci::GPU_BASE_CLASSES,
+                ..GPUS_ONLY.facts
+            },
+            ..GPUS_ONLY
+        };
+        assert_eq!(every.detect(&probe).unwrap().devices.len(), 2);
+    }
+}

@@ -23,7 +23,7 @@ pub use raw::{render_node_devices, render_nodes, select_render_nodes, vendor_ren
 pub use requirement::RequirementHook;
 
 /// A vendor's facts about one of its failure families on this host: family code, failure text,
-/// probe ([`GpuBackend::explain_details`](crate::backend::GpuBackend::explain_details)).
+/// probe ([`Diagnostics::explain_details`](crate::backend::Diagnostics::explain_details)).
 pub type ExplainDetails = fn(FamilyCode, &str, &Probe) -> Vec<String>;
 
 /// A vendor written as data's `gpuctl doctor` checks, read through the probe's host

@@ -1,4 +1,4 @@
-//! What a host's files say of a vendor's loaded driver ([`crate::backend::GpuBackend::loaded_driver`]):
+//! What a host's files say of a vendor's loaded driver ([`crate::backend::Requirements::loaded_driver`]):
 //! its state and release, and the component values a requirement's constraints are checked
 //! against. `gpuctl report` (the fleet report) asks every backend for it, so generic code reads
 //! no vendor's driver files (docs/fleet.md#drivers).

@@ -1,12 +1,12 @@
 //! What a vendor adds to the requirement answer beyond one requirement per device
-//! ([`GpuBackend::driver_requirement`]): its own id and `--driver` forms, a site table, GPUs it
+//! ([`Requirements::driver_requirement`]): its own id and `--driver` forms, a site table, GPUs it
 //! leaves out of the host's combined line, lines under a GPU (first listings), sections of its
 //! own (a toolkit's driver floor, an image's requirements), verdicts finer than the
 //! requirement's, its own way of combining, and its wording. NVIDIA's generation table (Rex's
 //! model) is the one built-in user; a vendor without one gets the defaults, which are what AMD,
 //! Intel and plug-ins use.
 //!
-//! [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
+//! [`Requirements::driver_requirement`]: crate::backend::Requirements::driver_requirement
 
 use std::path::Path;
 
@@ -72,10 +72,10 @@ pub trait RequirementSource {
     }
 }
 
-/// What a vendor's requirement model adds to [`GpuBackend::driver_requirement`]; see the
+/// What a vendor's requirement model adds to [`Requirements::driver_requirement`]; see the
 /// module docs.
 ///
-/// [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
+/// [`Requirements::driver_requirement`]: crate::backend::Requirements::driver_requirement
 pub trait RequirementModel: Send + Sync {
     /// The model for one request. Called for every registered model before any GPU is looked
     /// at, so a request the vendor cannot take (an unreadable site table, a toolkit it does
