@@ -12,7 +12,7 @@ use crate::table::tables;
 /// The families whose cause is the GPU's target.
 const TARGET_FAMILIES: &[FamilyCode] = &[families::HIP_NO_CODE_OBJECT, families::HSA_MEMORY_FAULT];
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::GpuBackend::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     if !TARGET_FAMILIES.contains(&code) {
         return Vec::new();

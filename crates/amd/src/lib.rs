@@ -11,8 +11,8 @@ pub mod loaded;
 pub mod requirement;
 pub mod table;
 
+use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
 use gpuctl_core::pci::PciDevice;
-use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
 
@@ -21,17 +21,21 @@ pub const KIND: &str = "amd.com/gpu";
 /// The compute node every AMD GPU shares.
 pub const KFD: &str = "/dev/kfd";
 
-/// The AMD backend: gpuctl's render-node mechanism with AMD's facts and words.
-pub const AMD: RenderNodeVendor = RenderNodeVendor {
-    vendor: "amd",
-    display: "AMD",
-    kind: KIND,
-    pci_vendor_id: 0x1002,
+/// The AMD backend: gpuctl's device-class recipe with AMD's facts and words: the render nodes of
+/// AMD's PCI functions, after `/dev/kfd`.
+pub const AMD: NodeVendor = NodeVendor {
+    facts: FACTS,
+    device_node: RENDER_NODE,
+    shared_nodes: &[KFD],
+    shared_node_hint: "load amdgpu with KFD (ROCm needs it), or generate a CDI spec with 'amd-ctk cdi generate'",
+    ..NodeVendor::DEFAULT
+};
+
+/// AMD's identity, words and hooks.
+pub const FACTS: VendorFacts = VendorFacts {
     order: 1,
-    shared_node: Some(KFD),
     missing_summary: "no /dev/kfd",
     unserved: "the selection requests 'amd' but this host has neither an 'amd.com/gpu' CDI spec nor /dev/kfd — is the amdgpu kernel driver loaded?  For CDI, install the AMD Container Toolkit ('amd-ctk cdi generate').",
-    shared_node_hint: "load amdgpu with KFD (ROCm needs it), or generate a CDI spec with 'amd-ctk cdi generate'",
     families: families::FAMILIES,
     requirement: Some(RequirementHook {
         label_key: "target",
@@ -57,7 +61,7 @@ pub const AMD: RenderNodeVendor = RenderNodeVendor {
     loaded_driver: Some(loaded::read),
     host_checks: Some(doctor::checks),
     check_codes: doctor::CHECKS,
-    ..RenderNodeVendor::DEFAULT
+    ..VendorFacts::new("amd", "AMD", KIND, 0x1002)
 };
 
 gpuctl_core::register_backend!(AMD);

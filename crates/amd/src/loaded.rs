@@ -1,4 +1,4 @@
-//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): the
+//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): the
 //! out-of-tree (DKMS) amdgpu has a version file, the kernel's own module has none.
 
 use std::path::Path;

@@ -137,10 +137,13 @@ fn generate(
         });
     };
     let probe = Probe::new(&ctx.host, &ctx.cdi_dirs, ctx.podman.as_ref());
-    let Some(draft) = backend.cdi_draft(&probe) else {
+    let Some(draft) = backend.cdi_tooling().cdi_draft(&probe) else {
         return Err(CliError::CdiNotOurs {
             vendor: vendor.to_string(),
-            generator: backend.cdi_generator().or(backend.cdi_tool()),
+            generator: backend
+                .cdi_tooling()
+                .cdi_generator()
+                .or(backend.cdi_tooling().cdi_tool()),
         });
     };
     let spec = draft

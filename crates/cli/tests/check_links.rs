@@ -71,12 +71,13 @@ fn every_check_doctor_reports_on_the_bundled_hosts_is_declared() {
             seen.insert(c.code);
         }
         // A family may also be answered by a vendor's check of its own text
-        // (`GpuBackend::explain_checks`): those codes are exercised on the family's signs.
+        // (`Diagnostics::explain_checks`): those codes are exercised on the family's signs.
         for f in families::catalogue(registry) {
             let text = f.signs.first().map(|s| s.join(" ")).unwrap_or_default();
             for b in registry.backends() {
                 seen.extend(
-                    b.explain_checks(f.code, &text, &probe)
+                    b.diagnostics()
+                        .explain_checks(f.code, &text, &probe)
                         .iter()
                         .map(|c| c.code),
                 );

@@ -55,7 +55,7 @@ pub fn loaded_verdict_with(
         })
         .collect();
     let kernel = kernel_release(host).map(|k| k.version);
-    let loaded = backend.loaded_driver(host, kernel, &gpus)?;
+    let loaded = backend.requirements().loaded_driver(host, kernel, &gpus)?;
     if matches!(loaded.state, LoadState::NotLoaded(_)) {
         return None;
     }

@@ -44,7 +44,7 @@ pub struct Explanation {
     /// when they were not run.
     pub host: Option<Vec<Check>>,
     /// The vendors' checks of this host against what the text itself says
-    /// ([`crate::backend::GpuBackend::explain_checks`]); they join `host` in
+    /// ([`crate::backend::Diagnostics::explain_checks`]); they join `host` in
     /// [`Explanation::with_host`].
     #[serde(skip)]
     pub text_checks: Vec<Check>,
@@ -276,14 +276,19 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     let mut text_checks = Vec::new();
     if let Some(p) = probe {
         for b in registry.backends() {
-            details.extend(b.explain_details(family.code, text, p));
-            text_checks.extend(b.explain_checks(family.code, text, p));
+            details.extend(b.diagnostics().explain_details(family.code, text, p));
+            text_checks.extend(b.diagnostics().explain_checks(family.code, text, p));
         }
     }
     let vendor = registry
         .backends()
         .iter()
-        .find(|b| b.families().iter().any(|f| f.code == family.code))
+        .find(|b| {
+            b.diagnostics()
+                .families()
+                .iter()
+                .any(|f| f.code == family.code)
+        })
         .map(|b| b.vendor());
     let hint = match structured {
         Some(r) => read::hint(r),

@@ -1,6 +1,7 @@
 //! The CDI hints in the vendors' words. Core's CDI families carry the reference's hint, which
 //! names NVIDIA's, AMD's and Intel's toolkits; here it is built from the registered vendors'
-//! own ([`GpuBackend::cdi_tool`], [`GpuBackend::cdi_generator`]), so a plug-in's CDI failure
+//! own ([`crate::backend::CdiTooling::cdi_tool`],
+//! [`crate::backend::CdiTooling::cdi_generator`]), so a plug-in's CDI failure
 //! names the plug-in's generator, and a vendor with none is told so instead of being sent to
 //! another vendor's. With NVIDIA, AMD and Intel registered the texts are the reference's.
 
@@ -48,7 +49,7 @@ fn devices(b: &dyn GpuBackend) -> String {
 fn cdi(text: &str, registry: &Registry) -> String {
     let unknown: Vec<&dyn GpuBackend> = named(text, registry)
         .into_iter()
-        .filter(|b| b.cdi_tool().is_none())
+        .filter(|b| b.cdi_tooling().cdi_tool().is_none())
         .collect();
     let mut out = CDI_HINT_HEAD.to_string();
     for b in &unknown {
@@ -62,7 +63,7 @@ fn cdi(text: &str, registry: &Registry) -> String {
     let tools: Vec<&str> = registry
         .backends()
         .iter()
-        .filter_map(|b| b.cdi_tool())
+        .filter_map(|b| b.cdi_tooling().cdi_tool())
         .collect();
     if unknown.is_empty() {
         out.push_str(
@@ -124,7 +125,8 @@ fn stale(text: &str, registry: &Registry, probe: Option<&Probe>) -> String {
     };
     let by_node = |p: &str| {
         registry.backends().iter().copied().find(|b| {
-            b.gpu_words()
+            b.diagnostics()
+                .gpu_words()
                 .iter()
                 .any(|w| w.starts_with("/dev/") && p.starts_with(w))
         })
@@ -137,13 +139,14 @@ fn stale(text: &str, registry: &Registry, probe: Option<&Probe>) -> String {
     let Some(b) = vendor else {
         return STALE_CDI_HINT.to_string();
     };
-    if b.cdi_generator()
+    if b.cdi_tooling()
+        .cdi_generator()
         .is_some_and(|g| STALE_CDI_HINT.contains(g))
     {
         return STALE_CDI_HINT.to_string();
     }
     let how = match (spec, probe) {
-        (Some(s), Some(p)) => b.cdi_regenerate(p, &s.path),
+        (Some(s), Some(p)) => b.cdi_tooling().cdi_regenerate(p, &s.path),
         _ => None,
     };
     let file = spec.map_or("the spec", |s| s.path.as_str());
@@ -154,7 +157,11 @@ fn stale(text: &str, registry: &Registry, probe: Option<&Probe>) -> String {
         ),
         None => "Hint: the CDI spec is stale.\n".to_string(),
     };
-    let what = match (how, b.cdi_generator(), b.cdi_tool()) {
+    let what = match (
+        how,
+        b.cdi_tooling().cdi_generator(),
+        b.cdi_tooling().cdi_tool(),
+    ) {
         (Some(how), _, _) => format!("Regenerate it after every driver upgrade: {how};"),
         (None, Some(g), _) => {
             format!("Regenerate it after every driver upgrade: '{g} --output={file}';")

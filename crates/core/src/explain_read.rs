@@ -31,7 +31,7 @@ pub(crate) fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&
     let mut rules: Vec<&'static EmitterRule> = reading::core_rules().iter().collect();
     let mut gpu: Vec<&'static str> = vec!["gpu"];
     for b in registry.backends() {
-        rules.extend(b.emitter_rules().iter());
+        rules.extend(b.diagnostics().emitter_rules().iter());
         gpu.push(b.vendor());
     }
     (rules, gpu)

@@ -2,7 +2,7 @@
 //! podman's real CDI messages (docs/explain.md#cdi).
 
 use super::*;
-use crate::backend::MockGpuBackend;
+use crate::backend::{CdiTooling, Diagnostics, MockCdiTooling, MockGpuBackend, NoCapability};
 use crate::families::{CDI_HINT, KEEP_GROUPS_HINT};
 use rstest::rstest;
 
@@ -21,13 +21,14 @@ fn mock(i: usize, v: &'static str, k: &'static str, tool: Option<&'static str>) 
     m.expect_order().return_const(i as u32);
     m.expect_cdi_kind().return_const(k);
     m.expect_cdi_kinds().returning(move || vec![k]);
-    m.expect_cdi_tool().return_const(tool);
-    m.expect_cdi_generator().return_const(None);
-    m.expect_families().return_const(&[][..]);
-    m.expect_gpu_words().return_const(&[][..]);
-    m.expect_emitter_rules().return_const(&[][..]);
-    m.expect_explain_details().returning(|_, _, _| Vec::new());
-    m.expect_explain_checks().returning(|_, _, _| Vec::new());
+    let mut cdi = MockCdiTooling::new();
+    cdi.expect_cdi_tool().return_const(tool);
+    cdi.expect_cdi_generator().return_const(None);
+    m.expect_cdi_tooling()
+        .return_const(Box::new(cdi) as Box<dyn CdiTooling>);
+    // No families, words, rules, details or checks of its own.
+    m.expect_diagnostics()
+        .return_const(Box::new(NoCapability) as Box<dyn Diagnostics>);
     m
 }
 

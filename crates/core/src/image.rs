@@ -2,7 +2,7 @@
 //!
 //! An image declares what its GPU user space needs in environment variables (NVIDIA's
 //! `NVIDIA_REQUIRE_CUDA`, ROCm's `ROCM_VERSION`); which variables mean what is each vendor's
-//! business ([`crate::backend::GpuBackend::image_checks`]). Core only carries the `KEY=VALUE`
+//! business ([`crate::backend::Diagnostics::image_checks`]). Core only carries the `KEY=VALUE`
 //! pairs, reads them from podman (`podman image inspect`, at the one podman boundary,
 //! [`crate::check::podman::PodmanCli`]) and walks the vendors.
 
@@ -23,7 +23,7 @@ use crate::image_env::ImageEnv;
 pub fn checks(vendors: &[&dyn GpuBackend], probe: &Probe, env: &ImageEnv) -> Vec<Check> {
     let mut out: Vec<Check> = vendors
         .iter()
-        .flat_map(|v| v.image_checks(probe, env))
+        .flat_map(|v| v.diagnostics().image_checks(probe, env))
         .collect();
     if out.is_empty() {
         let names: Vec<&str> = vendors.iter().map(|v| v.display_name()).collect();
@@ -66,7 +66,8 @@ pub struct RunVerdict {
 /// engine's `run` arguments (`args`, [`crate::run_args`]) is inspected through `cli`, its
 /// environment overlaid with the arguments' `-e`/`--env`/`--env-file` as `host`'s engine will
 /// ([`crate::run_env`]: the container's environment, which the NVIDIA hook reads), and every
-/// granted vendor's [`GpuBackend::image_checks`] is asked. An image the engine cannot inspect
+/// granted vendor's [`crate::backend::Diagnostics::image_checks`] is asked.
+/// An image the engine cannot inspect
 /// (not pulled yet) or cannot be told among the arguments, or an env-file gpuctl cannot read,
 /// is a warning, never a refusal.
 pub fn before_run(
@@ -112,7 +113,10 @@ pub fn before_run(
             return verdict;
         }
     };
-    for c in vendors.iter().flat_map(|v| v.image_checks(probe, &env)) {
+    for c in vendors
+        .iter()
+        .flat_map(|v| v.diagnostics().image_checks(probe, &env))
+    {
         match c.status {
             Status::Problem if verdict.refuse.is_none() => verdict.refuse = Some(refusal(&c)),
             Status::Problem | Status::Warning => verdict.warnings.push(refusal(&c)),
@@ -194,7 +198,8 @@ mod run_tests {
         m.expect_display_name().return_const("Picky");
         // Not registered: THE verdict has no loaded stack of its to ask about.
         m.expect_vendor().return_const("picky");
-        m.expect_image_checks().returning(|_, env| {
+        let mut diagnostics = crate::backend::MockDiagnostics::new();
+        diagnostics.expect_image_checks().returning(|_, env| {
             if env.get("NEEDS") == Some("new") {
                 vec![
                     Check::new(
@@ -209,6 +214,8 @@ mod run_tests {
                 Vec::new()
             }
         });
+        m.expect_diagnostics()
+            .return_const(Box::new(diagnostics) as Box<dyn crate::backend::Diagnostics>);
         Box::leak(Box::new(m))
     }
 

@@ -11,7 +11,7 @@ use crate::check::CheckCode;
 
 /// A failure family's stable code (`cdi-stale-spec`), printed by `explain` and `run`. Typed, so
 /// that what a vendor says about one of its families
-/// ([`crate::backend::GpuBackend::explain_details`]) names it by the constant its family carries,
+/// ([`crate::backend::Diagnostics::explain_details`]) names it by the constant its family carries,
 /// never by a string that may drift from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
@@ -57,7 +57,7 @@ pub struct Family {
     /// What to do, as the `Hint:` block, with commands a user can type.
     pub remedy: &'static str,
     /// The `gpuctl doctor` checks that find the cause on the host: core's
-    /// ([`crate::check::codes`]) or the vendor's own ([`crate::backend::GpuBackend::check_codes`]).
+    /// ([`crate::check::codes`]) or the vendor's own ([`crate::backend::Diagnostics::check_codes`]).
     pub checks: &'static [CheckCode],
 }
 

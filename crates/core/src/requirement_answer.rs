@@ -60,7 +60,7 @@ fn answer_over(
     // is refused whichever GPUs are asked about; its sources build their tables lazily.
     let mut sources: Vec<(&'static str, Box<dyn RequirementSource>)> = Vec::new();
     for backend in registry.backends() {
-        if let Some(m) = backend.requirement_model() {
+        if let Some(m) = backend.requirements().requirement_model() {
             sources.push((backend.vendor(), m.source(&request.vendor)?));
         }
     }
@@ -84,7 +84,7 @@ fn answer_over(
     let mut warnings: Vec<String> = Vec::new();
     let mut inputs: Vec<(&'static dyn GpuBackend, Vec<GpuInput>)> = Vec::new();
     for backend in order(registry, &ids, host_mode) {
-        let model = backend.requirement_model();
+        let model = backend.requirements().requirement_model();
         let devices: Vec<PciDevice> = if let Some(scan) = scan {
             let (devices, w) = scan.gpus_of(backend.pci_vendor_id(), backend.pci_classes());
             for w in w.iter().map(ToString::to_string) {
@@ -134,7 +134,7 @@ fn answer_over(
                 |g| g.requirement.vendor().to_string(),
             ),
             gpus,
-            model: backend.requirement_model(),
+            model: backend.requirements().requirement_model(),
             source: source_of(backend.vendor()),
         })
         .collect();
@@ -155,7 +155,8 @@ fn order(registry: &Registry, ids: &Ids, host_mode: bool) -> Vec<&'static dyn Gp
         }
     }
     order.sort_by_key(|b| {
-        !b.requirement_model()
+        !b.requirements()
+            .requirement_model()
             .is_some_and(|m| m.wording().bare_combined)
     });
     order
@@ -179,12 +180,14 @@ fn default_requirements(backend: &dyn GpuBackend, devices: &[PciDevice]) -> Vec<
     devices
         .iter()
         .map(|d| {
-            GpuRequirement::counted(backend.driver_requirement(d).unwrap_or_else(|| {
-                Requirement::new(backend.display_name(), backend.pci_vendor_id())
-                    .with_noun(backend.device_noun())
-                    .with_device_id(d.device_id)
-                    .with_unknown(NO_REQUIREMENT_DATA)
-            }))
+            GpuRequirement::counted(backend.requirements().driver_requirement(d).unwrap_or_else(
+                || {
+                    Requirement::new(backend.display_name(), backend.pci_vendor_id())
+                        .with_noun(backend.device_noun())
+                        .with_device_id(d.device_id)
+                        .with_unknown(NO_REQUIREMENT_DATA)
+                },
+            ))
         })
         .collect()
 }
@@ -209,6 +212,7 @@ fn split_ids(tokens: &[String], registry: &Registry) -> Result<Ids, RequirementI
     };
     let own = |backend: &'static dyn GpuBackend, token: &str| {
         backend
+            .requirements()
             .requirement_model()
             .and_then(|m| m.parse_bare_id(token))
             .map(|r| {
@@ -284,7 +288,7 @@ fn split_specs(
         let mut refusal = None;
         let mut taken = false;
         for backend in registry.backends() {
-            let Some(model) = backend.requirement_model() else {
+            let Some(model) = backend.requirements().requirement_model() else {
                 continue;
             };
             match model.parse_spec(spec) {
@@ -311,7 +315,7 @@ fn split_specs(
         let forms: Vec<&str> = registry
             .backends()
             .iter()
-            .filter_map(|b| b.requirement_model())
+            .filter_map(|b| b.requirements().requirement_model())
             .map(|m| m.wording().spec_forms)
             .filter(|f| !f.is_empty())
             .collect();
@@ -359,7 +363,7 @@ fn check_specs_have_gpus(
             s.vendors.iter().map(ToString::to_string).collect()
         };
         let example = backends()
-            .find_map(|b| b.requirement_model())
+            .find_map(|b| b.requirements().requirement_model())
             .map_or("VVVV:DDDD", |m| m.wording().example_id);
         return Err(RequirementInputError::SpecWithoutGpu {
             spec: s.spec.clone(),

@@ -2,7 +2,7 @@
 //! driver" (docs/plugins.md).
 
 use super::{NO_REQUIREMENT_DATA, Request, answer};
-use crate::backend::MockGpuBackend;
+use crate::backend::{MockGpuBackend, NoCapability, Requirements};
 use crate::requirement::text::render;
 use crate::{
     backend::{GpuBackend, Registry},
@@ -18,8 +18,9 @@ fn ascend() -> &'static dyn GpuBackend {
     m.expect_device_noun().return_const("NPU");
     m.expect_pci_vendor_id().return_const(0x19e5_u16);
     m.expect_order().return_const(100_u32);
-    m.expect_driver_requirement().returning(|_| None);
-    m.expect_requirement_model().returning(|| None);
+    // No requirement table and no model of its own.
+    m.expect_requirements()
+        .return_const(Box::new(NoCapability) as Box<dyn Requirements>);
     Box::leak(Box::new(m))
 }
 

@@ -37,7 +37,7 @@ pub fn check_request(
     request: &VendorRequest<'_>,
 ) -> Result<(), RequirementInputError> {
     for backend in registry.backends() {
-        if let Some(m) = backend.requirement_model() {
+        if let Some(m) = backend.requirements().requirement_model() {
             m.source(request)?;
         }
     }

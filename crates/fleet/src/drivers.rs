@@ -1,5 +1,6 @@
 //! The driver each vendor's GPUs run with, read from the host's files by the vendor's backend
-//! ([`GpuBackend::loaded_driver`]: NVIDIA's loaded module as doctor reads it, AMD's module
+//! ([`gpuctl_core::backend::Requirements::loaded_driver`]: NVIDIA's loaded module as doctor
+//! reads it, AMD's module
 //! directory, the driver bound to each Intel GPU), and whether it meets what the GPUs need:
 //! THE verdict of `gpuctl requirement --driver` on the loaded stack
 //! ([`gpuctl_core::requirement_answer::verdicts`], docs/fleet.md#drivers). Nothing here
@@ -17,7 +18,8 @@ pub fn kernel_version(release: &str) -> Option<Version> {
     parse_osrelease(release)
 }
 
-/// The vendor's driver as its backend reads it ([`GpuBackend::loaded_driver`]); `None` for a
+/// The vendor's driver as its backend reads it
+/// ([`gpuctl_core::backend::Requirements::loaded_driver`]); `None` for a
 /// vendor that reads none (a plug-in).
 pub fn loaded(
     backend: &dyn GpuBackend,
@@ -35,7 +37,9 @@ pub fn loaded(
             GpuOnHost::new(d.pci_address.clone(), device_id, d.bound_driver.clone())
         })
         .collect();
-    backend.loaded_driver(host, kernel.and_then(kernel_version), &gpus)
+    backend
+        .requirements()
+        .loaded_driver(host, kernel.and_then(kernel_version), &gpus)
 }
 
 /// The report's driver entry: what the backend read (`None`: a vendor gpuctl reads no driver

@@ -13,7 +13,7 @@ use crate::requirement::{INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};
 /// The kernel release, as the kernel reports it.
 const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::GpuBackend::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     if code != families::FORCE_PROBE && code != families::LEVEL_ZERO_NO_DEVICE {
         return Vec::new();

@@ -12,8 +12,8 @@ pub mod loaded;
 pub mod requirement;
 pub mod table;
 
+use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
 use gpuctl_core::pci::PciDevice;
-use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{KERNEL_PARAMETERS, LINUX_KERNEL, Requirement};
 use requirement::INTEL_GPU_CLASSES;
@@ -21,12 +21,16 @@ use requirement::INTEL_GPU_CLASSES;
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).
 pub const KIND: &str = "intel.com/gpu";
 
-/// The Intel backend: gpuctl's render-node mechanism with Intel's facts and words.
-pub const INTEL: RenderNodeVendor = RenderNodeVendor {
-    vendor: "intel",
-    display: "Intel",
-    kind: KIND,
-    pci_vendor_id: 0x8086,
+/// The Intel backend: gpuctl's device-class recipe with Intel's facts and words: the render
+/// nodes of Intel's display-class PCI functions (its NPU, a 0x12 function, is never one).
+pub const INTEL: NodeVendor = NodeVendor {
+    facts: FACTS,
+    device_node: RENDER_NODE,
+    ..NodeVendor::DEFAULT
+};
+
+/// Intel's identity, words and hooks.
+pub const FACTS: VendorFacts = VendorFacts {
     pci_classes: INTEL_GPU_CLASSES,
     order: 2,
     missing_summary: "no Intel render node",
@@ -57,7 +61,7 @@ pub const INTEL: RenderNodeVendor = RenderNodeVendor {
     loaded_driver: Some(loaded::read),
     host_checks: Some(doctor::checks),
     check_codes: doctor::CHECKS,
-    ..RenderNodeVendor::DEFAULT
+    ..VendorFacts::new("intel", "Intel", KIND, 0x8086)
 };
 
 gpuctl_core::register_backend!(INTEL);

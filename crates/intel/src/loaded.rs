@@ -1,4 +1,4 @@
-//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): i915
+//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): i915
 //! and xe are in the kernel, so the driver bound to each GPU says what runs, and the Intel table
 //! says whether that driver binds the GPU only with `force_probe` on this kernel. The settings
 //! the host has for each GPU (`i915.force_probe=56c0`) are specs too, so THE verdict judges the

@@ -3,13 +3,10 @@
 //! spec that does not set it to `void` (there it would bring the legacy hook back:
 //! docs/vendors.md#the-cdi-tier-the-environment-and-the-legacy-hook).
 
-use gpuctl_core::check::{Check, CheckCode, DoctorContext};
-use gpuctl_core::families::{Family, FamilyCode};
-use gpuctl_core::pci::{self, PciDevice};
+use gpuctl_core::pci;
 use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
-use gpuctl_core::requirement::{Requirement, RequirementModel};
 use gpuctl_core::{
-    backend::{GpuBackend, Grant},
+    backend::{CdiTooling, Diagnostics, GpuBackend, Grant, Requirements},
     detect::{Device, Fact, VendorReport},
     error::GpuError,
     finding::Finding,
@@ -245,75 +242,15 @@ impl GpuBackend for Nvidia {
         Ok(report)
     }
 
-    fn families(&self) -> &'static [Family] {
-        crate::families::FAMILIES
+    fn diagnostics(&self) -> &dyn Diagnostics {
+        self
     }
 
-    fn emitter_rules(&self) -> &'static [gpuctl_core::reading::EmitterRule] {
-        &crate::explain_rules::ALL
+    fn requirements(&self) -> &dyn Requirements {
+        self
     }
 
-    fn gpu_words(&self) -> &'static [&'static str] {
-        &[
-            "/dev/nvidia",
-            "nvidia-smi",
-            "NVIDIA-SMI",
-            "nvidia-container",
-            "nvidia-ctk",
-            "nvidia-cdi-hook",
-            "libnvidia-",
-            "libcuda.so",
-            "libcudnn",
-            "libcublas",
-            "NVML",
-            "CUDA_ERROR_",
-            "cudaError",
-            "NVRM:",
-        ]
-    }
-
-    fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
-        crate::explain::details(code, text, probe)
-    }
-
-    fn explain_checks(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<Check> {
-        crate::explain_cuda::checks(code, text, probe)
-    }
-
-    fn host_checks(&self, probe: &Probe, ctx: &DoctorContext) -> Vec<Check> {
-        crate::doctor::checks(probe, ctx)
-    }
-
-    fn check_codes(&self) -> &'static [CheckCode] {
-        crate::doctor::CHECKS
-    }
-
-    fn cdi_regenerate(&self, probe: &Probe, spec_path: &str) -> Option<String> {
-        Some(crate::doctor::regenerate(probe, spec_path))
-    }
-
-    fn cdi_generator(&self) -> Option<&'static str> {
-        Some("sudo nvidia-ctk cdi generate")
-    }
-
-    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image_env::ImageEnv) -> Vec<Check> {
-        crate::image_check::image_checks(probe, image)
-    }
-
-    fn loaded_driver(
-        &self,
-        host: &gpuctl_core::host::Host,
-        kernel: Option<gpuctl_core::requirement::Version>,
-        gpus: &[gpuctl_core::requirement::GpuOnHost],
-    ) -> Option<gpuctl_core::requirement::LoadedDriver> {
-        Some(crate::loaded::read(host, kernel, gpus))
-    }
-
-    fn driver_requirement(&self, device: &PciDevice) -> Option<Requirement> {
-        (device.vendor_id == PCI_VENDOR).then(|| builtin_requirement(device.device_id))
-    }
-
-    fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {
-        Some(&crate::requirement_model::NVIDIA_REQUIREMENTS)
+    fn cdi_tooling(&self) -> &dyn CdiTooling {
+        self
     }
 }

@@ -23,7 +23,7 @@ const LIB_DIRS: &[&str] = &[
 /// nouveau's module directory, present while it is loaded.
 const NOUVEAU: &str = "/sys/module/nouveau";
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::GpuBackend::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     let host = probe.host();
     let loaded = host

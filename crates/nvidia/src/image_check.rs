@@ -1,4 +1,4 @@
-//! The image check ([`gpuctl_core::backend::GpuBackend::image_checks`]): the loaded driver
+//! The image check ([`gpuctl_core::backend::Diagnostics::image_checks`]): the loaded driver
 //! (`/proc/driver/nvidia/version`) against an image's NVIDIA requirements
 //! ([`crate::image_env`]). In CDI mode the container toolkit does not check them
 //! (NVIDIA/nvidia-container-toolkit#1470), so an image built for a newer CUDA starts and fails

@@ -10,6 +10,7 @@
 //! reached through the backend.
 
 mod backend;
+mod capability;
 pub mod chips;
 pub mod cuda;
 pub mod doctor;

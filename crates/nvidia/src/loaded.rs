@@ -1,4 +1,4 @@
-//! NVIDIA's loaded driver for `gpuctl report` ([`gpuctl_core::backend::GpuBackend::loaded_driver`]): the
+//! NVIDIA's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): the
 //! module doctor reads (`/proc/driver/nvidia/version`, the license in the module's taint), its
 //! flavour and branch for the requirement's constraints, and the newest CUDA line it runs.
 

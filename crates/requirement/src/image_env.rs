@@ -1,6 +1,6 @@
 //! An image's environment as gpuctl carries it: `KEY=VALUE` pairs, read from a file or from
 //! podman. `requirement --image-env`, `doctor --image-env`/`--image` and `run` hand the same
-//! type to every vendor (core's `GpuBackend::image_checks`, the requirement model's
+//! type to every vendor (core's `Diagnostics::image_checks`, the requirement model's
 //! [`crate::VendorRequest`]); what the pairs mean is each vendor's business (docs/image-check.md). A
 //! leaf module, so both the requirement model and the checks can name it.
 //!

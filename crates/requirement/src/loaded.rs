@@ -1,4 +1,4 @@
-//! What a host's files say of a vendor's loaded driver (core's `GpuBackend::loaded_driver`):
+//! What a host's files say of a vendor's loaded driver (core's `Requirements::loaded_driver`):
 //! its state and release, and the component values a requirement's constraints are checked
 //! against. `gpuctl report` (the fleet report) asks every backend for it, so generic code reads
 //! no vendor's driver files (docs/fleet.md#drivers).
@@ -145,6 +145,6 @@ impl LoadedDriver {
 }
 
 /// A vendor's reader of its loaded driver, for vendors made of data
-/// (core's `render_node::RenderNodeVendor`, `node_vendor::NodeVendor`): the host, the kernel's
+/// (core's `node_vendor::VendorFacts` of a `node_vendor::NodeVendor`): the host, the kernel's
 /// `major.minor` when known, and the vendor's GPUs on the host.
 pub type LoadedDriverHook = fn(&gpuctl_host::Host, Option<Version>, &[GpuOnHost]) -> LoadedDriver;

@@ -1,12 +1,12 @@
 //! What a vendor adds to the requirement answer beyond one requirement per device
-//! (the plug-in interface's `GpuBackend::driver_requirement`, in core): its own id and `--driver` forms, a site table, GPUs it
+//! (the plug-in interface's `Requirements::driver_requirement`, in core): its own id and `--driver` forms, a site table, GPUs it
 //! leaves out of the host's combined line, lines under a GPU (first listings), sections of its
 //! own (a toolkit's driver floor, an image's requirements), verdicts finer than the
 //! requirement's, its own way of combining, and its wording. NVIDIA's generation table (Rex's
 //! model) is the one built-in user; a vendor without one gets the defaults, which are what AMD,
 //! Intel and plug-ins use.
 //!
-//! [`GpuBackend::driver_requirement`]: crate::backend::GpuBackend::driver_requirement
+//! [`Requirements::driver_requirement`]: crate::backend::Requirements::driver_requirement
 
 use std::path::Path;
 
@@ -72,7 +72,7 @@ pub trait RequirementSource {
     }
 }
 
-/// What a vendor's requirement model adds to core's `GpuBackend::driver_requirement`; see the
+/// What a vendor's requirement model adds to core's `Requirements::driver_requirement`; see the
 /// module docs.
 pub trait RequirementModel: Send + Sync {
     /// The model for one request. Called for every registered model before any GPU is looked

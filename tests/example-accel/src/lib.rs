@@ -18,15 +18,17 @@
 //!   control node, and `all`).
 
 use gpuctl_core::cdi_tool::generate::CdiNaming;
-use gpuctl_core::node_vendor::{NodeLayout, NodeVendor};
+use gpuctl_core::node_vendor::{NodeLayout, NodeVendor, VendorFacts};
 
 /// The Gaudi backend: its layouts, kind and variable; everything else is the default.
 pub const GAUDI: NodeVendor = NodeVendor {
-    vendor: "gaudi",
-    display: "Gaudi",
-    device_noun: "accelerator",
-    kind: "habana.ai/gaudi",
-    pci_vendor_id: 0x1da3,
+    facts: VendorFacts {
+        device_noun: "accelerator",
+        missing_summary: "no /dev/accel/accelN of a 1da3 function",
+        cdi_naming: Some(CdiNaming::AmdCtk),
+        gpu_words: &["/dev/accel/accel", "HABANA_VISIBLE_DEVICES", "hl-smi"],
+        ..VendorFacts::new("gaudi", "Gaudi", "habana.ai/gaudi", 0x1da3)
+    },
     device_node: "/dev/accel/accel",
     sysfs_class: Some("accel"),
     companions: &["/dev/accel/accel_controlD"],
@@ -36,9 +38,6 @@ pub const GAUDI: NodeVendor = NodeVendor {
         companions: &["/dev/hl_controlD"],
     }],
     visible_devices: Some("HABANA_VISIBLE_DEVICES"),
-    missing_summary: "no /dev/accel/accelN of a 1da3 function",
-    cdi_naming: Some(CdiNaming::AmdCtk),
-    gpu_words: &["/dev/accel/accel", "HABANA_VISIBLE_DEVICES", "hl-smi"],
     ..NodeVendor::DEFAULT
 };
 

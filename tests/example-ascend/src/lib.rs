@@ -23,7 +23,7 @@ use std::path::Path;
 use gpuctl_core::cdi_tool::generate::CdiNaming;
 use gpuctl_core::check::CheckCode;
 use gpuctl_core::check::{Check, DoctorContext, Status};
-use gpuctl_core::node_vendor::NodeVendor;
+use gpuctl_core::node_vendor::{NodeVendor, VendorFacts};
 use gpuctl_core::probe::Probe;
 use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
@@ -35,12 +35,22 @@ pub const VERSION_INFO: &str = "/usr/local/Ascend/driver/version.info";
 
 /// The Ascend backend: nodes, kinds, variable and words; everything else is the default.
 pub const ASCEND: NodeVendor = NodeVendor {
-    vendor: "ascend",
-    display: "Ascend",
-    device_noun: "NPU",
-    kind: "huawei.com/Ascend910",
-    extra_kinds: &["huawei.com/Ascend310P"],
-    pci_vendor_id: 0x19e5,
+    facts: VendorFacts {
+        device_noun: "NPU",
+        extra_kinds: &["huawei.com/Ascend310P"],
+        missing_summary: "no /dev/davinci_manager",
+        // No Ascend generator is known, so gpuctl writes the spec, named as amd-ctk names
+        // devices.
+        cdi_naming: Some(CdiNaming::AmdCtk),
+        // Ascend's driver installer runs its services as the user HwHiAiUser (its default
+        // `--install-username`); check `ls -l /dev/davinci0` on your hosts before relying on it.
+        node_group: Some("HwHiAiUser"),
+        gpu_words: &["/dev/davinci", "ASCEND_VISIBLE_DEVICES", "npu-smi"],
+        host_checks: Some(driver_check),
+        loaded_driver: Some(loaded_driver),
+        check_codes: &[DRIVER_CHECK],
+        ..VendorFacts::new("ascend", "Ascend", "huawei.com/Ascend910", 0x19e5)
+    },
     device_node: "/dev/davinci",
     shared_nodes: &["/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc"],
     driver_binds: &[
@@ -49,16 +59,6 @@ pub const ASCEND: NodeVendor = NodeVendor {
         "/etc/ascend_install.info",
     ],
     visible_devices: Some("ASCEND_VISIBLE_DEVICES"),
-    missing_summary: "no /dev/davinci_manager",
-    // No Ascend generator is known, so gpuctl writes the spec, named as amd-ctk names devices.
-    cdi_naming: Some(CdiNaming::AmdCtk),
-    // Ascend's driver installer runs its services as the user HwHiAiUser (its default
-    // `--install-username`); check `ls -l /dev/davinci0` on your hosts before relying on it.
-    node_group: Some("HwHiAiUser"),
-    gpu_words: &["/dev/davinci", "ASCEND_VISIBLE_DEVICES", "npu-smi"],
-    host_checks: Some(driver_check),
-    loaded_driver: Some(loaded_driver),
-    check_codes: &[DRIVER_CHECK],
     ..NodeVendor::DEFAULT
 };
 

@@ -8,9 +8,9 @@
 use std::path::Path;
 
 use gpuctl_core::detect::{Device, Fact};
+use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
 use gpuctl_core::pci::PciDevice;
 use gpuctl_core::probe::Probe;
-use gpuctl_core::render_node::RenderNodeVendor;
 use gpuctl_core::render_node::RequirementHook;
 use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
 
@@ -19,26 +19,26 @@ pub const KIND: &str = "acme.example/npu";
 /// The control node every Acme device needs next to its render node.
 pub const CTL: &str = "/dev/acme-ctl";
 
-/// The Acme backend: gpuctl's render-node mechanism with Acme's facts and words, its driver
-/// table, and one fact of its own that `detect` shows (each device's firmware version).
-pub const ACME: RenderNodeVendor = RenderNodeVendor {
-    vendor: "acme",
-    display: "Acme",
-    device_noun: "NPU",
-    kind: KIND,
-    pci_vendor_id: 0x1e5a,
-    shared_node: Some(CTL),
-    missing_summary: "no /dev/acme-ctl",
-    unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
+/// The Acme backend: gpuctl's device-class recipe with Acme's facts and words (its render nodes,
+/// after its control node), its driver table, and one fact of its own that `detect` shows (each
+/// device's firmware version).
+pub const ACME: NodeVendor = NodeVendor {
+    facts: VendorFacts {
+        device_noun: "NPU",
+        missing_summary: "no /dev/acme-ctl",
+        unserved: "the selection requests 'acme' but this host has neither an 'acme.example/npu' CDI spec nor /dev/acme-ctl — is the acme kernel driver loaded?",
+        requirement: Some(RequirementHook {
+            label_key: "generation",
+            requirement: acme_requirement,
+        }),
+        device_facts: Some(firmware),
+        // The rest, and any field gpuctl adds later, is the default (order 100, no families).
+        ..VendorFacts::new("acme", "Acme", KIND, 0x1e5a)
+    },
+    device_node: RENDER_NODE,
+    shared_nodes: &[CTL],
     shared_node_hint: "load the acme driver, which creates it",
-    requirement: Some(RequirementHook {
-        label_key: "generation",
-        requirement: acme_requirement,
-    }),
-    device_facts: Some(firmware),
-    // The rest (order 100: after the built-in vendors; no families) is the default, and a field
-    // gpuctl adds later takes its default too.
-    ..RenderNodeVendor::DEFAULT
+    ..NodeVendor::DEFAULT
 };
 
 gpuctl_core::register_backend!(ACME);
@@ -86,10 +86,10 @@ gpuctl_core::register_components!("acme", &[FIRMWARE, LINUX_KERNEL]);
 /// nothing, which is `None` (gpuctl prints them as unknown), never a requirement with no
 /// constraint (which would read as "any driver").
 fn acme_requirement(device: &PciDevice) -> Option<Requirement> {
-    if device.vendor_id != ACME.pci_vendor_id {
+    if device.vendor_id != ACME.facts.pci_vendor_id {
         return None;
     }
-    let r = Requirement::new("Acme", ACME.pci_vendor_id).with_device_id(device.device_id);
+    let r = Requirement::new("Acme", ACME.facts.pci_vendor_id).with_device_id(device.device_id);
     match device.device_id {
         0x0001 => {
             let kernel = Constraint::range(LINUX_KERNEL, None, Some(Version::new(4, 19))).ok()?;

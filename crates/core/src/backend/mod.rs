@@ -7,18 +7,15 @@
 //! built once per process from what the linker kept. Iteration order of `inventory` is
 //! unspecified, so the registry sorts by each backend's `order()` and then by name.
 
-use crate::cdi_tool::generate::{CdiDraft, GenerateError};
-use crate::check::{Check, CheckCode, DoctorContext};
 use crate::error::GpuError;
-use crate::image_env::ImageEnv;
-use crate::pattern::{Family, FamilyCode};
-use crate::pci::PciDevice;
 use crate::plan::VendorPlan;
-use crate::requirement::{Requirement, RequirementModel};
 
 use crate::detect::VendorReport;
 use crate::plan::Tier;
 use crate::probe::Probe;
+pub use capability::{CdiTooling, Diagnostics, NoCapability, Requirements};
+#[cfg(test)]
+pub use capability::{MockCdiTooling, MockDiagnostics, MockRequirements};
 pub use registry::{BackendRegistration, RESERVED_NAMES, Registry, valid_vendor_name};
 
 /// What is granted of one vendor: everything, or some devices by index or by CDI name.
@@ -73,6 +70,10 @@ impl Grant {
 }
 
 /// A GPU vendor: how to detect its devices and hand them to a container.
+///
+/// Required: who the vendor is and how its devices pass to a container (identity, tier, detect,
+/// plan). What else it offers are capability objects with defaults: [`GpuBackend::diagnostics`],
+/// [`GpuBackend::requirements`], [`GpuBackend::cdi_tooling`].
 ///
 /// Implement it in a crate of your own and register it with [`crate::register_backend!`];
 /// the vendor's name becomes a selector token with no change to gpuctl's core.
@@ -137,92 +138,6 @@ pub trait GpuBackend: Send + Sync {
         grant: &Grant,
     ) -> Result<VendorPlan, GpuError>;
 
-    /// The vendor's failure families: the texts its tools print, the diagnosis, the remedy and
-    /// the doctor checks that find the cause.
-    fn families(&self) -> &'static [Family] {
-        &[]
-    }
-
-    /// Words that name one of the vendor's GPU components in a failure text (device nodes,
-    /// libraries, tools, error-code prefixes: `/dev/nvidia`, `hipError`), never an image name:
-    /// `gpuctl explain` calls a failure no family knows GPU-related when it says one of them.
-    fn gpu_words(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The vendor's emitters read by structure (NVML, its hook, its runtimes, its Kubernetes
-    /// plug-in): who printed a line, doing what, on what ([`crate::reading`]). None by default.
-    fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
-        &[]
-    }
-
-    /// What this host says about a failure of one of the vendor's families (family `code`,
-    /// matched in `text`): facts the family's static text cannot know, one sentence each, e.g.
-    /// the GPU's LLVM target and the ROCm releases that list it. Empty when it has none.
-    fn explain_details(&self, _code: FamilyCode, _text: &str, _probe: &Probe) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// This host's evidence on a failure of one of the vendor's families that the failure's
-    /// own text makes checkable (the CUDA a hook's `unsatisfied condition: cuda>=13.0` asks
-    /// for, against the CUDA the loaded driver runs): checks that stand beside doctor's in
-    /// explain's "this host shows the cause". Their codes belong in the family's `checks`.
-    fn explain_checks(&self, _code: FamilyCode, _text: &str, _probe: &Probe) -> Vec<Check> {
-        Vec::new()
-    }
-
-    /// The vendor's `gpuctl doctor` checks (driver loaded and fitting the GPUs, nodes, its
-    /// toolkit's configuration), read through the probe's host.
-    fn host_checks(&self, _probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
-        Vec::new()
-    }
-
-    /// The code of every check [`GpuBackend::host_checks`] can return, on any host: a family
-    /// may name these or core's ([`crate::check::codes::CORE`]), and a test holds every
-    /// registered family to that.
-    fn check_codes(&self) -> &'static [CheckCode] {
-        &[]
-    }
-
-    /// The vendor's checks of an image's environment against this host, for `gpuctl doctor
-    /// --image` and before `gpuctl run` starts a container: an image declares the GPU user
-    /// space it carries (NVIDIA's `NVIDIA_REQUIRE_CUDA`, a ROCm release), and a driver too old
-    /// for it is a container that starts and fails. A [`crate::check::Status::Problem`] makes
-    /// `run` refuse the image. Empty when the image declares nothing the vendor reads.
-    fn image_checks(&self, _probe: &Probe, _image: &ImageEnv) -> Vec<Check> {
-        Vec::new()
-    }
-
-    /// How to rewrite the vendor's CDI spec at `spec_path` for the host as it is now, in one
-    /// sentence (`sudo nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml`), naming any
-    /// service of the host's that does it; `None` gives a neutral sentence. The output must be
-    /// `spec_path` itself: a spec written elsewhere would not replace the stale one.
-    fn cdi_regenerate(&self, _probe: &Probe, _spec_path: &str) -> Option<String> {
-        None
-    }
-
-    /// The vendor's CDI spec as `gpuctl cdi generate` writes it, for a vendor whose nodes
-    /// gpuctl knows as data; `None`: its own generator must write it (NVIDIA's adds the driver's
-    /// libraries and hooks), and `cdi generate` names [`GpuBackend::cdi_generator`].
-    fn cdi_draft(&self, _probe: &Probe) -> Option<Result<CdiDraft, GenerateError>> {
-        None
-    }
-
-    /// The command that writes the vendor's CDI spec, without its `--output=` (`sudo amd-ctk cdi
-    /// generate`): doctor names it for a spec of the vendor's kinds that podman would skip, and
-    /// lists every vendor's when it cannot tell whose a broken spec is. `None`: none is known.
-    fn cdi_generator(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// The program of the vendor's container toolkit that writes its CDI specs, as the hint for
-    /// a CDI failure names it (`nvidia-ctk`, `intel-cdi-specs-generator`); by default the
-    /// program of [`GpuBackend::cdi_generator`]. `None`: none is known, and the hint says so in
-    /// the vendor's words.
-    fn cdi_tool(&self) -> Option<&'static str> {
-        self.cdi_generator().map(program_of)
-    }
-
     /// The group the vendor's driver (or udev) gives its device nodes, in words (`render or
     /// video`, `HwHiAiUser`): what to ask of udev when a node's group opens nothing. `None`:
     /// sentences say "the group the driver gives them".
@@ -230,32 +145,21 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
-    /// What the host's files say of the vendor's loaded driver (`gpuctl report`): its state and
-    /// release, and the component values the requirement's constraints are checked against.
-    /// `kernel` is the running kernel's `major.minor`; `gpus` are the vendor's GPUs on the host.
-    /// `None`: the vendor reads no driver file, and only the kernel is checked.
-    fn loaded_driver(
-        &self,
-        _host: &crate::host::Host,
-        _kernel: Option<crate::requirement::Version>,
-        _gpus: &[crate::requirement::GpuOnHost],
-    ) -> Option<crate::requirement::LoadedDriver> {
-        None
+    /// The vendor's diagnostics: failure families, words, doctor's and explain's checks
+    /// ([`Diagnostics`]); none by default.
+    fn diagnostics(&self) -> &dyn Diagnostics {
+        &NoCapability
     }
 
-    /// The driver stack this device needs, when the vendor has a table (NVIDIA, AMD, Intel).
-    fn driver_requirement(&self, _device: &PciDevice) -> Option<Requirement> {
-        None
+    /// What driver stack the vendor's devices need and what the host has loaded
+    /// ([`Requirements`]); none by default.
+    fn requirements(&self) -> &dyn Requirements {
+        &NoCapability
     }
 
-    /// The vendor's own requirement model, when [`driver_requirement`] alone is not all it
-    /// has to say (ids and `--driver` forms of its own, a site table, GPUs left out of the
-    /// host's line, sections of its own, its own combination and wording: NVIDIA's generation
-    /// table).
-    ///
-    /// [`driver_requirement`]: GpuBackend::driver_requirement
-    fn requirement_model(&self) -> Option<&'static dyn RequirementModel> {
-        None
+    /// The vendor's CDI generator ([`CdiTooling`]); none by default.
+    fn cdi_tooling(&self) -> &dyn CdiTooling {
+        &NoCapability
     }
 }
 
@@ -296,6 +200,7 @@ pub fn program_of(command: &'static str) -> &'static str {
     }
 }
 
+mod capability;
 mod detect;
 mod registry;
 #[cfg(test)]

@@ -217,12 +217,16 @@ fn the_registry_rejects_bad_and_duplicate_names() {
 }
 
 #[test]
-fn the_render_node_vendor_base_is_no_vendor_until_named() {
-    use crate::render_node::RenderNodeVendor;
-    static BASE: RenderNodeVendor = RenderNodeVendor::DEFAULT;
-    static NAMED: RenderNodeVendor = RenderNodeVendor {
-        order: 7,
-        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+fn the_data_vendor_base_is_no_vendor_until_named() {
+    use crate::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
+    static BASE: NodeVendor = NodeVendor::DEFAULT;
+    static NAMED: NodeVendor = NodeVendor {
+        facts: VendorFacts {
+            order: 7,
+            ..VendorFacts::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+        },
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
     };
     let reg = Registry::from_backends([&BASE as &dyn GpuBackend, &NAMED]);
     assert_eq!(reg.names(), ["acme"]);

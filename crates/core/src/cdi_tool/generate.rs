@@ -20,7 +20,7 @@ use gpuctl_cdi::version::{format_version, min_podman};
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::drm::{DRI_BY_PATH_DIR, DRI_DIR};
+use crate::drm::{DRI_BY_PATH_DIR, DRI_DIR, RenderNode};
 use crate::error::GpuError;
 use crate::pci::is_pci_address;
 use crate::probe::Probe;
@@ -232,14 +232,14 @@ struct Gpu {
     links: Vec<String>,
 }
 
-/// The draft for a render-node vendor: its GPUs (render nodes in PCI-address order, the
-/// order of `vendor:N`), each with its card node from the PCI function's `drm/` directory and
+/// The draft for a render-node vendor: its GPUs (`nodes`, the vendor's render nodes in
+/// PCI-address order, the order of `vendor:N`), each with its card node from the PCI function's `drm/` directory and
 /// the by-path links udev made, named and shaped as `naming` says.
 pub fn render_node_draft(
     probe: &Probe,
     vendor: &str,
     kind: &str,
-    pci_vendor_id: u16,
+    nodes: &[&RenderNode],
     shared_node: Option<&str>,
     naming: CdiNaming,
 ) -> Result<CdiDraft, GenerateError> {
@@ -256,9 +256,8 @@ pub fn render_node_draft(
             return Err(none(format!("the host has no {node}")));
         }
     }
-    let drm = probe.drm().map_err(GenerateError::Host)?;
     let mut gpus = Vec::new();
-    for node in drm.of_vendor(&format!("0x{pci_vendor_id:04x}")) {
+    for node in nodes {
         // Only a PCI function's name becomes a device name or a path (docs/output-safety.md).
         if !is_pci_address(&node.address) {
             continue;

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// A `gpuctl doctor` check's stable code (`cdi-stale`): printed by doctor, named by the failure
 /// families whose cause the check finds. Core's are in [`super::codes`]; a vendor crate defines its
-/// own (`amd-kfd`) and lists them in [`crate::backend::GpuBackend::check_codes`].
+/// own (`amd-kfd`) and lists them in [`crate::backend::Diagnostics::check_codes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct CheckCode(&'static str);

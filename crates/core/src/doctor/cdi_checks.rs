@@ -156,13 +156,13 @@ fn rewrite_broken(probe: &Probe, registry: &Registry, spec: &SpecReport) -> Stri
             .iter()
             .find(|b| b.cdi_kinds().contains(&k))
     });
-    if let Some(how) = vendor.and_then(|v| v.cdi_regenerate(probe, &spec.path)) {
+    if let Some(how) = vendor.and_then(|v| v.cdi_tooling().cdi_regenerate(probe, &spec.path)) {
         return format!("regenerate the spec: {how}");
     }
     let generators: Vec<String> = registry
         .backends()
         .iter()
-        .filter_map(|b| b.cdi_generator())
+        .filter_map(|b| b.cdi_tooling().cdi_generator())
         .map(|g| format!("'{g} --output={}'", spec.path))
         .collect();
     if generators.is_empty() {
@@ -189,7 +189,7 @@ fn regenerate(probe: &Probe, registry: &Registry, spec: &SpecReport) -> String {
             .iter()
             .find(|b| b.cdi_kinds().contains(&k))
     });
-    match vendor.and_then(|v| v.cdi_regenerate(probe, &spec.path)) {
+    match vendor.and_then(|v| v.cdi_tooling().cdi_regenerate(probe, &spec.path)) {
         Some(how) => format!("the spec is stale (driver upgrade or GPU change): {how}"),
         None => format!(
             "the spec is stale (driver upgrade or GPU change): regenerate {} with the vendor's CDI generator",

@@ -2,7 +2,7 @@
 //! starts. Every check reads through the host root, so each has fixture tests; the only
 //! process it may run is podman (`podman version`, `podman info`, time-limited, behind the
 //! [`podman::PodmanCli`] trait). Vendors add checks through
-//! [`crate::backend::GpuBackend::host_checks`].
+//! [`crate::backend::Diagnostics::host_checks`].
 
 mod cdi_checks;
 mod host_checks;
@@ -27,7 +27,7 @@ pub use report::DoctorReport;
 pub fn check_codes(registry: &Registry) -> Vec<CheckCode> {
     let mut out = codes::CORE.to_vec();
     for b in registry.backends() {
-        out.extend(b.check_codes().iter().copied());
+        out.extend(b.diagnostics().check_codes().iter().copied());
     }
     out
 }
@@ -74,7 +74,7 @@ pub fn run(
         &vendors,
     ));
     for v in &vendors {
-        checks.extend(v.host_checks(probe, ctx));
+        checks.extend(v.diagnostics().host_checks(probe, ctx));
     }
     DoctorReport { checks }
 }

@@ -114,8 +114,8 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
     use crate::backend::{GpuBackend, Registry};
     use crate::check::podman::PodmanFacts;
     use crate::host::Host;
+    use crate::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
     use crate::probe::Probe;
-    use crate::render_node::RenderNodeVendor;
     use crate::selector::Selection;
 
     fn acme_checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
@@ -129,12 +129,19 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
             if there { Status::Ok } else { Status::Problem },
         )]
     }
-    static ACME: RenderNodeVendor = RenderNodeVendor {
-        host_checks: Some(acme_checks),
-        ..RenderNodeVendor::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+    static ACME: NodeVendor = NodeVendor {
+        facts: VendorFacts {
+            host_checks: Some(acme_checks),
+            ..VendorFacts::new("acme", "Acme", "acme.example/npu", 0x1e5a)
+        },
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
     };
-    static PLAIN: RenderNodeVendor =
-        RenderNodeVendor::new("plain", "Plain", "plain.example/x", 0x1e5b);
+    static PLAIN: NodeVendor = NodeVendor {
+        facts: VendorFacts::new("plain", "Plain", "plain.example/x", 0x1e5b),
+        device_node: RENDER_NODE,
+        ..NodeVendor::DEFAULT
+    };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let probe = Probe::new(&host, &[], None);
@@ -157,7 +164,7 @@ fn a_render_node_vendor_adds_host_checks_through_its_field() {
         .collect();
     assert_eq!(acme.len(), 1);
     assert_eq!(acme[0].status, Status::Problem);
-    assert!(PLAIN.host_checks(&probe, &ctx).is_empty());
+    assert!(PLAIN.diagnostics().host_checks(&probe, &ctx).is_empty());
 }
 
 /// Issue 15, item 5: doctor plans the selection once, and a plan that fails is a finding of its
@@ -206,10 +213,13 @@ fn the_plan_is_computed_once_and_its_error_shown(#[case] selection: Selection) {
             message: "acme's firmware is too old for its driver".to_string(),
         })
     });
-    m.expect_host_checks().returning(|_, _| Vec::new());
-    m.expect_families().return_const(&[][..]);
-    m.expect_check_codes().return_const(&[][..]);
-    m.expect_cdi_regenerate().returning(|_, _| None);
+    // No checks, families or CDI generator of its own.
+    m.expect_diagnostics().return_const(
+        Box::new(crate::backend::NoCapability) as Box<dyn crate::backend::Diagnostics>
+    );
+    m.expect_cdi_tooling().return_const(
+        Box::new(crate::backend::NoCapability) as Box<dyn crate::backend::CdiTooling>
+    );
     let backend: &'static dyn GpuBackend = Box::leak(Box::new(m));
     let reg = Registry::from_backends([backend]);
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

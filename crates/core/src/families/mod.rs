@@ -6,7 +6,7 @@
 //! Signs are case-sensitive substrings, as the tools print them (podman's "Unable to find
 //! group", NVML's "Driver/library version mismatch" and nvidia-container-cli's lower-case
 //! "driver/library version mismatch" are different texts). Core holds the vendor-neutral
-//! families; vendors add theirs through [`crate::backend::GpuBackend::families`].
+//! families; vendors add theirs through [`crate::backend::Diagnostics::families`].
 
 pub(crate) mod catalogue;
 
@@ -39,11 +39,11 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 pub use crate::pattern::{Family, FamilyCode};
 
 /// The words that name a GPU component: core's and every registered vendor's
-/// ([`crate::backend::GpuBackend::gpu_words`]).
+/// ([`crate::backend::Diagnostics::gpu_words`]).
 pub fn gpu_words(registry: &Registry) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = catalogue::CORE_WORDS.to_vec();
     for b in registry.backends() {
-        out.extend(b.gpu_words().iter().copied());
+        out.extend(b.diagnostics().gpu_words().iter().copied());
     }
     out
 }
@@ -52,7 +52,7 @@ pub fn gpu_words(registry: &Registry) -> Vec<&'static str> {
 pub fn catalogue(registry: &Registry) -> Vec<Family> {
     let mut out: Vec<Family> = CORE_FAMILIES.to_vec();
     for b in registry.backends() {
-        out.extend(b.families().iter().copied());
+        out.extend(b.diagnostics().families().iter().copied());
     }
     out
 }

@@ -21,12 +21,12 @@ impl NodeVendor {
         naming: CdiNaming,
     ) -> Result<CdiDraft, GenerateError> {
         let none = |why: String| GenerateError::NoDevices {
-            vendor: self.vendor.to_string(),
+            vendor: self.facts.vendor.to_string(),
             why,
         };
         if naming != CdiNaming::AmdCtk {
             return Err(GenerateError::Unnameable {
-                vendor: self.vendor.to_string(),
+                vendor: self.facts.vendor.to_string(),
                 naming,
                 nodes: self.device_node.to_string(),
             });
@@ -57,8 +57,8 @@ impl NodeVendor {
             return Err(none(format!("the host has no {}N node", self.device_node)));
         }
         Ok(CdiDraft {
-            vendor: self.vendor.to_string(),
-            kind: self.kind.to_string(),
+            vendor: self.facts.vendor.to_string(),
+            kind: self.facts.kind.to_string(),
             devices: amd_ctk(&devices, self.shared_nodes),
         })
     }
@@ -73,17 +73,20 @@ mod tests {
     use gpuctl_testkit::Tree;
 
     const NPU: NodeVendor = NodeVendor {
-        vendor: "npu",
-        kind: "npu.example/chip",
+        facts: crate::node_vendor::VendorFacts {
+            cdi_naming: Some(CdiNaming::AmdCtk),
+            ..crate::node_vendor::VendorFacts::new("npu", "", "npu.example/chip", 0)
+        },
         device_node: "/dev/npu",
         shared_nodes: &["/dev/npu_ctl", "/dev/npu_mem"],
-        cdi_naming: Some(CdiNaming::AmdCtk),
         ..NodeVendor::DEFAULT
     };
 
     fn draft(vendor: &NodeVendor, t: &Tree) -> Option<Result<CdiDraft, GenerateError>> {
         let host = Host::at(t.root()).unwrap();
-        vendor.cdi_draft(&Probe::new(&host, &[], None))
+        vendor
+            .cdi_tooling()
+            .cdi_draft(&Probe::new(&host, &[], None))
     }
 
     /// (name, nodes) of each device, in file order.
@@ -132,10 +135,8 @@ mod tests {
     fn a_vendor_without_naming_writes_no_spec() {
         let t = Tree::new();
         t.dev(&["npu_ctl", "npu_mem", "npu0"]);
-        let plain = NodeVendor {
-            cdi_naming: None,
-            ..NPU
-        };
+        let mut plain = NPU;
+        plain.facts.cdi_naming = None;
         assert!(draft(&plain, &t).is_none());
     }
 
@@ -158,10 +159,8 @@ mod tests {
     fn the_pci_address_form_is_refused_with_the_remedy() {
         let t = Tree::new();
         t.dev(&["npu_ctl", "npu_mem", "npu0"]);
-        let intel = NodeVendor {
-            cdi_naming: Some(CdiNaming::IntelGenerator),
-            ..NPU
-        };
+        let mut intel = NPU;
+        intel.facts.cdi_naming = Some(CdiNaming::IntelGenerator);
         let e = draft(&intel, &t).unwrap().unwrap_err();
         assert!(matches!(e, GenerateError::Unnameable { .. }), "{e}");
         assert!(e.to_string().contains("CdiNaming::AmdCtk"), "{e}");

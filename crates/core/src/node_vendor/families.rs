@@ -29,23 +29,23 @@ struct Built {
 
 /// The vendor's own families, then its node-missing and node-denied families.
 pub(super) fn of(v: &NodeVendor) -> &'static [Family] {
-    if v.device_node.is_empty() {
-        return v.families;
+    if v.device_node.is_empty() || v.is_render() {
+        return v.facts.families;
     }
     let key = format!(
         "{}\0{}\0{}\0{:?}\0{:p}",
-        v.vendor,
+        v.facts.vendor,
         v.device_node,
         v.shared_nodes.join("\0"),
-        v.node_group,
-        v.families
+        v.facts.node_group,
+        v.facts.families
     );
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(b) = built.iter().find(|b| b.key == key) {
         return b.families;
     }
     let missing = node_missing(v);
-    let mut all = v.families.to_vec();
+    let mut all = v.facts.families.to_vec();
     all.push(missing);
     all.push(node_denied(v));
     let families: &'static [Family] = Box::leak(all.into_boxed_slice());
@@ -83,7 +83,7 @@ fn nodes_text(v: &NodeVendor) -> String {
 
 fn checks(v: &NodeVendor, core: &[CheckCode]) -> &'static [CheckCode] {
     let mut out = core.to_vec();
-    out.extend(v.check_codes.iter().copied());
+    out.extend(v.facts.check_codes.iter().copied());
     Box::leak(out.into_boxed_slice())
 }
 
@@ -103,9 +103,9 @@ fn node_missing(v: &NodeVendor) -> Family {
             signs.push(Box::leak(vec![leak(sign), errno].into_boxed_slice()));
         }
     }
-    let (name, noun) = (v.name(), v.device_noun);
+    let (name, noun) = (v.facts.name(), v.facts.device_noun);
     Family {
-        code: FamilyCode::new(leak(format!("{}-node-missing", v.vendor))),
+        code: FamilyCode::new(leak(format!("{}-node-missing", v.facts.vendor))),
         signs: Box::leak(signs.into_boxed_slice()),
         priority: PRIORITY_PRECISE,
         diagnosis: leak(format!(
@@ -114,7 +114,7 @@ fn node_missing(v: &NodeVendor) -> Family {
         )),
         remedy: leak(format!(
             "Hint: list the host's nodes ('ls -l {}*') and pass those that exist, as 'gpuctl args {}' prints them for\nthis host ('podman run $(gpuctl args {}) ...'); with none, load the {name} driver first.",
-            v.device_node, v.vendor, v.vendor
+            v.device_node, v.facts.vendor, v.facts.vendor
         )),
         checks: checks(v, &[codes::TIER, codes::CDI_STALE]),
     }
@@ -127,8 +127,8 @@ fn node_denied(v: &NodeVendor) -> Family {
             Box::leak(vec![p, "Permission denied"].into_boxed_slice())
         })
         .collect();
-    let name = v.name();
-    let group = match v.node_group {
+    let name = v.facts.name();
+    let group = match v.facts.node_group {
         Some(g) => format!("the nodes' group ({g}): 'sudo usermod -aG {g} $USER'"),
         None => format!(
             "the group the {name} driver gives the nodes: 'sudo usermod -aG $(stat -c %G {}) $USER'",
@@ -136,7 +136,7 @@ fn node_denied(v: &NodeVendor) -> Family {
         ),
     };
     Family {
-        code: FamilyCode::new(leak(format!("{}-node-denied", v.vendor))),
+        code: FamilyCode::new(leak(format!("{}-node-denied", v.facts.vendor))),
         signs: Box::leak(signs.into_boxed_slice()),
         priority: PRIORITY_GROUPS + 1,
         diagnosis: leak(format!(

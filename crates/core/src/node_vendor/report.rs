@@ -1,5 +1,6 @@
-//! What a [`NodeVendor`] finds on a host and says about it: which of its kinds a spec declares,
-//! which shared nodes are absent, the `detect` report, and the sentence when nothing serves it.
+//! What a [`NodeVendor`] of numbered nodes finds on a host and says about it: which of its kinds
+//! a spec declares, which shared nodes are absent, the `detect` report, and the sentence when
+//! nothing serves it (render.rs says the same of render nodes).
 //! Kept apart from the [`GpuBackend`](crate::backend::GpuBackend) glue in `mod.rs`, which calls
 //! these.
 
@@ -13,14 +14,6 @@ use crate::probe::Probe;
 use crate::render_node::cdi_reason;
 
 impl NodeVendor {
-    pub(super) fn name(&self) -> &'static str {
-        if self.display.is_empty() {
-            self.vendor
-        } else {
-            self.display
-        }
-    }
-
     pub(super) fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {
         self.cdi_kinds()
             .into_iter()
@@ -50,23 +43,23 @@ impl NodeVendor {
     pub(super) fn numbering(&self) -> String {
         format!(
             "{v}:N is {p}N, the driver's own number, passed without the vendor's container runtime",
-            v = self.vendor,
+            v = self.facts.vendor,
             p = self.device_node
         )
     }
 
     pub(super) fn unusable(&self, probe: &Probe) -> Result<GpuError, GpuError> {
-        if !self.unserved.is_empty() {
+        if !self.facts.unserved.is_empty() {
             return Ok(GpuError::Unserved {
-                vendor: self.vendor.to_string(),
-                message: self.unserved.to_string(),
+                vendor: self.facts.vendor.to_string(),
+                message: self.facts.unserved.to_string(),
             });
         }
         let missing = self.missing_shared(probe)?;
         let lacks = if self.shared_nodes.is_empty() {
             // With a sysfs class, a node there may be another vendor's: say whose are missing.
             let whose = match self.layouts().first().and_then(|l| l.owner_class()) {
-                Some(_) => format!(" of a {:04x} PCI function", self.pci_vendor_id),
+                Some(_) => format!(" of a {:04x} PCI function", self.facts.pci_vendor_id),
                 None => String::new(),
             };
             format!("no {}N node{whose}", self.device_node)
@@ -79,12 +72,12 @@ impl NodeVendor {
             format!("no {}", missing.join(", no "))
         };
         Ok(GpuError::Unserved {
-            vendor: self.vendor.to_string(),
+            vendor: self.facts.vendor.to_string(),
             message: format!(
                 "the selection requests '{}' but no valid CDI spec declares {} and the raw device nodes are incomplete ({lacks}) — is the {} driver loaded?",
-                self.vendor,
+                self.facts.vendor,
                 self.kinds_text(),
-                self.name()
+                self.facts.name()
             ),
         })
     }
@@ -105,17 +98,19 @@ impl NodeVendor {
             left_out.extend(node.companions_left_out.iter().cloned());
             let mut device = Device::new(node.number as usize, node.address.clone())
                 .with(Fact::shown("device_node", node.path.as_str()));
-            if let Some(facts) = self.device_facts {
+            if let Some(facts) = self.facts.device_facts {
                 let more = facts(probe, &device);
                 device.facts.extend(more);
             }
             devices.push(device);
         }
-        let (d, noun, n) = (self.name(), self.device_noun, devices.len());
+        let (d, noun, n) = (self.facts.name(), self.facts.device_noun, devices.len());
         let kinds = self.kinds_text();
-        let on_bus = probe.pci().gpus_of_vendor(self.pci_vendor_id).0.len();
+        let on_bus = probe.pci().gpus_of_vendor(self.facts.pci_vendor_id).0.len();
         let reason = match tier {
-            Some(Tier::Cdi) => cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.kind)),
+            Some(Tier::Cdi) => {
+                cdi_reason(probe, self.declared_kind(probe).unwrap_or(self.facts.kind))
+            }
             Some(_) => format!(
                 "raw device nodes: {}{n} {d} {noun} node(s) {}N ({on_bus} on the PCI bus; no valid CDI spec declares {kinds})",
                 self.shared_nodes
@@ -141,13 +136,20 @@ impl NodeVendor {
                 format!("{none}: {}", lacks.join(", "))
             }
         };
-        let mut report = VendorReport::new(probe, self.vendor, self.kind, tier, reason, devices)
-            .with_cdi_kinds(probe, &self.cdi_kinds());
+        let mut report = VendorReport::new(
+            probe,
+            self.facts.vendor,
+            self.facts.kind,
+            tier,
+            reason,
+            devices,
+        )
+        .with_cdi_kinds(probe, &self.cdi_kinds());
         if !left_out.is_empty() {
             report
                 .warnings
                 .push(crate::finding::Finding::DeviceNodesNotGranted {
-                    vendor: self.vendor.to_string(),
+                    vendor: self.facts.vendor.to_string(),
                     entries: left_out.join(", "),
                 });
         }

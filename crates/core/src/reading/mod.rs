@@ -6,7 +6,7 @@
 //! more specific remedy still wins where it applies.
 //!
 //! Core holds the vendor-neutral emitters (engines, OCI runtimes, Kubernetes, graphics
-//! loaders); each vendor adds its own through [`crate::backend::GpuBackend::emitter_rules`]. It
+//! loaders); each vendor adds its own through [`crate::backend::Diagnostics::emitter_rules`]. It
 //! imports no registry (the backend trait names its types), so the caller passes the rules.
 
 pub(crate) mod rules;
@@ -214,7 +214,7 @@ impl Reading {
 }
 
 /// Core's rules ([`rules::CORE_RULES`]); vendors' come through
-/// [`crate::backend::GpuBackend::emitter_rules`].
+/// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> &'static [EmitterRule] {
     rules::CORE_RULES
 }

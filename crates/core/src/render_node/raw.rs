@@ -1,5 +1,6 @@
-//! The raw render-node tier of [`RenderNodeVendor`](super::RenderNodeVendor): which render
-//! nodes a grant selects, and the nodes, by-path links and groups it adds to a plan.
+//! The raw render-node tier of a [`NodeVendor`](crate::node_vendor::NodeVendor) whose devices
+//! are DRM render nodes (AMD, Intel): which render nodes are the vendor's, which of them a grant
+//! selects, and the nodes, by-path links and groups it adds to a plan.
 
 use std::path::Path;
 
@@ -13,16 +14,41 @@ use crate::finding::Finding;
 use crate::plan::{Need, VendorPlan};
 use crate::probe::Probe;
 
+/// The render nodes of the vendor's GPUs, sorted by PCI address: sysfs shows each node's PCI
+/// function and its vendor ([`crate::drm::scan`]), and a node whose function the PCI bus lists
+/// under a base class outside `classes` is another device of the same vendor id (Intel's NPU, a
+/// 0x12 function, under Intel's 0x8086), never one of its GPUs (docs/vendors.md#intel-npu).
+pub fn vendor_render_nodes<'p>(
+    probe: &'p Probe,
+    pci_vendor_id: u16,
+    classes: &[u8],
+) -> Result<Vec<&'p RenderNode>, GpuError> {
+    let pci = probe.pci();
+    let (every, _) = pci.gpus_of_vendor(pci_vendor_id);
+    let (kept, _) = pci.gpus_of(pci_vendor_id, classes);
+    let other: Vec<&str> = every
+        .iter()
+        .filter(|d| !kept.iter().any(|k| k.address == d.address))
+        .map(|d| d.address.as_str())
+        .collect();
+    Ok(probe
+        .drm()?
+        .of_vendor(&format!("0x{pci_vendor_id:04x}"))
+        .into_iter()
+        .filter(|n| !other.contains(&n.address.as_str()))
+        .collect())
+}
+
 /// The render nodes a grant selects: all of the vendor's, or the ones at the given indexes
 /// (PCI-address order). No node at all is an error naming the vendor; an index beyond the
 /// nodes is an error listing them.
 pub fn select_render_nodes<'p>(
     probe: &'p Probe,
     vendor: &str,
-    pci_vendor: &str,
+    (pci_vendor_id, classes): (u16, &[u8]),
     grant: &Grant,
 ) -> Result<Vec<&'p RenderNode>, GpuError> {
-    let nodes = probe.drm()?.of_vendor(pci_vendor);
+    let nodes = vendor_render_nodes(probe, pci_vendor_id, classes)?;
     if nodes.is_empty() {
         return Err(GpuError::NoRenderNode {
             vendor: vendor.to_string(),
@@ -54,15 +80,15 @@ pub fn select_render_nodes<'p>(
 /// no render node is refused.
 pub fn render_nodes(
     probe: &Probe,
-    pci_vendor: &str,
+    owner: (u16, &[u8]),
     grant: &Grant,
     leading: &[&str],
     plan: &mut VendorPlan,
 ) -> Result<(), GpuError> {
     let vendor = plan.vendor();
     let host = probe.host();
-    let nodes = select_render_nodes(probe, vendor, pci_vendor, grant)?;
-    let all = probe.drm()?.of_vendor(pci_vendor);
+    let nodes = select_render_nodes(probe, vendor, owner, grant)?;
+    let all = vendor_render_nodes(probe, owner.0, owner.1)?;
     let own_render =
         |t: &Path| devnode::is_node_in(t, drm::DRI_DIR, |n| all.iter().any(|x| x.name == n));
     let mut left_out = Vec::new();
@@ -132,11 +158,9 @@ pub fn render_nodes(
 /// The devices of a render-node vendor for `detect`: its render nodes in index order.
 pub fn render_node_devices(
     probe: &Probe,
-    pci_vendor: &str,
+    (pci_vendor_id, classes): (u16, &[u8]),
 ) -> Result<Vec<crate::detect::Device>, GpuError> {
-    Ok(probe
-        .drm()?
-        .of_vendor(pci_vendor)
+    Ok(vendor_render_nodes(probe, pci_vendor_id, classes)?
         .iter()
         .enumerate()
         .map(|(i, n)| {

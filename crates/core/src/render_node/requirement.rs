@@ -21,7 +21,7 @@ pub struct RequirementHook {
 /// `devices` of the vendor with PCI id `pci_vendor_id`, with, for each one whose PCI function
 /// the vendor's table (`hook`) knows, its device id, name, label and requirement as facts.
 /// Sysfs that cannot be read only costs the facts, never the device. A free function rather
-/// than a method of `RenderNodeVendor`, so that this module need not import `recipe`.
+/// than a method of `NodeVendor`, so that this module need not import `node_vendor`.
 pub(crate) fn with_requirements(
     hook: Option<RequirementHook>,
     pci_vendor_id: u16,
