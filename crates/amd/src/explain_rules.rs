@@ -4,8 +4,10 @@
 //! docs/explain.md#emitters.
 
 use gpuctl_core::reading::{
-    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE,
 };
+
+use crate::explain_rules_hsa as hsa;
 
 /// The ROCm user-space libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -51,15 +53,40 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
-    // HSA runtime: hsa_status_string values.
+    // HSA runtime: hsa_status_t by name and number (explain_rules_hsa.rs).
+    hsa::OUT_OF_RESOURCES,
+    hsa::NOT_INITIALIZED,
+    hsa::GENERIC,
+    hsa::INVALID_ISA,
+    // ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" with ENOMEM.
+    // KFD answers ENOMEM for a GPU it does not support, and the runtime's mapping of /dev/kfd
+    // fails the same way when /dev is mounted noexec (ROCm/legacy-rocm-build#1185, #2232):
+    // the text cannot tell which, so both are said and the host's /dev options shown. It
+    // contradicts the render-group reading of the OUT_OF_RESOURCES that follows it.
     EmitterRule {
-        emitter: "hsa",
-        who: "the HSA runtime (ROCr)",
-        line: &[&["HSA_STATUS_ERROR_NOT_INITIALIZED"]],
-        operation: Operation::Initialise,
-        cause: "the HSA runtime did not start: it could not open /dev/kfd or found no supported GPU.",
-        check: "'rocminfo' in the container; /dev/kfd and the render nodes must be given to it, and its user in their groups",
-        rank: RANK_VAGUE,
+        emitter: "rocminfo",
+        who: "the ROCm runtime",
+        line: &[&["/dev/kfd read-write: Cannot allocate memory"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("/dev/kfd"),
+        cause: "KFD refused the open with ENOMEM, which has two readings the text cannot tell apart: the host's amdgpu driver has no compute support for this GPU ('not supported in kfd' in the kernel log), or /dev is mounted noexec, so the runtime cannot map /dev/kfd's memory. Not a group problem.",
+        check: "'sudo dmesg | grep kfd' on the host (a GPU KFD does not support runs ROCm in no container), and 'findmnt -no OPTIONS /dev' (remount without noexec: 'sudo mount -o remount,exec /dev', and drop noexec from the container's /dev mount)",
+        host_mount: Some("/dev"),
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // libdrm's amdgpu_device_initialize: "<path>amdgpu.ids: No such file or directory" is a
+    // warning (the marketing-name table is missing; ROCm/pytorch#984 calls it not fatal): a
+    // note, which any line that names a failure outranks.
+    EmitterRule {
+        emitter: "libdrm",
+        who: "libdrm (amdgpu)",
+        line: &[&["amdgpu.ids: No such file or directory"]],
+        operation: Operation::Open,
+        object: ObjectAt::Before(": No such file or directory"),
+        cause: "{object} is only libdrm's table of marketing names: without it the GPU is named 'AMD Radeon Graphics' and still works. It is not why anything failed; if something did, the reason is on another line.",
+        check: "to silence it, install libdrm-amdgpu-common (or link /opt/amdgpu/share/libdrm/amdgpu.ids to /usr/share/libdrm/amdgpu.ids); for a real failure read the other lines, or run 'rocminfo' in the container",
+        rank: RANK_NOTE,
         ..RULE
     },
     EmitterRule {

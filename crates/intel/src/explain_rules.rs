@@ -25,7 +25,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "level-zero",
         who: "Level Zero",
-        line: &[&["ZE_RESULT_ERROR_DEVICE_LOST"]],
+        line: &[
+            &["ZE_RESULT_ERROR_DEVICE_LOST"],
+            &["0x70000001"],
+            &["1879048193"],
+        ],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("the GPU"),
         cause: "the GPU was reset or hung under the program (a GPU hang the i915/xe driver recovered from), not a configuration problem.",
@@ -39,6 +43,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE"],
             &["ZE_RESULT_ERROR_UNSUPPORTED_VERSION"],
+            &["0x70020000"],
+            &["0x78000002"],
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("a Level Zero driver"),
@@ -52,12 +58,60 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
             &["UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
+            &["PI_ERROR_OUT_OF_RESOURCES"],
+            &["0x70000003"],
         ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("device memory"),
         cause: "the GPU's memory is exhausted by the workload — not a configuration problem of the container.",
         check: "'xpu-smi stats -d 0' shows the memory in use; use a smaller batch or model",
         rank: RANK_VAGUE,
+        ..RULE
+    },
+    // ze_api.h: ZE_RESULT_ERROR_UNINITIALIZED = 0x78000001 ("driver is not initialized"): zeInit
+    // found no driver that could start on a GPU it can open.
+    EmitterRule {
+        emitter: "level-zero",
+        who: "Level Zero",
+        line: &[
+            &["ZE_RESULT_ERROR_UNINITIALIZED"],
+            &["0x78000001"],
+            &["2013265921"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("a Level Zero GPU driver"),
+        cause: "no Level Zero driver initialised: the container has no render node of an Intel GPU (/dev/dri not given), its user may not open it (the render group), or the image has no compute runtime (libze_intel_gpu) for this GPU.",
+        check: "'ls -l /dev/dri' and 'sycl-ls' (or 'clinfo') in the container; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install intel-level-zero-gpu in a release that supports the GPU",
+        ..RULE
+    },
+    // SYCL / Unified Runtime: PI_ERROR_DEVICE_NOT_FOUND and UR_RESULT_ERROR_DEVICE_NOT_FOUND
+    // (-1, as CL_DEVICE_NOT_FOUND) when a backend offers no device of the asked type.
+    EmitterRule {
+        emitter: "sycl",
+        who: "the SYCL runtime",
+        line: &[
+            &["PI_ERROR_DEVICE_NOT_FOUND"],
+            &["UR_RESULT_ERROR_DEVICE_NOT_FOUND"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a GPU device"),
+        cause: "no SYCL backend offers a GPU: the container has no render node (/dev/dri not given), the image has no Level Zero or OpenCL GPU runtime (intel-level-zero-gpu, intel-opencl-icd), or its user may not open the node.",
+        check: "'sycl-ls' in the container lists the backends and devices it sees; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install the compute runtime in the image",
+        ..RULE
+    },
+    // i915 / xe in the kernel log: "GuC firmware i915/<file> failed to load" / "HuC firmware
+    // ... failed to load"; the `fetch failed` rule below covers the missing file.
+    EmitterRule {
+        emitter: "intel-kernel-module",
+        who: "the i915/xe kernel driver",
+        line: &[&["GuC firmware ", "failed"], &["HuC firmware ", "failed"]],
+        unless: &["fetch failed"],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::After("firmware "),
+        objects: &["i915/", "xe/"],
+        cause: "the kernel driver could not load the GPU's firmware {object} (missing, too old for the driver, or refused by the GPU), so the GPU runs without GuC/HuC: no media engines and, on newer GPUs, no compute submission.",
+        check: "'sudo dmesg | grep -i -e guc -e huc' on the host names the error; update linux-firmware (firmware-misc-nonfree on Debian) and the kernel together, rebuild the initramfs",
+        rank: RANK_DECISIVE,
         ..RULE
     },
     // i915 / xe in the kernel log: "GuC firmware i915/tgl_guc_70.bin: fetch failed with error -2".
