@@ -41,11 +41,17 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
-    // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd".
+    // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd"; older
+    // kernels "kfd not supported on this ASIC" (ROCm/legacy-rocm-build#572) and "DID <id> is
+    // missing in supported_devices" (#1318).
     EmitterRule {
         emitter: "amdgpu-kernel-module",
         who: "the amdgpu kernel driver",
-        line: &[&["kfd", "not supported in kfd"]],
+        line: &[
+            &["kfd", "not supported in kfd"],
+            &["kfd not supported on this ASIC"],
+            &["kfd", "is missing in supported_devices"],
+        ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("KFD (ROCm compute)"),
         cause: "this GPU has no ROCm compute support in the kernel (KFD refuses its ASIC), so no container setting makes ROCm see it.",

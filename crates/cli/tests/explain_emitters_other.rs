@@ -93,6 +93,36 @@ fn read(text: &str) -> Option<(&'static str, Option<&'static str>, Option<&'stat
     "load-library",
     "libGL error: MESA-LOADER: failed to open iris: /usr/lib/dri/iris_dri.so: cannot open shared object file: No such file or directory (search paths /usr/lib/x86_64-linux-gnu/dri:\\$${ORIGIN}/dri:/usr/lib/dri)\nlibGL error: failed to load driver: iris"
 )]
+// https://github.com/oneapi-src/oneAPI-samples/issues/1337 (a selector that finds no GPU)
+#[case(
+    "sycl",
+    "find-device",
+    "terminate called after throwing an instance of 'sycl::_V1::runtime_error'\n  what():  No device of requested type available. -1 (PI_ERROR_DEVICE_NOT_FOUND)\nAborted (core dumped)"
+)]
+// https://github.com/intel/llvm/issues/8693 (mid-run: both readings, a lost GPU among them)
+#[case(
+    "sycl",
+    "find-device",
+    "Native API failed. Native API returns: -1 (PI_ERROR_DEVICE_NOT_FOUND) -1 (PI_ERROR_DEVICE_NOT_FOUND)"
+)]
+// https://github.com/balena-os/balena-intel/issues/590 (the GuC file is missing on the host)
+#[case(
+    "intel-kernel-module",
+    "load-library",
+    "[ 5.180037] i915 0000:00:02.0: Direct firmware load for i915/kbl_guc_62.0.0.bin failed with error -2\n[ 5.180041] i915 0000:00:02.0: [drm] GuC firmware i915/kbl_guc_62.0.0.bin: fetch failed with error -2\n[ 5.180666] i915 0000:00:02.0: [drm] GuC is uninitialized"
+)]
+// https://github.com/intel-gpu/intel-gpu-i915-backports/issues/194 (the GuC refused to load)
+#[case(
+    "intel-kernel-module",
+    "load-library",
+    "[   17.428855] i915 0000:0d:00.0: [drm] GT0: GUC: load failed: status = 0x40000056, time = 0ms, freq = 2400MHz, ret = -110"
+)]
+// https://github.com/ROCm/legacy-rocm-build/issues/572 (KFD refuses the ASIC; rocminfo's 4104 after it)
+#[case(
+    "amdgpu-kernel-module",
+    "initialise",
+    "[    2.131266] amdgpu 0000:03:00.0: kfd not supported on this ASIC\nhsa api call failure at line 900, file: /home/1019/git/rocm-rel-1.9-211/rocminfo/rocminfo.cc. Call returned 4104"
+)]
 // https://github.com/KhronosGroup/OpenCL-Guide/issues/33 (no ICD in the image)
 #[case("opencl-icd", "load-library", "clGetPlatformIDs(-1001)")]
 fn engines_orchestrators_and_loaders_read_by_emitter(

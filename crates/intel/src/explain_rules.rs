@@ -84,8 +84,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'ls -l /dev/dri' and 'sycl-ls' (or 'clinfo') in the container; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install intel-level-zero-gpu in a release that supports the GPU",
         ..RULE
     },
-    // SYCL / Unified Runtime: PI_ERROR_DEVICE_NOT_FOUND and UR_RESULT_ERROR_DEVICE_NOT_FOUND
-    // (-1, as CL_DEVICE_NOT_FOUND) when a backend offers no device of the asked type.
+    // SYCL / Unified Runtime: PI_ERROR_DEVICE_NOT_FOUND (-1) and
+    // UR_RESULT_ERROR_DEVICE_NOT_FOUND. The SYCL runtime throws it when a selector finds no
+    // device (the rule above), but UR also maps UR_RESULT_ERROR_DEVICE_LOST to it, and
+    // "Native API failed. Native API returns: -1 (PI_ERROR_DEVICE_NOT_FOUND)" mid-run is a lost
+    // GPU (intel/llvm#8693, #10894): both readings are said.
     EmitterRule {
         emitter: "sycl",
         who: "the SYCL runtime",
@@ -93,24 +96,31 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["PI_ERROR_DEVICE_NOT_FOUND"],
             &["UR_RESULT_ERROR_DEVICE_NOT_FOUND"],
         ],
+        unless: &["No device of requested type available"],
         operation: Operation::FindDevice,
-        object: ObjectAt::Is("a GPU device"),
-        cause: "no SYCL backend offers a GPU: the container has no render node (/dev/dri not given), the image has no Level Zero or OpenCL GPU runtime (intel-level-zero-gpu, intel-opencl-icd), or its user may not open the node.",
-        check: "'sycl-ls' in the container lists the backends and devices it sees; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install the compute runtime in the image",
+        object: ObjectAt::Is("the GPU"),
+        cause: "the SYCL backend has no GPU to run on, which has two readings: at start-up, no backend offers one (no render node in the container, no Level Zero or OpenCL GPU runtime in the image, or no permission on the node); after work already ran on it, the GPU was lost or hung (the runtime reports a lost device with this same code).",
+        check: "'sycl-ls' in the container lists the devices it sees; if the GPU is listed, 'sudo dmesg | grep -i -e hang -e reset' on the host shows a GPU hang, and a newer kernel driver and compute runtime are the remedy",
+        rank: RANK_VAGUE,
         ..RULE
     },
-    // i915 / xe in the kernel log: "GuC firmware i915/<file> failed to load" / "HuC firmware
-    // ... failed to load"; the `fetch failed` rule below covers the missing file.
+    // i915 in the kernel log: "GuC initialization failed %d", "GUC: load failed: status = ..."
+    // (intel-gpu/intel-gpu-i915-backports#194, thesofproject/sof-test#767); the GPU is then
+    // wedged or runs without GuC.
     EmitterRule {
         emitter: "intel-kernel-module",
         who: "the i915/xe kernel driver",
-        line: &[&["GuC firmware ", "failed"], &["HuC firmware ", "failed"]],
-        unless: &["fetch failed"],
+        line: &[
+            &["GuC initialization failed"],
+            &["GUC: load failed"],
+            &["GuC load failed"],
+            &["HuC: load failed"],
+            &["HuC load failed"],
+        ],
         operation: Operation::LoadLibrary,
-        object: ObjectAt::After("firmware "),
-        objects: &["i915/", "xe/"],
-        cause: "the kernel driver could not load the GPU's firmware {object} (missing, too old for the driver, or refused by the GPU), so the GPU runs without GuC/HuC: no media engines and, on newer GPUs, no compute submission.",
-        check: "'sudo dmesg | grep -i -e guc -e huc' on the host names the error; update linux-firmware (firmware-misc-nonfree on Debian) and the kernel together, rebuild the initramfs",
+        object: ObjectAt::Is("the GuC/HuC firmware"),
+        cause: "the kernel driver could not load or start the GPU's GuC/HuC firmware (a file missing or older than the driver, or one the GPU refused), so the GPU runs without it or is declared wedged: no media engines and, on newer GPUs, no compute submission, in any container.",
+        check: "'sudo dmesg | grep -i -e guc -e huc' on the host names the file and error; update linux-firmware (firmware-misc-nonfree on Debian) together with the kernel or the out-of-tree i915, and rebuild the initramfs",
         rank: RANK_DECISIVE,
         ..RULE
     },
