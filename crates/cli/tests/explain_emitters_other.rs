@@ -123,6 +123,18 @@ fn read(text: &str) -> Option<(&'static str, Option<&'static str>, Option<&'stat
     "initialise",
     "[    2.131266] amdgpu 0000:03:00.0: kfd not supported on this ASIC\nhsa api call failure at line 900, file: /home/1019/git/rocm-rel-1.9-211/rocminfo/rocminfo.cc. Call returned 4104"
 )]
+// https://github.com/k4yt3x/video2x/issues/628 (the NVIDIA ICD loads; the device nodes were missing)
+#[case(
+    "vulkan",
+    "initialise",
+    "ERROR: [Loader Message] Code 0 : loader_scanned_icd_add: Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr' for ICD libGLX_nvidia.so.0\nCannot create Vulkan instance.\nThis problem is often caused by a faulty installation of the Vulkan driver or attempting to use a GPU that does not support Vulkan.\n/root/sdk-build/1.2.131.2/source/Vulkan-Tools/vulkaninfo/vulkaninfo.h:371: failed with ERROR_INCOMPATIBLE_DRIVER"
+)]
+// https://github.com/oneapi-src/level-zero/issues/93 (the loader without a GPU driver: compute-runtime)
+#[case(
+    "level-zero",
+    "load-library",
+    "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Unknown ze_result_t value: 1879179264\nAborted (core dumped)"
+)]
 // https://github.com/KhronosGroup/OpenCL-Guide/issues/33 (no ICD in the image)
 #[case("opencl-icd", "load-library", "clGetPlatformIDs(-1001)")]
 fn engines_orchestrators_and_loaders_read_by_emitter(
@@ -171,6 +183,22 @@ fn a_note_or_a_wrapper_gives_way_to_the_reason() {
     let got = read(lost);
     assert_ne!(got.and_then(|r| r.1), Some("kubelet"), "{got:?}");
     assert!(got.is_some(), "a GPU failure is never silent");
+}
+
+/// A family whose remedy is more specific keeps its text, and the typed fields name the
+/// emitter's reading of it: xpumd's `zeInit error: 78000001` is Level Zero's
+/// ZE_RESULT_ERROR_UNINITIALIZED (intel/xpumanager#2).
+#[test]
+fn a_specific_family_keeps_its_text_with_the_reading_beside_it() {
+    let text = "[2022-06-08 16:43:10.940] [E] [2925-2925] GPUDeviceStub::init zeInit error: 78000001\n[2022-06-08 16:43:10.940] [E] [2925-2925] Failed to init xpum core: zeInit error";
+    assert_eq!(
+        read(text),
+        Some((
+            "intel-level-zero-no-device",
+            Some("level-zero"),
+            Some("initialise")
+        ))
+    );
 }
 
 /// rocminfo's numbers are HSA statuses by hsa.h's values, not text to match: 4104 is

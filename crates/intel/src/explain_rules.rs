@@ -45,6 +45,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["ZE_RESULT_ERROR_UNSUPPORTED_VERSION"],
             &["0x70020000"],
             &["0x78000002"],
+            // The loader's "Unknown ze_result_t value: 1879179264" (0x70020000, decimal).
+            &["ze_result_t", "1879179264"],
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("a Level Zero driver"),
@@ -77,6 +79,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["ZE_RESULT_ERROR_UNINITIALIZED"],
             &["0x78000001"],
             &["2013265921"],
+            // xpumd's "GPUDeviceStub::init zeInit error: 78000001" (hex without 0x).
+            &["zeInit", "78000001"],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("a Level Zero GPU driver"),

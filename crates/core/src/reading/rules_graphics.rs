@@ -161,6 +161,22 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
         operation: Operation::LoadLibrary,
         cause: "no Vulkan driver (ICD) could be loaded: no ICD manifest under /usr/share/vulkan/icd.d or /etc/vulkan/icd.d names a library present in the container (NVIDIA's nvidia_icd.json comes with the graphics capability: NVIDIA_DRIVER_CAPABILITIES must include 'graphics'; Mesa's radv or anv must be in the image for AMD and Intel).",
         check: "'ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d' in the container, then VK_LOADER_DEBUG=all vulkaninfo to see why each ICD is skipped",
+        // The loader's own line on an ICD it found (below) is more specific than the result.
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // Vulkan-Loader loader.c: "loader_scanned_icd_add: Could not get 'vkCreateInstance' via
+    // 'vk_icdGetInstanceProcAddr' for ICD %s": the ICD is there and loaded, but gave no
+    // instance: for NVIDIA's, the GPU's device nodes were not in the container
+    // (k4yt3x/video2x#628: adding /dev/nvidia* made it work).
+    EmitterRule {
+        emitter: "vulkan",
+        who: "the Vulkan loader",
+        line: &[&["Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr' for ICD "]],
+        operation: Operation::Initialise,
+        object: ObjectAt::After("for ICD "),
+        cause: "the Vulkan driver {object} is in the container and loads, but would not create an instance: it cannot reach its GPU (for NVIDIA's libGLX_nvidia: the /dev/nvidia* nodes or the graphics libraries of the host's driver release are missing in the container).",
+        check: "'ls -l /dev/nvidia* /dev/dri' in the container; give the GPU with its graphics capability (CDI 'nvidia.com/gpu=all', or NVIDIA_DRIVER_CAPABILITIES=graphics,...) and check VK_LOADER_DEBUG=all vulkaninfo",
         ..RULE
     },
     EmitterRule {
