@@ -26,17 +26,43 @@ const IMAGE_LIBS: &[&str] = &[
     "libhipsparse",
 ];
 
+/// What rocminfo's and rocm-smi's "amdgpu not loaded" means: two readings the text cannot tell.
+const AMDGPU_NOT_SEEN: &str = "the tool found no live amdgpu module under /sys/module, which has two readings: the amdgpu kernel driver (with KFD) is not loaded on the host, so ROCm has no GPU; or the tool ran where /sys/module does not show it (a container without the host's /sys/module, or a kernel with amdgpu built in), and the GPU may be fine. Not a permission problem of the render nodes.";
+
+/// What to check for [`AMDGPU_NOT_SEEN`].
+const AMDGPU_CHECK: &str = "on the host, 'lsmod | grep amdgpu' and 'cat /sys/module/amdgpu/initstate' (live) and 'dmesg | grep -i amdgpu'; if it is not loaded, install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release); if it is, the tool's check is wrong there and 'rocminfo' on the host tells";
+
 /// AMD's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
-    // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices".
+    // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices"; rocm-smi / amd-smi:
+    // "Driver not initialized (amdgpu not found in modules)". Both read /sys/module/amdgpu
+    // (lsmod in older rocminfo), which a container may not show although the host has the
+    // module (ROCm/ROCm-docker#107) and a kernel with amdgpu built in has without `initstate`
+    // (ROCm/amdsmi#172): both readings are said, and the host's /sys/module/amdgpu shown. Either
+    // contradicts the render-group reading of the OUT_OF_RESOURCES that may follow.
     EmitterRule {
         emitter: "rocminfo",
         who: "rocminfo",
-        line: &[&["ROCk module is NOT loaded"]],
+        line: &[&["ROCk module is NOT loaded"], &["ROCk module is NOT live"]],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the amdgpu kernel module"),
-        cause: "the amdgpu kernel driver (with KFD) is not loaded on this host, so ROCm has no GPU: not a permission problem of the render nodes.",
-        check: "'lsmod | grep amdgpu' and 'dmesg | grep -i amdgpu' on the host; install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release)",
+        cause: AMDGPU_NOT_SEEN,
+        check: AMDGPU_CHECK,
+        host_path: Some("/sys/module/amdgpu"),
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "rocm-smi",
+        who: "rocm-smi / amd-smi",
+        line: &[
+            &["driver not initialized (amdgpu not found in modules)"],
+            &["Driver not initialized (amdgpu not found in modules)"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("the amdgpu kernel module"),
+        cause: AMDGPU_NOT_SEEN,
+        check: AMDGPU_CHECK,
         host_path: Some("/sys/module/amdgpu"),
         rank: RANK_DECISIVE,
         ..RULE

@@ -57,6 +57,18 @@ fn read(text: &str) -> Option<(&'static str, Option<&'static str>, Option<&'stat
     "open",
     "ROCk module is loaded\n\nUnable to open /dev/kfd read-write: Cannot allocate memory\n\nigor is member of render group\n\nhsa api call failure at: /src/rocminfo/rocminfo.cc:1142\n\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events."
 )]
+// https://github.com/ROCm/ROCm-docker/issues/107 (in a container; the host has amdgpu loaded)
+#[case(
+    "rocm-smi",
+    "initialise",
+    "rocm-user@edfc4c0977ff:~$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\nrocm-user@edfc4c0977ff:~$ rocm-smi\ncat: /sys/module/amdgpu/initstate: No such file or directory\nERROR:root:Driver not initialized (amdgpu not found in modules)"
+)]
+// https://github.com/ROCm/amdsmi/issues/172 (amdgpu built into the kernel, not a module)
+#[case(
+    "rocm-smi",
+    "initialise",
+    "ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)\nERROR:root:Unable to detect any GPU devices, check amdgpu version and module status (sudo modprobe amdgpu)"
+)]
 // https://github.com/ROCm/legacy-rocm-build/issues/5943 (a warning: torch still finds the GPU)
 #[case(
     "libdrm",
