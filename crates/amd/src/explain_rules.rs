@@ -90,6 +90,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     hsa::NOT_INITIALIZED,
     hsa::GENERIC,
     hsa::INVALID_ISA,
+    hsa::MEMORY_FAULT,
     // ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" with ENOMEM.
     // KFD answers ENOMEM for a GPU it does not support, and the runtime's mapping of /dev/kfd
     // fails the same way when /dev is mounted noexec (ROCm/legacy-rocm-build#1185, #2232):

@@ -78,3 +78,17 @@ pub(crate) const INVALID_ISA: EmitterRule = EmitterRule {
     check: "'rocminfo | grep gfx' gives the GPU's target; 'gpuctl requirement' the ROCm releases that list it; set HSA_OVERRIDE_GFX_VERSION only to a target of the same family",
     ..HSA
 };
+
+/// ROCr's "Memory access fault by GPU node-%d (Agent handle: %p) on address %p. Reason: %s": a
+/// GPU kernel faulted. Two readings: code for another target forced by
+/// HSA_OVERRIDE_GFX_VERSION (ROCm/legacy-rocm-build#5238), or a bug of the program, the ROCm
+/// release or the GPU firmware (#5616). Not a container set-up problem either way.
+pub(crate) const MEMORY_FAULT: EmitterRule = EmitterRule {
+    line: &[&["Memory access fault by GPU node"]],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::Is("the GPU's LLVM target"),
+    cause: "a GPU kernel touched memory it may not (a GPU page fault), which has two readings: code for another GPU target run through HSA_OVERRIDE_GFX_VERSION (or a ROCm build that does not list this GPU), or a bug of the program, the ROCm release or the GPU firmware. It is not a container set-up problem: the GPU was reached.",
+    check: "'env | grep HSA_OVERRIDE_GFX_VERSION' in the container and 'rocminfo | grep gfx' (drop the override if it names another target); 'sudo dmesg | grep -i \"page fault\"' on the host names the faulting process",
+    rank: RANK_VAGUE,
+    ..HSA
+};

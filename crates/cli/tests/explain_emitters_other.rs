@@ -147,6 +147,30 @@ fn read(text: &str) -> Option<(&'static str, Option<&'static str>, Option<&'stat
     "load-library",
     "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Unknown ze_result_t value: 1879179264\nAborted (core dumped)"
 )]
+// https://github.com/photoprism/photoprism/issues/5174 (MFX_ERR_NOT_FOUND: no QSV runtime for the GPU)
+#[case(
+    "qsv",
+    "find-device",
+    "libva info: VA-API version 1.22.0\nlibva info: Trying to open /usr/lib/x86_64-linux-gnu/dri/iHD_drv_video.so\nlibva info: Found init function __vaDriverInit_1_22\nlibva info: va_openDriver() returns 0\n[AVHWDeviceContext @ 0x55f69fe0e980] Error creating a MFX session: -9.\nDevice creation failed: -1313558101.\n[vist#0:0/hevc @ 0x55f69fe0eb40] [dec:hevc_qsv @ 0x55f69fe53500] No device available for decoder: device type qsv needed for codec hevc_qsv."
+)]
+// https://github.com/AkashiSN/ffmpeg-docker/issues/5 (another status: the session, generically)
+#[case(
+    "qsv",
+    "initialise",
+    "Error initializing an MFX session: -4.\nDevice creation failed: -1313558101.\nFailed to set value 'qsv=qsv:hw' for option 'init_hw_device': Unknown error occurred\nError parsing global options: Unknown error occurred"
+)]
+// https://github.com/robiot/xclicker/issues/107 (no DRI screen in the sandbox)
+#[case(
+    "mesa-loader",
+    "open",
+    "MESA: error: Failed to query drm device.\nglx: failed to create dri3 screen\nfailed to load driver: iris"
+)]
+// https://github.com/ROCm/legacy-rocm-build/issues/5238 (HSA_OVERRIDE_GFX_VERSION naming another target)
+#[case(
+    "hsa",
+    "match-version",
+    "Memory access fault by GPU node-2 (Agent handle: 0x55d1b6b3f1d0) on address (nil). Reason: unknown."
+)]
 // https://github.com/KhronosGroup/OpenCL-Guide/issues/33 (no ICD in the image)
 #[case("opencl-icd", "load-library", "clGetPlatformIDs(-1001)")]
 fn engines_orchestrators_and_loaders_read_by_emitter(

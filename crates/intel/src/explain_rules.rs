@@ -128,6 +128,37 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
+    // ffmpeg's QSV (libavutil/hwcontext_qsv.c, libavcodec/qsv.c): "Error initializing an MFX
+    // session: %d" / "Error creating a MFX session: %d", the status an mfxStatus (mfxdefs.h):
+    // -9 MFX_ERR_NOT_FOUND is the dispatcher finding no implementation for the GPU
+    // (photoprism/photoprism#5174, intel/cartwheel-ffmpeg#334).
+    EmitterRule {
+        emitter: "qsv",
+        who: "ffmpeg's QSV (Intel's media runtime dispatcher)",
+        line: &[
+            &["Error initializing an MFX session: -9"],
+            &["Error creating a MFX session: -9"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a QSV implementation for the GPU"),
+        cause: "MFX_ERR_NOT_FOUND: the oneVPL / Media SDK dispatcher found no runtime that drives this GPU: the image lacks the one for its generation (libmfx-gen / intel-media-runtime for Tiger Lake and newer, the legacy Media SDK libmfxhw64 for older), or the runtime could not open the GPU's render node through VA-API (iHD).",
+        check: "'vainfo --display drm --device /dev/dri/renderD128' in the container must list the iHD driver; install the QSV runtime for the GPU's generation (libmfx-gen1.2 or libmfx1) and pass the render node with its group",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "qsv",
+        who: "ffmpeg's QSV (Intel's media runtime dispatcher)",
+        line: &[
+            &["Error initializing an MFX session"],
+            &["Error creating a MFX session"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("a QSV session"),
+        cause: "ffmpeg could not start a QSV session on the GPU: QSV runs on VA-API, so the render node, the iHD driver and the QSV runtime for this GPU's generation must all be in the container (the lines before this say which failed).",
+        check: "'vainfo --display drm --device /dev/dri/renderD128' in the container first; then the QSV runtime (libmfx-gen1.2 for Tiger Lake and newer, libmfx1 for older)",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
     // i915 / xe in the kernel log: "GuC firmware i915/tgl_guc_70.bin: fetch failed with error -2".
     EmitterRule {
         emitter: "intel-kernel-module",

@@ -219,6 +219,22 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
         check: "'LIBGL_DEBUG=verbose glxinfo -B' names the library; drop the LD_LIBRARY_PATH entry (or conda's libstdc++/libffi) that shadows the system's, or install the matching Mesa in that environment",
         ..RULE
     },
+    // Mesa's EGL/GLX: "failed to create dri2 screen", "glx: failed to create dri3 screen",
+    // "MESA: error: Failed to query drm device." (robiot/xclicker#107): no DRI screen on a GPU.
+    EmitterRule {
+        emitter: "mesa-loader",
+        who: "Mesa",
+        line: &[
+            &["failed to create dri2 screen"],
+            &["failed to create dri3 screen"],
+            &["Failed to query drm device"],
+        ],
+        operation: Operation::Open,
+        object: ObjectAt::Is("the GPU's DRM device"),
+        cause: "Mesa could not open a DRI screen on the GPU: no /dev/dri node is in the container or sandbox, the process may not open it (the render or video group), or the GPU is driven by a kernel driver Mesa has no driver for (NVIDIA's proprietary one: its own GL/EGL libraries, with the graphics capability, are needed).",
+        check: "'ls -l /dev/dri' where the program runs; pass the node with its group ('--device /dev/dri --group-add keep-groups' under crun), and 'LIBGL_DEBUG=verbose glxinfo -B' or 'eglinfo' to see which driver it tries",
+        ..RULE
+    },
     // Mesa / libGL: "failed to load driver: %s" follows the loader's own line, which says why.
     EmitterRule {
         emitter: "mesa-loader",
