@@ -185,6 +185,32 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'gpuctl requirement' gives the ROCm releases that list {object}; HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family (10.3.0 for gfx103x) is ollama's documented override",
         ..RULE
     },
+    // ollama's GPU discovery: "unsupported Radeon iGPU detected skipping" is a note (the
+    // discrete GPU beside it may be used: ollama/ollama#4836); "amdgpu detected, but no
+    // compatible rocm library found" is an image without ollama's ROCm runners
+    // (likelovewant/ollama-for-amd#33): the image's packaging, not the GPU's setup.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["unsupported Radeon iGPU detected skipping"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an integrated Radeon GPU"),
+        cause: "ollama skips integrated Radeon GPUs by design (its ROCm runners do not use them); a discrete GPU beside it is still used, so this is not why anything failed: if something did, the reason is on another line.",
+        check: "'ollama ps' or its 'inference compute' log line names the GPU it uses; for an iGPU only, ollama runs on the CPU unless a build made for APUs is used",
+        rank: RANK_NOTE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu detected, but no compatible rocm library found"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("ollama's ROCm runner libraries"),
+        owner: Owner::Image,
+        cause: "{object} are not in the image: it is a build of ollama without ROCm (the plain 'ollama/ollama' image carries CUDA runners only), so the AMD GPU it sees is not used.",
+        check: "use the 'ollama/ollama:rocm' image (or install ollama's ROCm bundle) and pass '--device /dev/kfd --device /dev/dri'",
+        ..RULE
+    },
     EmitterRule {
         objects: IMAGE_LIBS,
         owner: Owner::Image,

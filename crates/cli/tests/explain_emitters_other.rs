@@ -69,6 +69,12 @@ fn read(text: &str) -> Option<(&'static str, Option<&'static str>, Option<&'stat
     "initialise",
     "ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)\nERROR:root:Unable to detect any GPU devices, check amdgpu version and module status (sudo modprobe amdgpu)"
 )]
+// https://github.com/ollama/ollama/issues/4836 (the iGPU is skipped, the discrete gfx1102 is used)
+#[case(
+    "ollama",
+    "find-device",
+    "jun 06 13:15:51 gatekeeper ollama[1689]: time=2024-06-06T13:15:51.806+02:00 level=INFO source=amd_linux.go:233 msg=\"unsupported Radeon iGPU detected skipping\" id=1 total=\"512.0 MiB\"\njun 06 13:15:52 gatekeeper ollama[1689]: time=2024-06-06T13:15:52.056+02:00 level=INFO source=amd_linux.go:301 msg=\"amdgpu is supported\" gpu=0 gpu_type=gfx1102"
+)]
 // https://github.com/ROCm/legacy-rocm-build/issues/5943 (a warning: torch still finds the GPU)
 #[case(
     "libdrm",
@@ -234,6 +240,20 @@ fn a_specific_family_keeps_its_text_with_the_reading_beside_it() {
             Some("level-zero"),
             Some("initialise")
         ))
+    );
+}
+
+/// An image without ollama's ROCm runners is the image's packaging: not claimed, and said so
+/// (likelovewant/ollama-for-amd#33).
+#[test]
+fn an_image_without_rocm_runners_is_the_image_s() {
+    let text = "time=2024-12-03T15:24:29.436Z level=WARN source=amd_linux.go:440 msg=\"amdgpu detected, but no compatible rocm library found.  Either install rocm v6, or follow manual install instructions at https://github.com/ollama/ollama/blob/main/docs/linux.md#manual-install\"";
+    assert_eq!(read(text), None);
+    let why = gpuctl_core::explain::not_claimed_because(text, Registry::discovered());
+    assert!(
+        why.as_deref()
+            .is_some_and(|w| w.contains("image's packaging")),
+        "{why:?}"
     );
 }
 
