@@ -32,6 +32,17 @@ const AMDGPU_NOT_SEEN: &str = "the tool found no live amdgpu module under /sys/m
 /// What to check for [`AMDGPU_NOT_SEEN`].
 const AMDGPU_CHECK: &str = "on the host, 'lsmod | grep amdgpu' and 'cat /sys/module/amdgpu/initstate' (live) and 'dmesg | grep -i amdgpu'; if it is not loaded, install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release); if it is, the tool's check is wrong there and 'rocminfo' on the host tells";
 
+/// The shape of both "amdgpu not loaded" rules: rocminfo's and rocm-smi's.
+const AMDGPU_NOT_LOADED: EmitterRule = EmitterRule {
+    operation: Operation::Initialise,
+    object: ObjectAt::Is("the amdgpu kernel module"),
+    cause: AMDGPU_NOT_SEEN,
+    check: AMDGPU_CHECK,
+    host_path: Some("/sys/module/amdgpu"),
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
 /// AMD's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
     // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices"; rocm-smi / amd-smi:
@@ -44,13 +55,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         emitter: "rocminfo",
         who: "rocminfo",
         line: &[&["ROCk module is NOT loaded"], &["ROCk module is NOT live"]],
-        operation: Operation::Initialise,
-        object: ObjectAt::Is("the amdgpu kernel module"),
-        cause: AMDGPU_NOT_SEEN,
-        check: AMDGPU_CHECK,
-        host_path: Some("/sys/module/amdgpu"),
-        rank: RANK_DECISIVE,
-        ..RULE
+        ..AMDGPU_NOT_LOADED
     },
     EmitterRule {
         emitter: "rocm-smi",
@@ -59,13 +64,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["driver not initialized (amdgpu not found in modules)"],
             &["Driver not initialized (amdgpu not found in modules)"],
         ],
-        operation: Operation::Initialise,
-        object: ObjectAt::Is("the amdgpu kernel module"),
-        cause: AMDGPU_NOT_SEEN,
-        check: AMDGPU_CHECK,
-        host_path: Some("/sys/module/amdgpu"),
-        rank: RANK_DECISIVE,
-        ..RULE
+        ..AMDGPU_NOT_LOADED
     },
     // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd"; older
     // kernels "kfd not supported on this ASIC" (ROCm/legacy-rocm-build#572) and "DID <id> is
