@@ -4,8 +4,10 @@
 //! docs/explain.md#emitters.
 
 use gpuctl_core::reading::{
-    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE,
 };
+
+use crate::explain_rules_hsa as hsa;
 
 /// The ROCm user-space libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -24,26 +26,57 @@ const IMAGE_LIBS: &[&str] = &[
     "libhipsparse",
 ];
 
+/// What rocminfo's and rocm-smi's "amdgpu not loaded" means: two readings the text cannot tell.
+const AMDGPU_NOT_SEEN: &str = "the tool found no live amdgpu module under /sys/module, which has two readings: the amdgpu kernel driver (with KFD) is not loaded on the host, so ROCm has no GPU; or the tool ran where /sys/module does not show it (a container without the host's /sys/module, or a kernel with amdgpu built in), and the GPU may be fine. Not a permission problem of the render nodes.";
+
+/// What to check for [`AMDGPU_NOT_SEEN`].
+const AMDGPU_CHECK: &str = "on the host, 'lsmod | grep amdgpu' and 'cat /sys/module/amdgpu/initstate' (live) and 'dmesg | grep -i amdgpu'; if it is not loaded, install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release); if it is, the tool's check is wrong there and 'rocminfo' on the host tells";
+
+/// The shape of both "amdgpu not loaded" rules: rocminfo's and rocm-smi's.
+const AMDGPU_NOT_LOADED: EmitterRule = EmitterRule {
+    operation: Operation::Initialise,
+    object: ObjectAt::Is("the amdgpu kernel module"),
+    cause: AMDGPU_NOT_SEEN,
+    check: AMDGPU_CHECK,
+    host_path: Some("/sys/module/amdgpu"),
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
 /// AMD's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
-    // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices".
+    // rocminfo.cc: "ROCk module is NOT loaded, possibly no GPU devices"; rocm-smi / amd-smi:
+    // "Driver not initialized (amdgpu not found in modules)". Both read /sys/module/amdgpu
+    // (lsmod in older rocminfo), which a container may not show although the host has the
+    // module (ROCm/ROCm-docker#107) and a kernel with amdgpu built in has without `initstate`
+    // (ROCm/amdsmi#172): both readings are said, and the host's /sys/module/amdgpu shown. Either
+    // contradicts the render-group reading of the OUT_OF_RESOURCES that may follow.
     EmitterRule {
         emitter: "rocminfo",
         who: "rocminfo",
-        line: &[&["ROCk module is NOT loaded"]],
-        operation: Operation::Initialise,
-        object: ObjectAt::Is("the amdgpu kernel module"),
-        cause: "the amdgpu kernel driver (with KFD) is not loaded on this host, so ROCm has no GPU: not a permission problem of the render nodes.",
-        check: "'lsmod | grep amdgpu' and 'dmesg | grep -i amdgpu' on the host; install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release)",
-        host_path: Some("/sys/module/amdgpu"),
-        rank: RANK_DECISIVE,
-        ..RULE
+        line: &[&["ROCk module is NOT loaded"], &["ROCk module is NOT live"]],
+        ..AMDGPU_NOT_LOADED
     },
-    // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd".
+    EmitterRule {
+        emitter: "rocm-smi",
+        who: "rocm-smi / amd-smi",
+        line: &[
+            &["driver not initialized (amdgpu not found in modules)"],
+            &["Driver not initialized (amdgpu not found in modules)"],
+        ],
+        ..AMDGPU_NOT_LOADED
+    },
+    // amdgpu's KFD in the kernel log: "kfd kfd: amdgpu: <ASIC> not supported in kfd"; older
+    // kernels "kfd not supported on this ASIC" (ROCm/legacy-rocm-build#572) and "DID <id> is
+    // missing in supported_devices" (#1318).
     EmitterRule {
         emitter: "amdgpu-kernel-module",
         who: "the amdgpu kernel driver",
-        line: &[&["kfd", "not supported in kfd"]],
+        line: &[
+            &["kfd", "not supported in kfd"],
+            &["kfd not supported on this ASIC"],
+            &["kfd", "is missing in supported_devices"],
+        ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("KFD (ROCm compute)"),
         cause: "this GPU has no ROCm compute support in the kernel (KFD refuses its ASIC), so no container setting makes ROCm see it.",
@@ -51,15 +84,41 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
-    // HSA runtime: hsa_status_string values.
+    // HSA runtime: hsa_status_t by name and number (explain_rules_hsa.rs).
+    hsa::OUT_OF_RESOURCES,
+    hsa::NOT_INITIALIZED,
+    hsa::GENERIC,
+    hsa::INVALID_ISA,
+    hsa::MEMORY_FAULT,
+    // ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" with ENOMEM.
+    // KFD answers ENOMEM for a GPU it does not support, and the runtime's mapping of /dev/kfd
+    // fails the same way when /dev is mounted noexec (ROCm/legacy-rocm-build#1185, #2232):
+    // the text cannot tell which, so both are said and the host's /dev options shown. It
+    // contradicts the render-group reading of the OUT_OF_RESOURCES that follows it.
     EmitterRule {
-        emitter: "hsa",
-        who: "the HSA runtime (ROCr)",
-        line: &[&["HSA_STATUS_ERROR_NOT_INITIALIZED"]],
-        operation: Operation::Initialise,
-        cause: "the HSA runtime did not start: it could not open /dev/kfd or found no supported GPU.",
-        check: "'rocminfo' in the container; /dev/kfd and the render nodes must be given to it, and its user in their groups",
-        rank: RANK_VAGUE,
+        emitter: "rocminfo",
+        who: "the ROCm runtime",
+        line: &[&["/dev/kfd read-write: Cannot allocate memory"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("/dev/kfd"),
+        cause: "KFD refused the open with ENOMEM, which has two readings the text cannot tell apart: the host's amdgpu driver has no compute support for this GPU ('not supported in kfd' in the kernel log), or /dev is mounted noexec, so the runtime cannot map /dev/kfd's memory. Not a group problem.",
+        check: "'sudo dmesg | grep kfd' on the host (a GPU KFD does not support runs ROCm in no container), and 'findmnt -no OPTIONS /dev' (remount without noexec: 'sudo mount -o remount,exec /dev', and drop noexec from the container's /dev mount)",
+        host_mount: Some("/dev"),
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // libdrm's amdgpu_device_initialize: "<path>amdgpu.ids: No such file or directory" is a
+    // warning (the marketing-name table is missing; ROCm/pytorch#984 calls it not fatal): a
+    // note, which any line that names a failure outranks.
+    EmitterRule {
+        emitter: "libdrm",
+        who: "libdrm (amdgpu)",
+        line: &[&["amdgpu.ids: No such file or directory"]],
+        operation: Operation::Open,
+        object: ObjectAt::Before(": No such file or directory"),
+        cause: "{object} is only libdrm's table of marketing names: without it the GPU is named 'AMD Radeon Graphics' and still works. It is not why anything failed; if something did, the reason is on another line.",
+        check: "to silence it, install libdrm-amdgpu-common (or link /opt/amdgpu/share/libdrm/amdgpu.ids to /usr/share/libdrm/amdgpu.ids); for a real failure read the other lines, or run 'rocminfo' in the container",
+        rank: RANK_NOTE,
         ..RULE
     },
     EmitterRule {
@@ -123,6 +182,32 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::After("gpu_type="),
         cause: "the GPU's LLVM target {object} is not among those ollama's ROCm build carries code for, so it runs on the CPU.",
         check: "'gpuctl requirement' gives the ROCm releases that list {object}; HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family (10.3.0 for gfx103x) is ollama's documented override",
+        ..RULE
+    },
+    // ollama's GPU discovery: "unsupported Radeon iGPU detected skipping" is a note (the
+    // discrete GPU beside it may be used: ollama/ollama#4836); "amdgpu detected, but no
+    // compatible rocm library found" is an image without ollama's ROCm runners
+    // (likelovewant/ollama-for-amd#33): the image's packaging, not the GPU's setup.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["unsupported Radeon iGPU detected skipping"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an integrated Radeon GPU"),
+        cause: "ollama skips integrated Radeon GPUs by design (its ROCm runners do not use them); a discrete GPU beside it is still used, so this is not why anything failed: if something did, the reason is on another line.",
+        check: "'ollama ps' or its 'inference compute' log line names the GPU it uses; for an iGPU only, ollama runs on the CPU unless a build made for APUs is used",
+        rank: RANK_NOTE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu detected, but no compatible rocm library found"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("ollama's ROCm runner libraries"),
+        owner: Owner::Image,
+        cause: "{object} are not in the image: it is a build of ollama without ROCm (the plain 'ollama/ollama' image carries CUDA runners only), so the AMD GPU it sees is not used.",
+        check: "use the 'ollama/ollama:rocm' image (or install ollama's ROCm bundle) and pass '--device /dev/kfd --device /dev/dri'",
         ..RULE
     },
     EmitterRule {

@@ -32,14 +32,6 @@ pub const FAMILIES: &[Family] = &[
         checks: &[codes::RENDER_GROUPS],
     },
     Family {
-        code: FamilyCode::new("amd-kfd-out-of-memory"),
-        signs: &[&["/dev/kfd read-write: Cannot allocate memory"]],
-        priority: PRIORITY_PRECISE,
-        diagnosis: "KFD refused to open (ENOMEM): not a group problem — the host's amdgpu driver does not support compute on this GPU ('not supported in kfd' in dmesg), or memory ran out.",
-        remedy: "Hint: check 'sudo dmesg | grep kfd' on the host; a GPU KFD does not support cannot run ROCm\nin any container.",
-        checks: &[],
-    },
-    Family {
         code: FamilyCode::new("amd-kfd-missing"),
         signs: &[
             &["/dev/kfd read-write: No such file or directory"],

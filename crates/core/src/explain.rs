@@ -398,7 +398,7 @@ mod quote;
 #[path = "explain_read.rs"]
 mod read;
 
-pub use read::{STRUCTURED, not_claimed_because};
+pub use read::{STRUCTURED, not_claimed_because, rules_of as emitter_rules};
 
 #[cfg(test)]
 #[path = "explain_tests.rs"]

@@ -27,8 +27,8 @@ pub(crate) const STRUCTURED_FAMILY: Family = Family {
 
 /// Every emitter rule, core's and each registered vendor's, with the tokens that make an
 /// object a GPU's (the vendors' names, and `gpu`).
-pub(crate) fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&'static str>) {
-    let mut rules: Vec<&'static EmitterRule> = reading::core_rules().iter().collect();
+pub fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&'static str>) {
+    let mut rules: Vec<&'static EmitterRule> = reading::core_rules().collect();
     let mut gpu: Vec<&'static str> = vec!["gpu"];
     for b in registry.backends() {
         rules.extend(b.diagnostics().emitter_rules().iter());
@@ -108,10 +108,12 @@ pub(crate) fn hint(r: &Reading) -> String {
 }
 
 /// What this host says about the reading, where the host can show it: a device node or file
-/// the line names, and the path the rule names (a driver's `/sys/module/<name>`), present or not.
+/// the line names, and the path the rule names (a driver's `/sys/module/<name>`), present or
+/// not; the kernel driver that binds a render node the line names (VA-API fails on a node
+/// nvidia-drm drives); the options of the mount point the rule names (`/dev` mounted noexec).
 pub(crate) fn host_facts(r: &Reading, probe: &Probe) -> Vec<String> {
     let object = r.object.as_deref().filter(|o| o.starts_with('/'));
-    object
+    let mut facts: Vec<String> = object
         .into_iter()
         .chain(r.host_path)
         .filter_map(|path| match probe.host().exists(Path::new(path)) {
@@ -119,7 +121,43 @@ pub(crate) fn host_facts(r: &Reading, probe: &Probe) -> Vec<String> {
             Ok(false) => Some(format!("this host has no {path}")),
             Err(_) => None,
         })
-        .collect()
+        .collect();
+    if let Some(node) = object.and_then(|o| o.strip_prefix("/dev/dri/")) {
+        let link = format!("/sys/class/drm/{node}/device/driver");
+        let driver = probe.host().read_link(Path::new(&link)).ok();
+        if let Some(name) = driver.as_ref().and_then(|d| d.file_name()?.to_str()) {
+            facts.push(format!(
+                "on this host /dev/dri/{node} is driven by the kernel driver {name}"
+            ));
+        }
+    }
+    if let Some(point) = r.host_mount {
+        facts.extend(mount_options(probe, point));
+    }
+    facts
+}
+
+/// This host's mount options for `point`, from /proc/mounts (the last entry for it is the one
+/// in force), said as a fact: "this host mounts /dev with rw,nosuid,noexec".
+fn mount_options(probe: &Probe, point: &str) -> Option<String> {
+    let mounts = probe
+        .host()
+        .read_to_string(Path::new("/proc/mounts"), 1 << 20)
+        .ok()?;
+    let options = mounts.lines().rev().find_map(|l| {
+        let mut f = l.split_whitespace();
+        let (_, at, _, options) = (f.next()?, f.next()?, f.next()?, f.next()?);
+        (at == point).then_some(options)
+    })?;
+    let noexec = options.split(',').any(|o| o == "noexec");
+    Some(format!(
+        "this host mounts {point} with {options}{}",
+        if noexec {
+            " (noexec: ROCm cannot map /dev/kfd's memory there)"
+        } else {
+            " (not noexec)"
+        }
+    ))
 }
 
 /// Why a text `explain` does not claim is still no GPU misconfiguration, when an emitter's

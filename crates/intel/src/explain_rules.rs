@@ -25,7 +25,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "level-zero",
         who: "Level Zero",
-        line: &[&["ZE_RESULT_ERROR_DEVICE_LOST"]],
+        line: &[
+            &["ZE_RESULT_ERROR_DEVICE_LOST"],
+            &["0x70000001"],
+            &["1879048193"],
+        ],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("the GPU"),
         cause: "the GPU was reset or hung under the program (a GPU hang the i915/xe driver recovered from), not a configuration problem.",
@@ -39,6 +43,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE"],
             &["ZE_RESULT_ERROR_UNSUPPORTED_VERSION"],
+            &["0x70020000"],
+            &["0x78000002"],
+            // The loader's "Unknown ze_result_t value: 1879179264" (0x70020000, decimal).
+            &["ze_result_t", "1879179264"],
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("a Level Zero driver"),
@@ -52,11 +60,102 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
             &["UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"],
+            &["PI_ERROR_OUT_OF_RESOURCES"],
+            &["0x70000003"],
         ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("device memory"),
         cause: "the GPU's memory is exhausted by the workload — not a configuration problem of the container.",
         check: "'xpu-smi stats -d 0' shows the memory in use; use a smaller batch or model",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // ze_api.h: ZE_RESULT_ERROR_UNINITIALIZED = 0x78000001 ("driver is not initialized"): zeInit
+    // found no driver that could start on a GPU it can open.
+    EmitterRule {
+        emitter: "level-zero",
+        who: "Level Zero",
+        line: &[
+            &["ZE_RESULT_ERROR_UNINITIALIZED"],
+            &["0x78000001"],
+            &["2013265921"],
+            // xpumd's "GPUDeviceStub::init zeInit error: 78000001" (hex without 0x).
+            &["zeInit", "78000001"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("a Level Zero GPU driver"),
+        cause: "no Level Zero driver initialised: the container has no render node of an Intel GPU (/dev/dri not given), its user may not open it (the render group), or the image has no compute runtime (libze_intel_gpu) for this GPU.",
+        check: "'ls -l /dev/dri' and 'sycl-ls' (or 'clinfo') in the container; pass '--device /dev/dri' with '--group-add keep-groups' under crun, and install intel-level-zero-gpu in a release that supports the GPU",
+        ..RULE
+    },
+    // SYCL / Unified Runtime: PI_ERROR_DEVICE_NOT_FOUND (-1) and
+    // UR_RESULT_ERROR_DEVICE_NOT_FOUND. The SYCL runtime throws it when a selector finds no
+    // device (the rule above), but UR also maps UR_RESULT_ERROR_DEVICE_LOST to it, and
+    // "Native API failed. Native API returns: -1 (PI_ERROR_DEVICE_NOT_FOUND)" mid-run is a lost
+    // GPU (intel/llvm#8693, #10894): both readings are said.
+    EmitterRule {
+        emitter: "sycl",
+        who: "the SYCL runtime",
+        line: &[
+            &["PI_ERROR_DEVICE_NOT_FOUND"],
+            &["UR_RESULT_ERROR_DEVICE_NOT_FOUND"],
+        ],
+        unless: &["No device of requested type available"],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the SYCL backend has no GPU to run on, which has two readings: at start-up, no backend offers one (no render node in the container, no Level Zero or OpenCL GPU runtime in the image, or no permission on the node); after work already ran on it, the GPU was lost or hung (the runtime reports a lost device with this same code).",
+        check: "'sycl-ls' in the container lists the devices it sees; if the GPU is listed, 'sudo dmesg | grep -i -e hang -e reset' on the host shows a GPU hang, and a newer kernel driver and compute runtime are the remedy",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // i915 in the kernel log: "GuC initialization failed %d", "GUC: load failed: status = ..."
+    // (intel-gpu/intel-gpu-i915-backports#194, thesofproject/sof-test#767); the GPU is then
+    // wedged or runs without GuC.
+    EmitterRule {
+        emitter: "intel-kernel-module",
+        who: "the i915/xe kernel driver",
+        line: &[
+            &["GuC initialization failed"],
+            &["GUC: load failed"],
+            &["GuC load failed"],
+            &["HuC: load failed"],
+            &["HuC load failed"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("the GuC/HuC firmware"),
+        cause: "the kernel driver could not load or start the GPU's GuC/HuC firmware (a file missing or older than the driver, or one the GPU refused), so the GPU runs without it or is declared wedged: no media engines and, on newer GPUs, no compute submission, in any container.",
+        check: "'sudo dmesg | grep -i -e guc -e huc' on the host names the file and error; update linux-firmware (firmware-misc-nonfree on Debian) together with the kernel or the out-of-tree i915, and rebuild the initramfs",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    // ffmpeg's QSV (libavutil/hwcontext_qsv.c, libavcodec/qsv.c): "Error initializing an MFX
+    // session: %d" / "Error creating a MFX session: %d", the status an mfxStatus (mfxdefs.h):
+    // -9 MFX_ERR_NOT_FOUND is the dispatcher finding no implementation for the GPU
+    // (photoprism/photoprism#5174, intel/cartwheel-ffmpeg#334).
+    EmitterRule {
+        emitter: "qsv",
+        who: "ffmpeg's QSV (Intel's media runtime dispatcher)",
+        line: &[
+            &["Error initializing an MFX session: -9"],
+            &["Error creating a MFX session: -9"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a QSV implementation for the GPU"),
+        cause: "MFX_ERR_NOT_FOUND: the oneVPL / Media SDK dispatcher found no runtime that drives this GPU: the image lacks the one for its generation (libmfx-gen / intel-media-runtime for Tiger Lake and newer, the legacy Media SDK libmfxhw64 for older), or the runtime could not open the GPU's render node through VA-API (iHD).",
+        check: "'vainfo --display drm --device /dev/dri/renderD128' in the container must list the iHD driver; install the QSV runtime for the GPU's generation (libmfx-gen1.2 or libmfx1) and pass the render node with its group",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "qsv",
+        who: "ffmpeg's QSV (Intel's media runtime dispatcher)",
+        line: &[
+            &["Error initializing an MFX session"],
+            &["Error creating a MFX session"],
+        ],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("a QSV session"),
+        cause: "ffmpeg could not start a QSV session on the GPU: QSV runs on VA-API, so the render node, the iHD driver and the QSV runtime for this GPU's generation must all be in the container (the lines before this say which failed).",
+        check: "'vainfo --display drm --device /dev/dri/renderD128' in the container first; then the QSV runtime (libmfx-gen1.2 for Tiger Lake and newer, libmfx1 for older)",
         rank: RANK_VAGUE,
         ..RULE
     },

@@ -40,7 +40,10 @@ pub const FAMILIES: &[Family] = &[
     },
     Family {
         code: FamilyCode::new("intel-vaapi-init"),
-        signs: &[&["vaInitialize failed"], &["libva error:", "init failed"]],
+        // Only the driver's own "init failed" (libva va.c): a bare "vaInitialize failed" is
+        // read by its VA status and the lines before it (no driver file, no driver name for
+        // the node: an NVIDIA GPU's, intel/libva#652), which this family's cause would contradict.
+        signs: &[&["libva error:", "init failed"]],
         priority: PRIORITY_GROUPS + 3,
         diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open.",
         remedy: "Hint: name the driver that fits the GPU ('-e LIBVA_DRIVER_NAME=iHD', or 'i965' for older GPUs), install libva and\nthe driver from the same release, and pass the render node ('podman run $(gpuctl args intel) ...').",

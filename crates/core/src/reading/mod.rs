@@ -9,7 +9,11 @@
 //! loaders); each vendor adds its own through [`crate::backend::Diagnostics::emitter_rules`]. It
 //! imports no registry (the backend trait names its types), so the caller passes the rules.
 
+mod matching;
 pub(crate) mod rules;
+mod rules_graphics;
+
+use matching::apply;
 
 use std::collections::HashSet;
 
@@ -109,6 +113,12 @@ pub struct EmitterRule {
     pub who: &'static str,
     /// The line's shape: any one of these lists, every substring of it on one line.
     pub line: &'static [&'static [&'static str]],
+    /// Words that make the line another emitter's (a hook exec'ed by runc is the hook's, not
+    /// the engine's runtime): any one of them on the line and the rule does not read it.
+    pub unless: &'static [&'static str],
+    /// When not empty, the text must hold one of these somewhere (an informational line, such
+    /// as the DRM driver ffmpeg opened, explains only beside the failure it belongs to).
+    pub needs: &'static [&'static str],
     /// What it was doing.
     pub operation: Operation,
     /// Where the object is.
@@ -128,6 +138,9 @@ pub struct EmitterRule {
     /// A host path whose presence bears on the cause (`/sys/module/nvidia` for "driver not
     /// loaded"): `explain` says whether this host has it.
     pub host_path: Option<&'static str>,
+    /// A mount point whose options bear on the cause (`/dev` mounted `noexec` stops ROCm
+    /// mapping /dev/kfd): `explain` says this host's options for it.
+    pub host_mount: Option<&'static str>,
     /// Lower is more specific: [`RANK_REASON`] for a line that names the reason,
     /// [`RANK_WRAPPER`] for one that only says something underneath failed.
     pub rank: u8,
@@ -140,6 +153,9 @@ pub const RANK_DECISIVE: u8 = 5;
 pub const RANK_REASON: u8 = 10;
 /// A line that names what failed but not why (NVML's "Unknown Error").
 pub const RANK_VAGUE: u8 = 30;
+/// A line that names no failure of its own (libdrm's missing marketing-name table): it is the
+/// answer only when no line names a reason.
+pub const RANK_NOTE: u8 = 40;
 /// A wrapper line: a hook exited non-zero, the reason is elsewhere.
 pub const RANK_WRAPPER: u8 = 50;
 
@@ -148,6 +164,8 @@ pub const RULE: EmitterRule = EmitterRule {
     emitter: "",
     who: "",
     line: &[],
+    unless: &[],
+    needs: &[],
     operation: Operation::Initialise,
     object: ObjectAt::None,
     objects: &[],
@@ -156,6 +174,7 @@ pub const RULE: EmitterRule = EmitterRule {
     cause: "",
     check: "",
     host_path: None,
+    host_mount: None,
     rank: RANK_REASON,
 };
 
@@ -200,6 +219,9 @@ pub struct Reading {
     /// The host path whose presence bears on the cause ([`EmitterRule::host_path`]).
     #[serde(skip)]
     pub host_path: Option<&'static str>,
+    /// The mount point whose options bear on the cause ([`EmitterRule::host_mount`]).
+    #[serde(skip)]
+    pub host_mount: Option<&'static str>,
 }
 
 impl Reading {
@@ -213,10 +235,14 @@ impl Reading {
     }
 }
 
-/// Core's rules ([`rules::CORE_RULES`]); vendors' come through
+/// Core's rules (engines and orchestrators in [`rules::CORE_RULES`], graphics and compute
+/// loaders in rules_graphics.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
-pub fn core_rules() -> &'static [EmitterRule] {
+pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
+        .iter()
+        .chain(rules_graphics::VAAPI_RULES)
+        .chain(rules_graphics::LOADER_RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one [`crate::text::present`] pass that
@@ -224,7 +250,12 @@ pub fn core_rules() -> &'static [EmitterRule] {
 pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
     rules
         .iter()
-        .flat_map(|r| r.line.iter().flat_map(|l| l.iter().copied()))
+        .flat_map(|r| {
+            r.line
+                .iter()
+                .flat_map(|l| l.iter().copied())
+                .chain(r.needs.iter().copied())
+        })
         .collect()
 }
 
@@ -248,6 +279,7 @@ pub fn read_found(
         .iter()
         .copied()
         .filter(|r| r.line.iter().any(|l| l.iter().all(|w| found.contains(w))))
+        .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| found.contains(w)))
         .collect();
     if candidates.is_empty() {
         return Vec::new();
@@ -271,84 +303,6 @@ pub fn primary(readings: &[Reading]) -> Option<&Reading> {
     readings
         .iter()
         .reduce(|best, r| if key(r) <= key(best) { r } else { best })
-}
-
-fn apply(rule: &EmitterRule, line: &str, number: usize, gpu: &[&str]) -> Option<Reading> {
-    if !rule
-        .line
-        .iter()
-        .any(|l| !l.is_empty() && l.iter().all(|w| line.contains(w)))
-    {
-        return None;
-    }
-    let object = match rule.object {
-        ObjectAt::None => None,
-        ObjectAt::After(marker) => Some(token_after(line, marker)?),
-        ObjectAt::Before(marker) => Some(token_before(line, marker)?),
-        ObjectAt::Is(object) => Some(object.to_string()),
-    };
-    if !rule.objects.is_empty()
-        && !object
-            .as_deref()
-            .is_some_and(|o| rule.objects.iter().any(|p| o.starts_with(p)))
-    {
-        return None;
-    }
-    if rule.gpu_object && !object.as_deref().is_some_and(|o| names_gpu(o, gpu)) {
-        return None;
-    }
-    let fill = |s: &str| s.replace("{object}", object.as_deref().unwrap_or("it"));
-    Some(Reading {
-        line: number,
-        emitter: rule.emitter,
-        operation: rule.operation,
-        cause: fill(rule.cause),
-        check: fill(rule.check),
-        object,
-        owner: rule.owner,
-        rank: rule.rank,
-        who: rule.who,
-        host_path: rule.host_path,
-    })
-}
-
-/// Quotes, backticks and punctuation that end a token or wrap it.
-fn is_edge(c: char) -> bool {
-    c.is_whitespace()
-        || matches!(
-            c,
-            '"' | '\'' | '`' | ',' | ';' | '(' | ')' | '[' | ']' | '\\'
-        )
-}
-
-fn token_after(line: &str, marker: &str) -> Option<String> {
-    let rest = &line[line.find(marker)? + marker.len()..];
-    let rest = rest.trim_start_matches(is_edge);
-    let end = rest.find(is_edge).unwrap_or(rest.len());
-    clean(&rest[..end])
-}
-
-fn token_before(line: &str, marker: &str) -> Option<String> {
-    let head = &line[..line.find(marker)?];
-    let head = head.trim_end_matches(is_edge);
-    let start = head.rfind(is_edge).map_or(0, |i| i + 1);
-    // "ImportError: libcudnn.so.8" leaves no edge before the name: cut at the last ": ".
-    let token = &head[start..];
-    clean(token.rsplit(": ").next().unwrap_or(token))
-}
-
-fn clean(token: &str) -> Option<String> {
-    let t = token.trim_end_matches(['.', ':']);
-    (!t.is_empty()).then(|| t.to_string())
-}
-
-/// True when a token of `object` (split at anything not a letter or digit) is one of `gpu`:
-/// `nvidia.com/gpu`, `gpu.intel.com/i915`, `nvidia-container-runtime`, `amd.com/gpu`.
-fn names_gpu(object: &str, gpu: &[&str]) -> bool {
-    object
-        .to_ascii_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|t| gpu.contains(&t))
 }
 
 #[cfg(test)]

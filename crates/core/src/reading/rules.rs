@@ -1,5 +1,5 @@
-//! Core's emitters: container engines, OCI runtimes, Kubernetes, and the vendor-neutral
-//! graphics and compute loaders. Each rule's wording is the emitter's own (the source is named
+//! Core's emitters: container engines, OCI runtimes and Kubernetes (the vendor-neutral
+//! graphics and compute loaders are in rules_graphics.rs). Each rule's wording is the emitter's own (the source is named
 //! beside it; docs/explain.md#emitters has the table).
 
 use super::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RANK_WRAPPER, RULE};
@@ -31,6 +31,23 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         gpu_object: true,
         cause: "the daemon has no runtime called '{object}' registered: /etc/docker/daemon.json's \"runtimes\" does not name it, or the daemon was not restarted after it was added.",
         check: "'docker info' lists the runtimes the daemon knows; register it with the vendor toolkit's 'runtime configure --runtime=docker' command (NVIDIA: 'sudo nvidia-ctk runtime configure --runtime=docker'), then 'sudo systemctl restart docker'",
+        ..RULE
+    },
+    // Go's os/exec, as the docker daemon (or containerd's shim) runs the OCI runtime a
+    // daemon.json entry names: `exec: "nvidia-container-runtime": executable file not found in
+    // $PATH` (NVIDIA/nvidia-container-runtime#98). A hook runc runs (`error running hook`) is
+    // the hook's, and the container's own command (`unable to start container process`) is
+    // the image's.
+    EmitterRule {
+        emitter: "docker",
+        who: "the container engine",
+        line: &[&["exec: \"", "executable file not found"]],
+        unless: &["hook", "container process", "container init"],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::After("exec: \""),
+        gpu_object: true,
+        cause: "the engine is configured to run the OCI runtime '{object}' (a \"runtimes\" or \"default-runtime\" entry in /etc/docker/daemon.json, or containerd's BinaryName), and no such executable is on its PATH: the toolkit that provided it was removed or never installed.",
+        check: "'docker info | grep -i runtime' and /etc/docker/daemon.json; install the toolkit that provides {object}, or remove the entry (and a \"default-runtime\" naming it), then 'sudo systemctl restart docker'",
         ..RULE
     },
     // containerd's CRI plugin: `no runtime for %q is configured`; the name also comes without
@@ -108,6 +125,38 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         check: NODE_RESOURCE_CHECK,
         ..RULE
     },
+    // kubelet devicemanager: "Allocate failed due to %v, which is unexpected" when the device
+    // plugin's Allocate (or GetPreferredAllocation) RPC itself failed: the plugin is gone or
+    // restarting (Project-HAMi/HAMi#71: `code = Unavailable desc = error reading from server:
+    // EOF`); a reason the plugin gives on the same line (NVML's) is more specific.
+    EmitterRule {
+        emitter: "kubelet",
+        who: "the kubelet's device manager",
+        line: &[
+            &["Allocate failed due to rpc error"],
+            &["Allocate failed due to device plugin", "rpc failed"],
+        ],
+        needs: &["gpu", "GPU"],
+        operation: Operation::Allocate,
+        cause: "the kubelet asked the GPU's device plugin to allocate a device and the plugin's RPC failed: the plugin crashed, restarted or lost its GPUs while the pod was admitted (the pod is rejected with UnexpectedAdmissionError and not retried).",
+        check: "'kubectl -n <namespace> logs <device plugin pod> --previous' on that node names why it failed; delete the rejected pod once the plugin runs again",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    // kubelet devicemanager/plugin/v1beta1/client.go: "ListAndWatch ended unexpectedly for
+    // device plugin %s with error %v": the plugin's stream ended, its devices go unhealthy.
+    EmitterRule {
+        emitter: "kubelet",
+        who: "the kubelet's device manager",
+        line: &[&["ListAndWatch ended unexpectedly for device plugin "]],
+        operation: Operation::Allocate,
+        object: ObjectAt::After("ListAndWatch ended unexpectedly for device plugin "),
+        gpu_object: true,
+        cause: "the device plugin for {object} stopped streaming its devices to the kubelet (it exited or restarted), so the node stops offering {object} until it registers again.",
+        check: "'kubectl -n <namespace> logs <device plugin pod> --previous' on that node says why it stopped; 'kubectl describe node' shows {object} under Allocatable again once it is back",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
     // kubelet devicemanager: "no healthy devices present; cannot allocate unhealthy devices %s"
     // (older: "can't allocate unhealthy devices %s").
     EmitterRule {
@@ -146,106 +195,6 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         cause: "the hook {object} exited with an error; its own message says why.",
         check: "run the hook's command by hand to see its message",
         rank: RANK_WRAPPER,
-        ..RULE
-    },
-    // libva va.c: "libva error: %s init failed", "va_openDriver() returns %d",
-    // "vaGetDriverNameByIndex() failed".
-    EmitterRule {
-        emitter: "vaapi",
-        who: "VA-API (libva)",
-        line: &[&["libva error: ", "init failed"]],
-        operation: Operation::Initialise,
-        object: ObjectAt::After("libva error: "),
-        cause: "the VA-API driver {object} was found but refused to start: it does not support this GPU (i965 against a newer Intel GPU, iHD against an older one), it is older than the GPU, or the render node it opened is not the GPU's.",
-        check: "'vainfo --display drm --device /dev/dri/renderD128' on the host; pick the driver with LIBVA_DRIVER_NAME (iHD for Broadwell and newer, i965 for older; radeonsi for AMD) and install it in the image",
-        ..RULE
-    },
-    EmitterRule {
-        emitter: "vaapi",
-        who: "VA-API (libva)",
-        line: &[
-            &["vaGetDriverNameByIndex() failed"],
-            &["va_getDriverName() failed"],
-            &["va_getDriverNameByIndex() failed"],
-        ],
-        operation: Operation::FindDevice,
-        cause: "libva could not tell which driver fits the display it opened: the render node is not a GPU's (no /dev/dri node passed to the container, or a node of a display-only device), or no DRM driver serves it.",
-        check: "'ls -l /dev/dri' inside the container must show the GPU's renderD node; pass it ('--device /dev/dri/renderD128') and set LIBVA_DRIVER_NAME if it is still not found",
-        ..RULE
-    },
-    EmitterRule {
-        emitter: "vaapi",
-        who: "VA-API (libva)",
-        line: &[
-            &["va_openDriver() returns -1"],
-            &["va_openDriver() returns 1"],
-        ],
-        operation: Operation::LoadLibrary,
-        cause: "libva found no driver file it could load: the VA-API driver (iHD_drv_video.so, i965_drv_video.so, radeonsi_drv_video.so, nvidia_drv_video.so) is not installed in the image or not on LIBVA_DRIVERS_PATH.",
-        check: "install the driver package in the image (intel-media-va-driver, mesa-va-drivers) and check 'ls $LIBVA_DRIVERS_PATH' (default /usr/lib/x86_64-linux-gnu/dri)",
-        ..RULE
-    },
-    // ffmpeg libavutil/hwcontext_vaapi.c: "Failed to initialise VAAPI connection: %d (%s)".
-    EmitterRule {
-        emitter: "vaapi",
-        who: "ffmpeg's VA-API device",
-        line: &[
-            &["Failed to initialise VAAPI connection"],
-            &["No VA display found for device"],
-        ],
-        operation: Operation::Initialise,
-        object: ObjectAt::After("No VA display found for device "),
-        cause: "libva could not open the GPU's render node or start a driver on it (the lines libva printed before this say which).",
-        check: "'vainfo' in the container; the render node must exist there and be readable by the process (its group reaches the container with '--group-add keep-groups' under crun)",
-        rank: RANK_VAGUE,
-        ..RULE
-    },
-    // Vulkan-Loader: VK_ERROR_INCOMPATIBLE_DRIVER from vkCreateInstance when no ICD loads.
-    EmitterRule {
-        emitter: "vulkan",
-        who: "the Vulkan loader",
-        line: &[
-            &["ERROR_INCOMPATIBLE_DRIVER"],
-            &["Cannot create Vulkan instance"],
-            &["Found no drivers!"],
-        ],
-        operation: Operation::LoadLibrary,
-        cause: "no Vulkan driver (ICD) could be loaded: no ICD manifest under /usr/share/vulkan/icd.d or /etc/vulkan/icd.d names a library present in the container (NVIDIA's nvidia_icd.json comes with the graphics capability: NVIDIA_DRIVER_CAPABILITIES must include 'graphics'; Mesa's radv or anv must be in the image for AMD and Intel).",
-        check: "'ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d' in the container, then VK_LOADER_DEBUG=all vulkaninfo to see why each ICD is skipped",
-        ..RULE
-    },
-    EmitterRule {
-        emitter: "vulkan",
-        who: "the Vulkan loader",
-        line: &[
-            &["ERROR_INITIALIZATION_FAILED"],
-            &["Failed to CreateInstance in ICD"],
-        ],
-        operation: Operation::Initialise,
-        cause: "a Vulkan driver was found but did not start: it cannot reach its GPU (no device node or render node passed, or NVIDIA's user-space libraries of another release than the kernel module).",
-        check: "VK_LOADER_DEBUG=all vulkaninfo in the container; the GPU's nodes must be there, and for NVIDIA the ICD's libGLX_nvidia.so must be the host driver's release",
-        rank: RANK_VAGUE,
-        ..RULE
-    },
-    // Mesa's loader: "MESA-LOADER: failed to open %s: %s (search paths %s)".
-    EmitterRule {
-        emitter: "mesa-loader",
-        who: "Mesa's driver loader",
-        line: &[&["MESA-LOADER: failed to open "]],
-        operation: Operation::LoadLibrary,
-        object: ObjectAt::After("MESA-LOADER: failed to open "),
-        cause: "Mesa's '{object}' driver is not in the image (or not on the search path it names), so the GPU falls back to software rendering or fails.",
-        check: "install Mesa's DRI drivers in the image (libgl1-mesa-dri, mesa-dri-drivers) and check LIBGL_DRIVERS_PATH",
-        ..RULE
-    },
-    // OpenCL ICD loader: CL_PLATFORM_NOT_FOUND_KHR (-1001) from clGetPlatformIDs.
-    EmitterRule {
-        emitter: "opencl-icd",
-        who: "the OpenCL ICD loader",
-        line: &[&["clGetPlatformIDs", "-1001"], &["PLATFORM_NOT_FOUND_KHR"]],
-        operation: Operation::LoadLibrary,
-        cause: "no OpenCL platform could be loaded: /etc/OpenCL/vendors holds no .icd file naming a library present in the container (NVIDIA's nvidia.icd comes with the compute capability; AMD's and Intel's ICDs must be installed in the image).",
-        check: "'ls /etc/OpenCL/vendors' and 'clinfo' in the container; OCL_ICD_ENABLE_TRACE=1 shows why each ICD is skipped",
         ..RULE
     },
 ];

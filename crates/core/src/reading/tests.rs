@@ -7,7 +7,7 @@ use rstest::rstest;
 
 /// Core's rules, with `nvidia` a vendor's name (a GPU's token) as a registry would give it.
 fn first(text: &str) -> Option<Reading> {
-    let rules: Vec<&EmitterRule> = core_rules().iter().collect();
+    let rules: Vec<&EmitterRule> = core_rules().collect();
     primary(&read(text, &rules, &["nvidia", "gpu"])).cloned()
 }
 
@@ -122,6 +122,7 @@ fn the_host_s_library_wins_over_the_image_s_on_the_same_rank() {
         rank: RANK_REASON,
         who: "the dynamic loader",
         host_path: None,
+        host_mount: None,
     };
     let image = Reading {
         line: 2,
