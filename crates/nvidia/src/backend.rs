@@ -296,6 +296,15 @@ impl GpuBackend for Nvidia {
         Some("sudo nvidia-ctk cdi generate")
     }
 
+    /// The runtime the NVIDIA Container Toolkit's install guide registers with docker
+    /// ("Configuring Docker": `sudo nvidia-ctk runtime configure --runtime=docker`).
+    fn hook_runtime(&self) -> Option<gpuctl_core::plan::HookRuntime> {
+        Some(gpuctl_core::plan::HookRuntime {
+            name: "nvidia",
+            setup: "nvidia-ctk runtime configure --runtime=docker",
+        })
+    }
+
     fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image_env::ImageEnv) -> Vec<Check> {
         crate::image_check::image_checks(probe, image)
     }

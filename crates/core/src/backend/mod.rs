@@ -230,6 +230,13 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// The runtime the vendor's container toolkit registers with docker for its hook tier
+    /// (NVIDIA: `nvidia`, set up with `nvidia-ctk runtime configure --runtime=docker`), which
+    /// docker's note on a hook-tier grant names. `None`: the note names no runtime.
+    fn hook_runtime(&self) -> Option<crate::plan::HookRuntime> {
+        None
+    }
+
     /// What the host's files say of the vendor's loaded driver (`gpuctl report`): its state and
     /// release, and the component values the requirement's constraints are checked against.
     /// `kernel` is the running kernel's `major.minor`; `gpus` are the vendor's GPUs on the host.

@@ -285,3 +285,33 @@ fn a_device_name_is_served_on_the_cdi_tier_only(
         .map_err(|e| e.to_string());
     assert_eq!(got, want.map(s).map_err(str::to_string));
 }
+
+/// The registry hands a hook-tier plan the backend's words for docker's note: its name, its
+/// device noun and its runtime (issue 27 item 4), so a plug-in's note names its own runtime.
+#[test]
+fn a_hook_tier_plan_carries_the_vendor_s_runtime() {
+    let runtime = crate::plan::HookRuntime {
+        name: "habana",
+        setup: "habana-container-runtime",
+    };
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const("gaudi");
+    m.expect_display_name().return_const("Gaudi");
+    m.expect_order().return_const(100u32);
+    m.expect_device_noun().return_const("accelerator");
+    m.expect_tier().returning(|_| Ok(Some(Tier::Hook)));
+    m.expect_node_group().return_const(None);
+    m.expect_hook_runtime().return_const(Some(runtime));
+    m.expect_plan()
+        .returning(|_, tier, _| Ok(block("gaudi", tier.expect("usable"), &["-e", "V=all"])));
+    let reg = Registry::from_backends([&*Box::leak(Box::new(m)) as &dyn GpuBackend]);
+    let plan = with_probe(|p| reg.plan(p, &Selection::All)).expect("plan");
+    assert_eq!(
+        plan.vendors()[0].hook_words(),
+        crate::plan::HookWords {
+            display: "Gaudi",
+            noun: "accelerator",
+            runtime: Some(runtime),
+        }
+    );
+}
