@@ -235,3 +235,48 @@ fn texts_about_every_vendor_call_the_devices_by_their_nouns() {
         "{err}"
     );
 }
+
+/// doctor's permission check on Gaudi nodes only root may open names the group the Gaudi driver
+/// gives them, never `render`: they are accel nodes, not render nodes.
+#[test]
+fn the_node_check_does_not_tell_a_gaudi_user_about_render() {
+    let t = mixed_host();
+    for n in ["accel1", "accel_controlD1", "accel2", "accel_controlD2"] {
+        t.owned(&format!("/dev/accel/{n}"), 0o600, 0);
+    }
+    t.file(
+        "/proc/self/status",
+        "Name:\tgpuctl\nUid:\t4242\t4242\t4242\t4242\nGid:\t4242\t4242\t4242\t4242\nGroups:\t\n",
+    );
+    let out = gpuctl(&t)
+        .args([
+            "--podman-version",
+            "5.4.0",
+            "doctor",
+            "--format",
+            "json",
+            "gaudi",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems: Vec<&serde_json::Value> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["code"] == "render-groups" && c["status"] == "problem")
+        .collect();
+    assert_eq!(problems.len(), 1, "{v}");
+    assert_eq!(
+        problems[0]["subject"],
+        "/dev/accel/accel1, /dev/accel/accel2, /dev/accel/accel_controlD1, /dev/accel/accel_controlD2"
+    );
+    let remedy = problems[0]["remedy"].as_str().unwrap();
+    assert!(
+        remedy.starts_with(
+            "each such node should belong to the group the Gaudi driver gives it with mode 0660"
+        ),
+        "{remedy}"
+    );
+    assert!(!remedy.contains("render"), "{remedy}");
+}

@@ -237,6 +237,12 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// The groups the vendor's device nodes need for a rootless user to open them, as doctor's
+    /// `render-groups` check names them; by default DRM render nodes' `render` or `video`.
+    fn node_groups(&self) -> crate::check::NodeGroups {
+        crate::check::NodeGroups::Render
+    }
+
     /// What the host's files say of the vendor's loaded driver (`gpuctl report`): its state and
     /// release, and the component values the requirement's constraints are checked against.
     /// `kernel` is the running kernel's `major.minor`; `gpus` are the vendor's GPUs on the host.

@@ -88,6 +88,10 @@ pub struct NodeVendor {
     pub cdi_naming: Option<crate::cdi_tool::generate::CdiNaming>,
     /// The group the driver gives its nodes (`HwHiAiUser`), for what docker and doctor say.
     pub node_group: Option<&'static str>,
+    /// The groups doctor's `render-groups` check names for the nodes
+    /// ([`GpuBackend::node_groups`]); by default none named (never `render`: these are not
+    /// render nodes), so the check says the group the driver gives them, or `node_group`.
+    pub node_groups: crate::check::NodeGroups,
     /// The vendor's own failure families; a `<vendor>-node-missing` and a `<vendor>-node-denied`
     /// family in the vendor's words (its nodes, its group) follow them without being written.
     pub families: &'static [Family],
@@ -132,6 +136,7 @@ impl NodeVendor {
         cdi_tool: None,
         cdi_naming: None,
         node_group: None,
+        node_groups: crate::check::NodeGroups::Named(&[]),
         families: &[],
         gpu_words: &[],
         explain_details: None,
@@ -312,6 +317,10 @@ impl GpuBackend for NodeVendor {
 
     fn node_group(&self) -> Option<&'static str> {
         self.node_group
+    }
+
+    fn node_groups(&self) -> crate::check::NodeGroups {
+        self.node_groups
     }
 
     fn loaded_driver(
