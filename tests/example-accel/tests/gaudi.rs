@@ -280,3 +280,68 @@ fn the_node_check_does_not_tell_a_gaudi_user_about_render() {
     );
     assert!(!remedy.contains("render"), "{remedy}");
 }
+
+/// doctor's sentences about the selected devices call Gaudis accelerators: SELinux's, a stale
+/// spec's and a refused selection's (issue 27 item 4).
+#[test]
+fn doctor_calls_gaudis_accelerators() {
+    let t = mixed_host();
+    t.file("/sys/fs/selinux/enforce", "1");
+    t.file("/sys/fs/selinux/booleans/container_use_devices", "0 0");
+    t.file(
+        "/etc/cdi/gaudi.yaml",
+        "cdiVersion: \"0.5.0\"\nkind: \"habana.ai/gaudi\"\ndevices:\n  - name: \"7\"\n    containerEdits:\n      deviceNodes:\n        - path: \"/dev/accel/accel7\"\n",
+    );
+    let out = gpuctl(&t)
+        .args([
+            "--podman-version",
+            "5.4.0",
+            "doctor",
+            "--format",
+            "json",
+            "gaudi:9",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = |code: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["code"] == code)
+            .unwrap_or_else(|| panic!("{code} in {v}"))
+            .clone()
+    };
+    assert_eq!(
+        check("selinux")["facts"][0],
+        "enforcing, and container_use_devices is off: containers may not use the accelerator device nodes"
+    );
+    let stale = check("cdi-stale");
+    let remedy = stale["remedy"].as_str().unwrap();
+    assert!(
+        remedy.starts_with("the spec is stale (driver upgrade or accelerator change): "),
+        "{remedy}"
+    );
+    assert_eq!(
+        check("selection")["remedy"],
+        "select accelerators the host has ('gpuctl detect' lists them)"
+    );
+}
+
+/// explain's header calls a Gaudi failure an accelerator's (issue 27 item 4).
+#[test]
+fn explain_s_header_calls_a_gaudi_failure_an_accelerator_s() {
+    let t = mixed_host();
+    let out = gpuctl(&t)
+        .arg("explain")
+        .write_stdin("Error: stat /dev/accel/accel7: no such file or directory\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("accelerator misconfiguration, in these lines (of 1):\n"),
+        "{text}"
+    );
+    assert!(text.contains("Diagnosis (gaudi-node-missing)"), "{text}");
+}
