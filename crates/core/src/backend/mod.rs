@@ -215,6 +215,14 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// How the vendor's generator is told where to write, after [`GpuBackend::cdi_generator`]'s
+    /// command: `{path}` stands for the spec's path and `{dir}` for its directory (a generator
+    /// that writes one file per device into a directory: `--output-dir {dir}`). By default
+    /// `--output={path}`, as nvidia-ctk and amd-ctk take it.
+    fn cdi_output_args(&self) -> &'static str {
+        "--output={path}"
+    }
+
     /// The program of the vendor's container toolkit that writes its CDI specs, as the hint for
     /// a CDI failure names it (`nvidia-ctk`, `intel-cdi-specs-generator`); by default the
     /// program of [`GpuBackend::cdi_generator`]. `None`: none is known, and the hint says so in
@@ -296,6 +304,23 @@ pub fn devices_noun<'a>(vendors: impl IntoIterator<Item = &'a dyn GpuBackend>) -
         return "GPU".to_string();
     }
     nouns.join(" or ")
+}
+
+/// The command that rewrites the CDI spec at `spec_path` with `backend`'s generator, with the
+/// generator's own flags ([`GpuBackend::cdi_output_args`]): `sudo nvidia-ctk cdi generate
+/// --output=/etc/cdi/nvidia.yaml`. `None`: the vendor names no generator.
+pub fn cdi_generate_command(backend: &dyn GpuBackend, spec_path: &str) -> Option<String> {
+    let generator = backend.cdi_generator()?;
+    let dir = match spec_path.rsplit_once('/') {
+        Some(("", _)) => "/",
+        Some((dir, _)) => dir,
+        None => ".",
+    };
+    let args = backend
+        .cdi_output_args()
+        .replace("{path}", spec_path)
+        .replace("{dir}", dir);
+    Some(format!("{generator} {args}"))
 }
 
 /// The program a command runs (`nvidia-ctk` of `sudo nvidia-ctk cdi generate`).

@@ -315,3 +315,58 @@ fn a_hook_tier_plan_carries_the_vendor_s_runtime() {
         }
     );
 }
+
+/// A generator's own flags say where it writes (issue 27 item 4): `{path}` and `{dir}` in
+/// `cdi_output_args`, `--output={path}` (nvidia-ctk's, amd-ctk's) by default; the stale-spec
+/// remedy of a data vendor is that command.
+#[rstest]
+#[case(
+    "--output={path}",
+    "/etc/cdi/x.yaml",
+    "sudo x-ctk cdi generate --output=/etc/cdi/x.yaml"
+)]
+#[case(
+    "-o {path}",
+    "/var/run/cdi/x.json",
+    "sudo x-ctk cdi generate -o /var/run/cdi/x.json"
+)]
+#[case(
+    "--output-dir {dir}",
+    "/etc/cdi/x.yaml",
+    "sudo x-ctk cdi generate --output-dir /etc/cdi"
+)]
+#[case(
+    "--output-dir {dir}",
+    "/x.yaml",
+    "sudo x-ctk cdi generate --output-dir /"
+)]
+#[case(
+    "--output-dir {dir}",
+    "x.yaml",
+    "sudo x-ctk cdi generate --output-dir ."
+)]
+fn the_generator_command_takes_the_generator_s_own_flags(
+    #[case] args: &'static str,
+    #[case] path: &str,
+    #[case] want: &str,
+) {
+    use crate::node_vendor::NodeVendor;
+    let vendor = NodeVendor {
+        vendor: "x",
+        kind: "x.example/dev",
+        device_node: "/dev/x",
+        cdi_generator: Some("sudo x-ctk cdi generate"),
+        cdi_output_args: args,
+        ..NodeVendor::DEFAULT
+    };
+    assert_eq!(cdi_generate_command(&vendor, path).as_deref(), Some(want));
+    assert_eq!(
+        with_probe(|p| vendor.cdi_regenerate(p, path)),
+        Some(format!("'{want}'"))
+    );
+    let none = NodeVendor {
+        cdi_generator: None,
+        ..vendor
+    };
+    assert_eq!(cdi_generate_command(&none, path), None);
+}

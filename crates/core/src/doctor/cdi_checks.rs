@@ -162,8 +162,8 @@ fn rewrite_broken(probe: &Probe, registry: &Registry, spec: &SpecReport) -> Stri
     let generators: Vec<String> = registry
         .backends()
         .iter()
-        .filter_map(|b| b.cdi_generator())
-        .map(|g| format!("'{g} --output={}'", spec.path))
+        .filter_map(|b| crate::backend::cdi_generate_command(*b, &spec.path))
+        .map(|c| format!("'{c}'"))
         .collect();
     if generators.is_empty() {
         format!(

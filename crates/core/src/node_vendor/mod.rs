@@ -76,8 +76,11 @@ pub struct NodeVendor {
     /// The sentence when neither CDI nor the raw tier is available; empty: a sentence built from
     /// the kinds and nodes.
     pub unserved: &'static str,
-    /// The vendor's CDI generator, run with `--output=<spec>` to rewrite a stale spec.
+    /// The vendor's CDI generator, run with `cdi_output_args` to rewrite a stale spec.
     pub cdi_generator: Option<&'static str>,
+    /// How the generator is told where to write ([`GpuBackend::cdi_output_args`]: `{path}`,
+    /// `{dir}`); by default `--output={path}`.
+    pub cdi_output_args: &'static str,
     /// The program that writes the vendor's CDI specs when it is not `cdi_generator`'s, for the
     /// CDI hint ([`GpuBackend::cdi_tool`]); `None`: the program of `cdi_generator`.
     pub cdi_tool: Option<&'static str>,
@@ -133,6 +136,7 @@ impl NodeVendor {
         missing_summary: "",
         unserved: "",
         cdi_generator: None,
+        cdi_output_args: "--output={path}",
         cdi_tool: None,
         cdi_naming: None,
         node_group: None,
@@ -294,8 +298,11 @@ impl GpuBackend for NodeVendor {
     }
 
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
-        self.cdi_generator
-            .map(|g| format!("'{g} --output={spec_path}'"))
+        crate::backend::cdi_generate_command(self, spec_path).map(|c| format!("'{c}'"))
+    }
+
+    fn cdi_output_args(&self) -> &'static str {
+        self.cdi_output_args
     }
 
     fn cdi_draft(
