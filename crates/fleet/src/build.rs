@@ -54,7 +54,7 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
         let devices: Vec<DeviceEntry> = v
             .devices
             .iter()
-            .map(|d| device(host, *backend, d))
+            .map(|d| device(host, *backend, d, probe.pci()))
             .collect();
         let loaded = drivers::loaded(*backend, host, kernel, &devices);
         rows.push((*backend, v, devices, loaded));
@@ -181,12 +181,25 @@ fn text_fact(d: &Device, key: &str) -> Option<String> {
     }
 }
 
-fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
+fn device(
+    host: &Host,
+    backend: &dyn GpuBackend,
+    d: &Device,
+    pci: &gpuctl_core::pci::PciScan,
+) -> DeviceEntry {
     let bound_driver = d
         .pci_address
         .as_ref()
         .and_then(|addr| bound_driver(host, addr).ok().flatten());
-    let device_id = text_fact(d, "device_id");
+    // A plug-in's detect may name no device id (a data recipe has no table to key): the PCI
+    // function its node belongs to says it, so its hosts group and drift by id as others do.
+    let device_id = text_fact(d, "device_id").or_else(|| {
+        let address = d.pci_address.as_deref()?;
+        pci.gpus()
+            .iter()
+            .find(|g| g.address == address && g.vendor_id == backend.pci_vendor_id())
+            .map(|g| g.device_id_hex())
+    });
     // The chip facts come from bundled tables, never from the driver: a report is written
     // before the driver loads too.
     let chip = device_id

@@ -345,3 +345,60 @@ fn explain_s_header_calls_a_gaudi_failure_an_accelerator_s() {
     );
     assert!(text.contains("Diagnosis (gaudi-node-missing)"), "{text}");
 }
+
+/// `report --format nfd` gives a plug-in's hosts the base labels a built-in vendor's get, and
+/// the report names each Gaudi by its PCI id, so `gpuctl fleet` tells its hosts apart by chip
+/// (issue 27 item 4).
+#[test]
+fn a_gaudi_host_gets_nfd_labels_and_a_place_in_the_fleet() {
+    let t = mixed_host();
+    let nfd = stdout(gpuctl(&t).args(["report", "--format", "nfd"]));
+    for label in [
+        "gpuctl.io/gaudi.tier=raw\n",
+        "gpuctl.io/gaudi.present=true\n",
+        "gpuctl.io/gaudi.count=2\n",
+        "gpuctl.io/gaudi.requirement=unknown\n",
+    ] {
+        assert!(nfd.contains(label), "{label} in {nfd}");
+    }
+    let reports = Tree::new();
+    for name in ["a", "b"] {
+        t.file("/etc/hostname", &format!("{name}\n"));
+        let out = gpuctl(&t)
+            .args(["-q", "report", "--output"])
+            .arg(reports.path(&format!("/{name}.json")))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(reports.path("/a.json")).unwrap()).unwrap();
+    let gaudi = report["vendors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["vendor"] == "gaudi")
+        .unwrap();
+    let ids: Vec<&str> = gaudi["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["1da3:1020", "1da3:1020"]);
+    let fleet = stdout(
+        cargo_bin_cmd!("gpuctl-gaudi")
+            .arg("fleet")
+            .arg(reports.path("/a.json"))
+            .arg(reports.path("/b.json")),
+    );
+    // No Gaudi table: unknown, never a stack that fits "any" driver.
+    assert!(
+        fleet.contains("gaudi (2 host(s)): no one stack fits every host"),
+        "{fleet}"
+    );
+    assert!(
+        fleet.contains("a: Gaudi accelerator (1da3:1020): unknown: no requirement data"),
+        "{fleet}"
+    );
+}
