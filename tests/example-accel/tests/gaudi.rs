@@ -402,3 +402,36 @@ fn a_gaudi_host_gets_nfd_labels_and_a_place_in_the_fleet() {
         "{fleet}"
     );
 }
+
+/// A Gaudi card no driver is bound to has no node, so no recipe lists it; the report and its
+/// NFD labels still show it, and a host without one is reported as before (issue 27 item 4).
+#[test]
+fn an_unbound_gaudi_is_shown_in_the_report_and_its_labels() {
+    let t = mixed_host();
+    let report = |t: &Tree| -> serde_json::Value {
+        let v: serde_json::Value =
+            serde_json::from_str(&stdout(gpuctl(t).args(["-q", "report"]))).unwrap();
+        v["vendors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["vendor"] == "gaudi")
+            .unwrap()
+            .clone()
+    };
+    let before = report(&t);
+    assert!(before.get("unbound").is_none(), "{before}");
+    let nfd = stdout(gpuctl(&t).args(["report", "--format", "nfd"]));
+    assert!(!nfd.contains("unbound"), "{nfd}");
+
+    t.pci("0000:b3:00.0", 0x1da3, 0x1020, 0x120000);
+    let after = report(&t);
+    assert_eq!(
+        after["unbound"],
+        serde_json::json!([{"pci_address": "0000:b3:00.0", "id": "1da3:1020"}])
+    );
+    assert_eq!(after["devices"].as_array().unwrap().len(), 2);
+    let nfd = stdout(gpuctl(&t).args(["report", "--format", "nfd"]));
+    assert!(nfd.contains("gpuctl.io/gaudi.unbound.count=1\n"), "{nfd}");
+    assert!(nfd.contains("gpuctl.io/gaudi.count=2\n"), "{nfd}");
+}
