@@ -11,6 +11,16 @@ use common::*;
 
 /// doctor's permission check on Gaudi nodes only root may open names the group the Gaudi driver
 /// gives them, never `render`: they are accel nodes, not render nodes.
+/// `gpuctl doctor --format json SELECTION` on `t`, podman 5.4.0 given so that none is run.
+fn doctor(t: &Tree, selection: &str) -> serde_json::Value {
+    let out = gpuctl(t)
+        .args(["--podman-version", "5.4.0", "doctor", "--format", "json"])
+        .arg(selection)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn the_node_check_does_not_tell_a_gaudi_user_about_render() {
     let t = mixed_host();
@@ -21,18 +31,7 @@ fn the_node_check_does_not_tell_a_gaudi_user_about_render() {
         "/proc/self/status",
         "Name:\tgpuctl\nUid:\t4242\t4242\t4242\t4242\nGid:\t4242\t4242\t4242\t4242\nGroups:\t\n",
     );
-    let out = gpuctl(&t)
-        .args([
-            "--podman-version",
-            "5.4.0",
-            "doctor",
-            "--format",
-            "json",
-            "gaudi",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = doctor(&t, "gaudi");
     let problems: Vec<&serde_json::Value> = v["checks"]
         .as_array()
         .unwrap()
@@ -65,18 +64,7 @@ fn doctor_calls_gaudis_accelerators() {
         "/etc/cdi/gaudi.yaml",
         "cdiVersion: \"0.5.0\"\nkind: \"habana.ai/gaudi\"\ndevices:\n  - name: \"7\"\n    containerEdits:\n      deviceNodes:\n        - path: \"/dev/accel/accel7\"\n",
     );
-    let out = gpuctl(&t)
-        .args([
-            "--podman-version",
-            "5.4.0",
-            "doctor",
-            "--format",
-            "json",
-            "gaudi:9",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = doctor(&t, "gaudi:9");
     let check = |code: &str| {
         v["checks"]
             .as_array()
