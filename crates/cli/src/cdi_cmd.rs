@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::backend::Registry;
+use gpuctl_core::backend::{Registry, cdi_generate_command};
 use gpuctl_core::cdi_tool::check::CdiCheckReport;
 use gpuctl_core::cdi_tool::list::CdiListReport;
 use gpuctl_core::output::ReportFormat;
@@ -140,10 +140,12 @@ fn generate(
     let Some(draft) = backend.cdi_tooling().cdi_draft(&probe) else {
         return Err(CliError::CdiNotOurs {
             vendor: vendor.to_string(),
-            generator: backend
-                .cdi_tooling()
-                .cdi_generator()
-                .or(backend.cdi_tooling().cdi_tool()),
+            generator: cdi_generate_command(backend, &format!("/etc/cdi/{vendor}.yaml")).or(
+                backend
+                    .cdi_tooling()
+                    .cdi_tool()
+                    .map(|t| format!("{t} --output=/etc/cdi/{vendor}.yaml")),
+            ),
         });
     };
     let spec = draft

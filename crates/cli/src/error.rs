@@ -125,8 +125,8 @@ pub enum CliError {
     CdiNotOurs {
         /// The vendor.
         vendor: String,
-        /// Its generator's command, when known.
-        generator: Option<&'static str>,
+        /// Its generator's whole command, flags and output path included, when known.
+        generator: Option<String>,
     },
     /// `cdi generate` could not build the spec.
     CdiGenerate(gpuctl_core::cdi_tool::generate::GenerateError),
@@ -264,7 +264,7 @@ impl std::fmt::Display for CliError {
                 generator: Some(command),
             } => write!(
                 f,
-                "gpuctl does not write {vendor}'s CDI spec: its own generator does, with what only it knows (the driver's libraries and hooks); run '{command} --output=/etc/cdi/{vendor}.yaml'"
+                "gpuctl does not write {vendor}'s CDI spec: its own generator does, with what only it knows (the driver's libraries and hooks); run '{command}'"
             ),
             CliError::CdiNotOurs {
                 vendor,

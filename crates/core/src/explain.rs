@@ -53,6 +53,10 @@ pub struct Explanation {
     /// Who printed the line the diagnosis rests on (`nvml`, `kubelet`), when an emitter's rule
     /// reads it (docs/explain.md#emitters).
     pub emitter: Option<&'static str>,
+    /// What the devices are called in the headers: the family's vendor's noun, or every linked
+    /// vendor's (`GPU`; `GPU or accelerator` with a plug-in's accelerators).
+    #[serde(skip)]
+    pub noun: String,
     /// What that emitter was doing when it failed.
     pub operation: Option<Operation>,
     /// On what (a path, a library, a runtime or resource name), when the line names it.
@@ -104,18 +108,19 @@ impl Explanation {
         let unrecognised = self.family == families::UNRECOGNISED || self.family == STRUCTURED;
         let mut out = if self.family == STRUCTURED {
             format!(
-                "GPU failure, read from the line of the component that failed (of {}):\n",
-                self.lines
+                "{} failure, read from the line of the component that failed (of {}):\n",
+                self.noun, self.lines
             )
         } else if unrecognised {
             format!(
-                "Looks GPU-related, but gpuctl does not recognise it; the lines that name a GPU component (of {}):\n",
-                self.lines
+                "Looks {n}-related, but gpuctl does not recognise it; the lines that name a {n} component (of {}):\n",
+                self.lines,
+                n = self.noun
             )
         } else {
             format!(
-                "GPU misconfiguration, in these lines (of {}):\n",
-                self.lines
+                "{} misconfiguration, in these lines (of {}):\n",
+                self.noun, self.lines
             )
         };
         out.push_str(&quote::render(&self.quote));
@@ -245,7 +250,8 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
                 return None;
             }
             let diagnosis = format!(
-                "not recognised: these lines name a GPU component ({}), but no failure family gpuctl knows matches them.",
+                "not recognised: these lines name a {} component ({}), but no failure family gpuctl knows matches them.",
+                crate::backend::devices_noun(registry.backends().iter().copied()),
                 words.join(", ")
             );
             (UNRECOGNISED_FAMILY, diagnosis, words)
@@ -280,16 +286,16 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
             text_checks.extend(b.diagnostics().explain_checks(family.code, text, p));
         }
     }
-    let vendor = registry
-        .backends()
-        .iter()
-        .find(|b| {
-            b.diagnostics()
-                .families()
-                .iter()
-                .any(|f| f.code == family.code)
-        })
-        .map(|b| b.vendor());
+    let owner = registry.backends().iter().find(|b| {
+        b.diagnostics()
+            .families()
+            .iter()
+            .any(|f| f.code == family.code)
+    });
+    let noun = match owner {
+        Some(b) => b.device_noun().to_string(),
+        None => crate::backend::devices_noun(registry.backends().iter().copied()),
+    };
     let hint = match structured {
         Some(r) => read::hint(r),
         None => hint::remedy(&family, text, registry, probe),
@@ -305,7 +311,8 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     Some(Explanation {
         family: family.code,
         checks: family.checks,
-        vendor,
+        vendor: owner.map(|b| b.vendor()),
+        noun,
         stderr: text.to_string(),
         quote: quote::lines(text, &needles),
         lines: text.lines().count(),

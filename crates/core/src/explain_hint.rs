@@ -163,9 +163,10 @@ fn stale(text: &str, registry: &Registry, probe: Option<&Probe>) -> String {
         b.cdi_tooling().cdi_tool(),
     ) {
         (Some(how), _, _) => format!("Regenerate it after every driver upgrade: {how};"),
-        (None, Some(g), _) => {
-            format!("Regenerate it after every driver upgrade: '{g} --output={file}';")
-        }
+        (None, Some(_), _) => format!(
+            "Regenerate it after every driver upgrade: '{}';",
+            crate::backend::cdi_generate_command(b, file).unwrap_or_default()
+        ),
         (None, None, Some(tool)) => {
             format!("Regenerate it with {tool} after every driver upgrade;")
         }

@@ -88,6 +88,30 @@ pub struct VendorPlan {
     items: Vec<Item>,
     notices: Vec<Notice>,
     node_group: Option<&'static str>,
+    hook_words: Option<HookWords>,
+}
+
+/// The runtime a vendor's container toolkit registers with docker for its hook tier
+/// ([`crate::backend::GpuBackend::hook_runtime`]): docker's name for it and how it is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookRuntime {
+    /// docker's name of the runtime, as `--runtime NAME` takes it (`nvidia`, `habana`).
+    pub name: &'static str,
+    /// The command of the vendor's toolkit that registers it with docker
+    /// (`nvidia-ctk runtime configure --runtime=docker`).
+    pub setup: &'static str,
+}
+
+/// What docker's note on a vendor's hook tier says, in the vendor's words: its name in
+/// sentences, what one device is called, and its runtime when it has said one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookWords {
+    /// The vendor's name in sentences (`NVIDIA`, `Gaudi`).
+    pub display: &'static str,
+    /// What one device is called (`GPU`, `accelerator`).
+    pub noun: &'static str,
+    /// The docker runtime; `None`: the note names none.
+    pub runtime: Option<HookRuntime>,
 }
 
 impl VendorPlan {
@@ -99,7 +123,24 @@ impl VendorPlan {
             items: Vec::new(),
             notices: Vec::new(),
             node_group: None,
+            hook_words: None,
         }
+    }
+
+    /// What docker's note on this vendor's hook tier says; the registry sets it from the
+    /// backend, and a plan built by hand has the selector name, `GPU` and no runtime.
+    pub fn hook_words(&self) -> HookWords {
+        self.hook_words.unwrap_or(HookWords {
+            display: self.vendor,
+            noun: "GPU",
+            runtime: None,
+        })
+    }
+
+    /// Sets the hook words; the registry does it from the backend.
+    pub fn set_hook_words(&mut self, words: HookWords) -> &mut Self {
+        self.hook_words = Some(words);
+        self
     }
 
     /// The group the vendor's nodes belong to, in words

@@ -24,7 +24,7 @@ use gpuctl_core::{
 use crate::convert;
 use crate::drivers;
 use crate::model::{
-    CheckEntry, DeviceEntry, DoctorSummary, HostInfo, Report, SCHEMA, VendorEntry,
+    CheckEntry, DeviceEntry, DoctorSummary, HostInfo, Report, SCHEMA, UnboundEntry, VendorEntry,
     VendorRequirement,
 };
 
@@ -54,10 +54,11 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
         let devices: Vec<DeviceEntry> = v
             .devices
             .iter()
-            .map(|d| device(host, *backend, d))
+            .map(|d| device(host, *backend, d, probe.pci()))
             .collect();
         let loaded = drivers::loaded(*backend, host, kernel, &devices);
-        rows.push((*backend, v, devices, loaded));
+        let unbound = unbound(host, *backend, &probe, &devices);
+        rows.push((*backend, v, devices, loaded, unbound));
     }
     let with_gpus: Vec<&str> = rows
         .iter()
@@ -72,7 +73,7 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
         .collect();
     let loaded_specs: Vec<(&str, Vec<String>)> = rows
         .iter()
-        .filter_map(|(b, _, _, l)| {
+        .filter_map(|(b, _, _, l, _)| {
             l.as_ref()
                 .filter(|l| !matches!(l.state, LoadState::NotLoaded(_)))
                 .map(|l| (b.vendor(), l.specs.clone()))
@@ -103,7 +104,7 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
     }
 
     let mut vendors = Vec::new();
-    for (backend, v, devices, loaded) in rows {
+    for (backend, v, devices, loaded, unbound) in rows {
         let requirement = needs
             .vendors
             .iter()
@@ -117,7 +118,9 @@ pub fn build(host: &Host, cdi_dirs: &[PathBuf]) -> Report {
             None => needs.verdict(backend.vendor()),
         };
         let driver = drivers::state(loaded, &requirement, verdict);
-        vendors.push(entry(v, devices, requirement, driver));
+        let mut e = entry(v, devices, requirement, driver);
+        e.unbound = unbound;
+        vendors.push(e);
     }
     Report {
         schema: SCHEMA.to_string(),
@@ -142,7 +145,34 @@ fn entry(
         devices,
         requirement,
         driver,
+        unbound: Vec::new(),
     }
+}
+
+/// The vendor's PCI functions that no driver is bound to and that detect did not list: a card
+/// whose driver is not loaded has no node, so no recipe finds it, yet the host has it.
+fn unbound(
+    host: &Host,
+    backend: &dyn GpuBackend,
+    probe: &Probe,
+    devices: &[DeviceEntry],
+) -> Vec<UnboundEntry> {
+    let (functions, _) = probe
+        .pci()
+        .gpus_of(backend.pci_vendor_id(), backend.pci_classes());
+    functions
+        .iter()
+        .filter(|f| {
+            !devices
+                .iter()
+                .any(|d| d.pci_address.as_deref() == Some(f.address.as_str()))
+        })
+        .filter(|f| matches!(bound_driver(host, &f.address), Ok(None)))
+        .map(|f| UnboundEntry {
+            pci_address: f.address.clone(),
+            id: format!("{:04x}:{}", f.vendor_id, f.device_id_hex()),
+        })
+        .collect()
 }
 
 /// The host's name and kernel release; a file that is missing or empty is `null`.
@@ -181,12 +211,25 @@ fn text_fact(d: &Device, key: &str) -> Option<String> {
     }
 }
 
-fn device(host: &Host, backend: &dyn GpuBackend, d: &Device) -> DeviceEntry {
+fn device(
+    host: &Host,
+    backend: &dyn GpuBackend,
+    d: &Device,
+    pci: &gpuctl_core::pci::PciScan,
+) -> DeviceEntry {
     let bound_driver = d
         .pci_address
         .as_ref()
         .and_then(|addr| bound_driver(host, addr).ok().flatten());
-    let device_id = text_fact(d, "device_id");
+    // A plug-in's detect may name no device id (a data recipe has no table to key): the PCI
+    // function its node belongs to says it, so its hosts group and drift by id as others do.
+    let device_id = text_fact(d, "device_id").or_else(|| {
+        let address = d.pci_address.as_deref()?;
+        pci.gpus()
+            .iter()
+            .find(|g| g.address == address && g.vendor_id == backend.pci_vendor_id())
+            .map(|g| g.device_id_hex())
+    });
     // The chip facts come from bundled tables, never from the driver: a report is written
     // before the driver loads too.
     let chip = device_id

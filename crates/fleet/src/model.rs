@@ -60,6 +60,20 @@ pub struct VendorEntry {
     pub requirement: VendorRequirement,
     /// The driver the host has loaded, as far as files say.
     pub driver: DriverState,
+    /// The vendor's PCI functions (of its device classes) that no driver is bound to and that
+    /// are not among `devices`: cards the host has but cannot use yet. Left out when there are
+    /// none. Added within version 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unbound: Vec<UnboundEntry>,
+}
+
+/// A PCI function of the vendor with no driver bound.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnboundEntry {
+    /// The PCI bus address.
+    pub pci_address: String,
+    /// `vvvv:dddd`.
+    pub id: String,
 }
 
 /// One GPU.

@@ -166,6 +166,14 @@ fn shared<'a>(values: impl Iterator<Item = Option<&'a String>>) -> Option<&'a St
 fn vendor_labels(l: &mut Labels, v: &VendorEntry) {
     let name = v.vendor.as_str();
     l.add(&format!("{name}.tier"), v.tier.as_deref().unwrap_or("none"));
+    // Cards no driver is bound to: said only where the host has some, so other hosts' labels
+    // are as they were.
+    if !v.unbound.is_empty() {
+        l.add(
+            &format!("{name}.unbound.count"),
+            &v.unbound.len().to_string(),
+        );
+    }
     if v.devices.is_empty() {
         return;
     }

@@ -253,4 +253,13 @@ impl GpuBackend for Nvidia {
     fn cdi_tooling(&self) -> &dyn CdiTooling {
         self
     }
+
+    /// The runtime the NVIDIA Container Toolkit's install guide registers with docker
+    /// ("Configuring Docker": `sudo nvidia-ctk runtime configure --runtime=docker`).
+    fn hook_runtime(&self) -> Option<gpuctl_core::plan::HookRuntime> {
+        Some(gpuctl_core::plan::HookRuntime {
+            name: "nvidia",
+            setup: "nvidia-ctk runtime configure --runtime=docker",
+        })
+    }
 }

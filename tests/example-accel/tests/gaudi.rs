@@ -4,37 +4,11 @@
 //! granted as a Gaudi, in any format, in the variable, or in the CDI spec gpuctl writes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use gpuctl_example_accel as _;
 use gpuctl_testkit::Tree;
 
-const NPU: &str = "0000:00:0b.0";
-const GAUDI0: &str = "0000:33:00.0";
-const GAUDI1: &str = "0000:9a:00.0";
-
-/// Two Gaudis (accel1, accel2) and an Intel NPU (accel0) in the one `/dev/accel`.
-fn mixed_host() -> Tree {
-    let t = Tree::new();
-    t.pci(NPU, 0x8086, 0x7d1d, 0x120000);
-    t.pci(GAUDI0, 0x1da3, 0x1020, 0x120000);
-    t.pci(GAUDI1, 0x1da3, 0x1020, 0x120000);
-    t.class_node("accel", "accel0", NPU, "/dev/accel/accel0");
-    t.class_node("accel", "accel1", GAUDI0, "/dev/accel/accel1");
-    t.class_node("accel", "accel2", GAUDI1, "/dev/accel/accel2");
-    t.file("/dev/accel/accel_controlD1", "")
-        .file("/dev/accel/accel_controlD2", "");
-    t
-}
-
-fn gpuctl(t: &Tree) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("gpuctl-gaudi");
-    cmd.env_clear().arg("--root").arg(t.root());
-    cmd
-}
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(cmd.output().unwrap().stdout).unwrap()
-}
+mod common;
+use common::*;
 
 /// `gpuctl args SELECTOR` on `t` succeeds with exactly `expected`.
 fn grants(t: &Tree, selector: &str, expected: &str) {
@@ -102,8 +76,7 @@ fn detect_lists_the_gaudis_by_pci_function() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let vendors = v["vendors"].as_array().unwrap();
-    let gaudi = vendors.iter().find(|v| v["vendor"] == "gaudi").unwrap();
+    let gaudi = gaudi_of(&v);
     let devices = &gaudi["devices"];
     let seen: Vec<(u64, &str, &str)> = devices
         .as_array()

@@ -276,3 +276,40 @@ fn the_report_reads_the_plug_in_s_driver() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["vendors"][3]["driver"]["state"], "not-loaded");
 }
+
+/// `gpuctl fleet` drifts a plug-in's hosts as it does a built-in vendor's: two Ascend hosts with
+/// the same NPUs on different driver releases are a release difference, and neither is said to
+/// fit a stack no table gives (issue 27 item 4).
+#[test]
+fn fleet_drifts_ascend_hosts_by_their_driver_release() {
+    let reports = Tree::new();
+    for (name, release) in [("npu-a", "24.1.rc2"), ("npu-b", "23.0.3")] {
+        let t = ascend_host(&[0, 1]);
+        t.file("/etc/hostname", &format!("{name}\n"));
+        t.file(
+            "/usr/local/Ascend/driver/version.info",
+            &format!("Version={release}\n"),
+        );
+        gpuctl(&t)
+            .args(["-q", "report", "--output"])
+            .arg(reports.path(&format!("/{name}.json")))
+            .assert()
+            .code(0);
+    }
+    let out = cargo_bin_cmd!("gpuctl-ascend")
+        .arg("fleet")
+        .arg(reports.path("/npu-a.json"))
+        .arg(reports.path("/npu-b.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("ascend (2 host(s)): no one stack fits every host"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hosts with the same ascend GPUs")
+            && text.contains("run different drivers: 23.0.3 on npu-b; 24.1.rc2 on npu-a"),
+        "{text}"
+    );
+}

@@ -58,6 +58,8 @@ fn a_raw_node_the_host_lacks_is_a_missing_ascend_node_in_the_plug_in_s_words() {
     for text in [PODMAN_RAW, DOCKER_RAW, CRUN] {
         explain(&t, text)
             .code(0)
+            // The family is Ascend's: its header calls the devices NPUs.
+            .stdout(predicate::str::starts_with("NPU misconfiguration, in these lines (of 1):\n"))
             .stdout(predicate::str::contains("Diagnosis (ascend-node-missing): one of the Ascend device nodes the container is given (/dev/davinciN, /dev/davinci_manager, /dev/devmm_svm, /dev/hisi_hdc) does not exist on this host"))
             .stdout(predicate::str::contains("Hint: list the host's nodes ('ls -l /dev/davinci*') and pass those that exist, as 'gpuctl args ascend' prints them for\nthis host ('podman run $(gpuctl args ascend) ...'); with none, load the Ascend driver first.\n"))
             // The plug-in's own driver check is among those that find the cause.
@@ -72,6 +74,8 @@ fn a_runtime_s_stat_is_a_stale_spec_only_when_a_spec_names_the_node() {
     t.file("/etc/cdi/ascend.yaml", STALE_SPEC);
     explain(&t, CRUN)
         .code(0)
+        // Core's family, in the words of every linked vendor.
+        .stdout(predicate::str::starts_with("GPU or NPU misconfiguration, in these lines"))
         .stdout(predicate::str::contains("Diagnosis (cdi-stale-spec): "))
         .stdout(predicate::str::contains(
             "Here /etc/cdi/ascend.yaml names /dev/davinci3, which this host lacks.\n",

@@ -131,6 +131,14 @@ pub trait CdiTooling: Send + Sync {
         None
     }
 
+    /// How the vendor's generator is told where to write, after [`CdiTooling::cdi_generator`]'s
+    /// command: `{path}` stands for the spec's path and `{dir}` for its directory (a generator
+    /// that writes one file per device into a directory: `--output-dir {dir}`). By default
+    /// `--output={path}`, as nvidia-ctk and amd-ctk take it.
+    fn cdi_output_args(&self) -> &'static str {
+        "--output={path}"
+    }
+
     /// The program of the vendor's container toolkit that writes its CDI specs, as the hint for
     /// a CDI failure names it (`nvidia-ctk`, `intel-cdi-specs-generator`); by default the
     /// program of [`CdiTooling::cdi_generator`]. `None`: none is known, and the hint says so in

@@ -145,6 +145,19 @@ pub trait GpuBackend: Send + Sync {
         None
     }
 
+    /// The runtime the vendor's container toolkit registers with docker for its hook tier
+    /// (NVIDIA: `nvidia`, set up with `nvidia-ctk runtime configure --runtime=docker`), which
+    /// docker's note on a hook-tier grant names. `None`: the note names no runtime.
+    fn hook_runtime(&self) -> Option<crate::plan::HookRuntime> {
+        None
+    }
+
+    /// The groups the vendor's device nodes need for a rootless user to open them, as doctor's
+    /// `render-groups` check names them; by default DRM render nodes' `render` or `video`.
+    fn node_groups(&self) -> crate::check::NodeGroups {
+        crate::check::NodeGroups::Render
+    }
+
     /// The vendor's diagnostics: failure families, words, doctor's and explain's checks
     /// ([`Diagnostics`]); none by default.
     fn diagnostics(&self) -> &dyn Diagnostics {
@@ -187,6 +200,24 @@ pub fn devices_noun<'a>(vendors: impl IntoIterator<Item = &'a dyn GpuBackend>) -
         return "GPU".to_string();
     }
     nouns.join(" or ")
+}
+
+/// The command that rewrites the CDI spec at `spec_path` with `backend`'s generator, with the
+/// generator's own flags ([`CdiTooling::cdi_output_args`]): `sudo nvidia-ctk cdi generate
+/// --output=/etc/cdi/nvidia.yaml`. `None`: the vendor names no generator.
+pub fn cdi_generate_command(backend: &dyn GpuBackend, spec_path: &str) -> Option<String> {
+    let backend = backend.cdi_tooling();
+    let generator = backend.cdi_generator()?;
+    let dir = match spec_path.rsplit_once('/') {
+        Some(("", _)) => "/",
+        Some((dir, _)) => dir,
+        None => ".",
+    };
+    let args = backend
+        .cdi_output_args()
+        .replace("{path}", spec_path)
+        .replace("{dir}", dir);
+    Some(format!("{generator} {args}"))
 }
 
 /// The program a command runs (`nvidia-ctk` of `sudo nvidia-ctk cdi generate`).

@@ -192,6 +192,14 @@ impl Registry {
             if let Some(group) = backend.node_group() {
                 block.set_node_group(group);
             }
+            // Only docker's note on a hook tier says them.
+            if block.tier() == Tier::Hook {
+                block.set_hook_words(crate::plan::HookWords {
+                    display: backend.display_name(),
+                    noun: backend.device_noun(),
+                    runtime: backend.hook_runtime(),
+                });
+            }
             tracing::debug!("{}: {:?}", backend.vendor(), block.items());
             vendors.push(block);
         }

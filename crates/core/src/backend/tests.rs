@@ -289,3 +289,93 @@ fn a_device_name_is_served_on_the_cdi_tier_only(
         .map_err(|e| e.to_string());
     assert_eq!(got, want.map(s).map_err(str::to_string));
 }
+
+/// The registry hands a hook-tier plan the backend's words for docker's note: its name, its
+/// device noun and its runtime (issue 27 item 4), so a plug-in's note names its own runtime.
+#[test]
+fn a_hook_tier_plan_carries_the_vendor_s_runtime() {
+    let runtime = crate::plan::HookRuntime {
+        name: "habana",
+        setup: "habana-container-runtime",
+    };
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const("gaudi");
+    m.expect_display_name().return_const("Gaudi");
+    m.expect_order().return_const(100u32);
+    m.expect_device_noun().return_const("accelerator");
+    m.expect_tier().returning(|_| Ok(Some(Tier::Hook)));
+    m.expect_node_group().return_const(None);
+    m.expect_hook_runtime().return_const(Some(runtime));
+    m.expect_plan()
+        .returning(|_, tier, _| Ok(block("gaudi", tier.expect("usable"), &["-e", "V=all"])));
+    let reg = Registry::from_backends([&*Box::leak(Box::new(m)) as &dyn GpuBackend]);
+    let plan = with_probe(|p| reg.plan(p, &Selection::All)).expect("plan");
+    assert_eq!(
+        plan.vendors()[0].hook_words(),
+        crate::plan::HookWords {
+            display: "Gaudi",
+            noun: "accelerator",
+            runtime: Some(runtime),
+        }
+    );
+}
+
+/// A generator's own flags say where it writes (issue 27 item 4): `{path}` and `{dir}` in
+/// `cdi_output_args`, `--output={path}` (nvidia-ctk's, amd-ctk's) by default; the stale-spec
+/// remedy of a data vendor is that command.
+#[rstest]
+#[case(
+    "--output={path}",
+    "/etc/cdi/x.yaml",
+    "sudo x-ctk cdi generate --output=/etc/cdi/x.yaml"
+)]
+#[case(
+    "-o {path}",
+    "/var/run/cdi/x.json",
+    "sudo x-ctk cdi generate -o /var/run/cdi/x.json"
+)]
+#[case(
+    "--output-dir {dir}",
+    "/etc/cdi/x.yaml",
+    "sudo x-ctk cdi generate --output-dir /etc/cdi"
+)]
+#[case(
+    "--output-dir {dir}",
+    "/x.yaml",
+    "sudo x-ctk cdi generate --output-dir /"
+)]
+#[case(
+    "--output-dir {dir}",
+    "x.yaml",
+    "sudo x-ctk cdi generate --output-dir ."
+)]
+fn the_generator_command_takes_the_generator_s_own_flags(
+    #[case] args: &'static str,
+    #[case] path: &str,
+    #[case] want: &str,
+) {
+    use crate::node_vendor::{NodeVendor, VendorFacts};
+    let facts = VendorFacts {
+        cdi_generator: Some("sudo x-ctk cdi generate"),
+        cdi_output_args: args,
+        ..VendorFacts::new("x", "X", "x.example/dev", 0x1234)
+    };
+    let vendor = NodeVendor {
+        facts,
+        device_node: "/dev/x",
+        ..NodeVendor::DEFAULT
+    };
+    assert_eq!(cdi_generate_command(&vendor, path).as_deref(), Some(want));
+    assert_eq!(
+        with_probe(|p| vendor.cdi_tooling().cdi_regenerate(p, path)),
+        Some(format!("'{want}'"))
+    );
+    let none = NodeVendor {
+        facts: VendorFacts {
+            cdi_generator: None,
+            ..facts
+        },
+        ..vendor
+    };
+    assert_eq!(cdi_generate_command(&none, path), None);
+}

@@ -7,6 +7,7 @@ pub mod codes;
 pub mod containers_conf;
 pub mod driver;
 pub mod evidence;
+mod groups;
 pub mod image_inspect;
 pub mod kernel;
 pub mod nodes;
@@ -17,6 +18,7 @@ use serde::Serialize;
 
 pub use code::CheckCode;
 use containers_conf::ConfEnv;
+pub use groups::NodeGroups;
 use podman::PodmanFacts;
 use user::Identity;
 

@@ -162,8 +162,8 @@ fn rewrite_broken(probe: &Probe, registry: &Registry, spec: &SpecReport) -> Stri
     let generators: Vec<String> = registry
         .backends()
         .iter()
-        .filter_map(|b| b.cdi_tooling().cdi_generator())
-        .map(|g| format!("'{g} --output={}'", spec.path))
+        .filter_map(|b| crate::backend::cdi_generate_command(*b, &spec.path))
+        .map(|c| format!("'{c}'"))
         .collect();
     if generators.is_empty() {
         format!(
@@ -189,10 +189,15 @@ fn regenerate(probe: &Probe, registry: &Registry, spec: &SpecReport) -> String {
             .iter()
             .find(|b| b.cdi_kinds().contains(&k))
     });
+    // The spec's vendor's noun; every linked vendor's when no vendor declares its kind.
+    let noun = match vendor {
+        Some(v) => v.device_noun().to_string(),
+        None => crate::backend::devices_noun(registry.backends().iter().copied()),
+    };
     match vendor.and_then(|v| v.cdi_tooling().cdi_regenerate(probe, &spec.path)) {
-        Some(how) => format!("the spec is stale (driver upgrade or GPU change): {how}"),
+        Some(how) => format!("the spec is stale (driver upgrade or {noun} change): {how}"),
         None => format!(
-            "the spec is stale (driver upgrade or GPU change): regenerate {} with the vendor's CDI generator",
+            "the spec is stale (driver upgrade or {noun} change): regenerate {} with the vendor's CDI generator",
             spec.path
         ),
     }

@@ -148,7 +148,8 @@ fn runtime_check(runtime: &str, from: &str, keep_groups: bool) -> Check {
 
 /// SELinux enforcing without `container_use_devices`: containers may not use device nodes. A
 /// `/sys/fs/selinux/enforce` that is there but cannot be read as a file is "cannot tell".
-pub fn selinux(probe: &Probe) -> Check {
+/// `noun` is what the selected vendors' devices are called (`GPU`, `accelerator`).
+pub fn selinux(probe: &Probe, noun: &str) -> Check {
     let host = probe.host();
     let cannot = |what: String| {
         Check::new(codes::SELINUX, "SELinux", Status::Warning)
@@ -182,7 +183,7 @@ pub fn selinux(probe: &Probe) -> Check {
         Some(Some("1")) => Check::new(codes::SELINUX, "SELinux", Status::Ok)
             .fact("enforcing, container_use_devices is on"),
         Some(Some("0")) => Check::new(codes::SELINUX, "SELinux", Status::Problem)
-            .fact("enforcing, and container_use_devices is off: containers may not use the GPU device nodes")
+            .fact(format!("enforcing, and container_use_devices is off: containers may not use the {noun} device nodes"))
             .remedy("sudo setsebool -P container_use_devices=true (or run with --security-opt=label=disable)"),
         Some(other) => Check::new(codes::SELINUX, "SELinux", Status::Warning).fact(format!(
             "enforcing, and {USE_DEVICES} holds {:?}, not 0 or 1",
@@ -190,7 +191,7 @@ pub fn selinux(probe: &Probe) -> Check {
         )),
         None => Check::new(codes::SELINUX, "SELinux", Status::Warning)
             .fact("enforcing, and this policy has no container_use_devices boolean (container-selinux too old?)")
-            .remedy("update container-selinux, or run GPU containers with --security-opt=label=disable"),
+            .remedy(format!("update container-selinux, or run {noun} containers with --security-opt=label=disable")),
     }
 }
 

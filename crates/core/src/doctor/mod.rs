@@ -59,14 +59,16 @@ pub fn run(
     let plan = registry.plan(probe, selection);
     let mut checks = vec![podman::check(&ctx.podman, ctx.another_host)];
     checks.extend(host_checks::tiers(probe, &vendors, explicit));
-    checks.extend(selection_check(&plan, explicit));
+    // What the selected vendors' devices are called, for core's sentences about all of them.
+    let noun = crate::backend::devices_noun(vendors.iter().copied());
+    checks.extend(selection_check(&plan, explicit, &noun));
     checks.extend(cdi_checks::spec_dirs(probe));
     checks.extend(cdi_checks::versions(probe, registry, &ctx.podman));
     checks.extend(cdi_checks::stale(probe, registry));
     checks.extend(cdi_checks::readable(probe, ctx.identity.as_ref()));
     let plan = plan.ok();
     checks.push(host_checks::oci_runtime(probe, ctx, plan.as_ref()));
-    checks.push(host_checks::selinux(probe));
+    checks.push(host_checks::selinux(probe, &noun));
     checks.extend(node_access::render_groups(
         probe,
         ctx,
@@ -82,7 +84,7 @@ pub fn run(
 /// What `gpuctl args` would answer for the selection: for named GPUs, whether the host can
 /// serve them (`amd:9` on an 8-GPU host cannot); for `all`, only a failure the tier checks did
 /// not already report.
-fn selection_check(plan: &Result<Plan, GpuError>, explicit: bool) -> Option<Check> {
+fn selection_check(plan: &Result<Plan, GpuError>, explicit: bool, noun: &str) -> Option<Check> {
     match plan {
         Ok(p) if explicit => Some(
             Check::new(codes::SELECTION, "the selection", Status::Ok).fact(format!(
@@ -95,7 +97,11 @@ fn selection_check(plan: &Result<Plan, GpuError>, explicit: bool) -> Option<Chec
         Err(e) => Some(
             Check::new(codes::SELECTION, "the selection", Status::Problem)
                 .fact(format!("'gpuctl args' refuses it: {e}"))
-                .remedy("select GPUs the host has ('gpuctl detect' lists them)"),
+                // Each noun in the plural: `GPUs or NPUs`.
+                .remedy(format!(
+                    "select {}s the host has ('gpuctl detect' lists them)",
+                    noun.replace(" or ", "s or ")
+                )),
         ),
     }
 }

@@ -3,7 +3,8 @@
 //! Nodes that fail for the same cause are one finding with one fix: one group to join, or a
 //! node only root may open. Group 0 is never advised: joining root's group would give the user
 //! far more than a GPU, and the fault is the node's (udev should give a GPU node its render or
-//! video group), not the user's.
+//! video group), not the user's. A vendor whose nodes are not render nodes names its own groups
+//! ([`GpuBackend::node_groups`]), or says its nodes need none and they are left out.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -11,7 +12,7 @@ use std::path::Path;
 use crate::backend::GpuBackend;
 use crate::check::codes;
 use crate::check::user::group_name;
-use crate::check::{Check, DoctorContext, Status};
+use crate::check::{Check, DoctorContext, NodeGroups, Status};
 use crate::plan::{Need, Plan};
 use crate::probe::Probe;
 
@@ -32,6 +33,8 @@ struct Finding {
     nodes: Vec<String>,
     facts: Vec<String>,
     group: String,
+    /// The fix for a node only root may open, in the words of the node's vendor.
+    root_only: String,
 }
 
 /// The `render-groups` checks: one per node that opens, or that cannot be looked at; one per
@@ -49,27 +52,36 @@ pub fn render_groups(
                 .fact("podman runs as root: group membership does not limit it"),
         ];
     }
-    let mut nodes: Vec<String> = Vec::new();
+    // Each node with the vendor whose grant or spec holds it (`None`: no selected vendor's).
+    let mut nodes: Vec<(String, Option<&dyn GpuBackend>)> = Vec::new();
     if let Some(plan) = plan {
         nodes.extend(plan.items().iter().filter_map(|i| match &i.need {
-            Need::DeviceNode(path) => Some(path.clone()),
+            Need::DeviceNode(path) => Some((
+                path.clone(),
+                vendors.iter().find(|v| v.vendor() == i.vendor).copied(),
+            )),
             _ => None,
         }));
     }
     for v in vendors {
         for kind in v.cdi_kinds() {
             for spec in probe.cdi().specs_for(kind) {
-                nodes.extend(spec.host_nodes.iter().cloned());
+                nodes.extend(spec.host_nodes.iter().map(|n| (n.clone(), Some(*v))));
             }
         }
     }
-    nodes.sort();
-    nodes.dedup();
+    nodes.sort_by(|a, b| a.0.cmp(&b.0));
+    nodes.dedup_by(|a, b| a.0 == b.0);
     let host = probe.host();
     // Checks in node order; a finding stands where its first node is (`Err(index)`).
     let mut out: Vec<Result<Check, usize>> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
-    for node in nodes {
+    for (node, vendor) in nodes {
+        let groups = vendor.map_or(NodeGroups::Render, |v| v.node_groups());
+        if groups == NodeGroups::None {
+            continue;
+        }
+        let root_only = vendor.map_or(ROOT_ONLY.to_string(), |v| root_only(v, groups));
         let meta = match host.metadata(Path::new(&node)) {
             Ok(Some(m)) => m,
             Ok(None) => continue,
@@ -117,7 +129,13 @@ pub fn render_groups(
                 (cause, fact)
             }
         };
-        match findings.iter_mut().find(|f| f.cause == cause) {
+        // Nodes only root may open are one finding per fix: vendors' fixes differ.
+        let same = |f: &Finding| {
+            f.cause == cause
+                && (!matches!(cause, Cause::RootOnly | Cause::UnknownUser(None))
+                    || f.root_only == root_only)
+        };
+        match findings.iter_mut().find(|f| same(f)) {
             Some(f) => {
                 f.nodes.push(node);
                 f.facts.push(fact);
@@ -129,6 +147,7 @@ pub fn render_groups(
                     nodes: vec![node],
                     facts: vec![fact],
                     group,
+                    root_only,
                 });
             }
         }
@@ -152,7 +171,7 @@ fn finding(f: Finding) -> Check {
                 f.group
             ),
         ),
-        Cause::RootOnly => (Status::Problem, ROOT_ONLY.to_string()),
+        Cause::RootOnly => (Status::Problem, f.root_only.clone()),
         Cause::UnknownUser(Some(_)) => (
             Status::Warning,
             format!(
@@ -162,7 +181,7 @@ fn finding(f: Finding) -> Check {
         ),
         Cause::UnknownUser(None) => (
             Status::Warning,
-            format!("run gpuctl as the user who runs podman; {ROOT_ONLY}"),
+            format!("run gpuctl as the user who runs podman; {}", f.root_only),
         ),
     };
     let mut c = Check::new(codes::RENDER_GROUPS, f.nodes.join(", "), status);
@@ -189,3 +208,20 @@ fn finding(f: Finding) -> Check {
 
 /// The fix for a node only root may open: the node's group, not the user's (never group 0).
 const ROOT_ONLY: &str = "each such node should belong to its render or video group with mode 0660, which udev sets (the driver's udev rules, or one such as KERNEL==\"renderD*\", GROUP=\"render\", MODE=\"0660\" in /etc/udev/rules.d), then 'sudo udevadm trigger'; or run podman as root";
+
+/// The fix for a node of `vendor`'s only root may open: render nodes' words, or the groups the
+/// vendor names (`the HwHiAiUser group`), or its `node_group` words, or its driver's group.
+fn root_only(vendor: &dyn GpuBackend, groups: NodeGroups) -> String {
+    let NodeGroups::Named(names) = groups else {
+        return ROOT_ONLY.to_string();
+    };
+    let display = vendor.display_name();
+    let target = match (names, vendor.node_group()) {
+        ([], Some(words)) => format!("its {words} group"),
+        ([], None) => format!("the group the {display} driver gives it"),
+        (names, _) => format!("the {} group", names.join(" or ")),
+    };
+    format!(
+        "each such node should belong to {target} with mode 0660, which the {display} driver or its udev rules set, then 'sudo udevadm trigger'; or run podman as root"
+    )
+}

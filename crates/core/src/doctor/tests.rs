@@ -271,3 +271,65 @@ fn doctor_json_is_the_report_with_its_problem_count() {
     );
     assert_eq!(r.render(ReportFormat::Text).ok(), Some(r.text()));
 }
+
+/// The permission check names the groups a vendor says its nodes need, never `render` for nodes
+/// that are not render nodes, and leaves out the nodes of a vendor that says they need none
+/// (issue 27 item 4).
+#[rstest]
+#[case(
+    crate::check::NodeGroups::Render,
+    Some("each such node should belong to its render or video group")
+)]
+#[case(crate::check::NodeGroups::Named(&["hl"]), Some("each such node should belong to the hl group with mode 0660, which the Gaudi driver or its udev rules set"))]
+#[case(crate::check::NodeGroups::Named(&[]), Some("each such node should belong to the group the Gaudi driver gives it with mode 0660"))]
+#[case(crate::check::NodeGroups::None, None)]
+fn the_node_check_names_the_vendor_s_groups(
+    #[case] groups: crate::check::NodeGroups,
+    #[case] want: Option<&str>,
+) {
+    use crate::backend::MockGpuBackend;
+    use crate::check::containers_conf::ConfEnv;
+    use crate::check::podman::PodmanFacts;
+    use crate::host::Host;
+    use crate::plan::{Need, Plan, Tier, VendorPlan};
+    use crate::probe::Probe;
+    use std::os::unix::fs::PermissionsExt;
+
+    let mut m = MockGpuBackend::new();
+    m.expect_vendor().return_const("gaudi");
+    m.expect_display_name().return_const("Gaudi");
+    m.expect_node_group().return_const(None);
+    m.expect_cdi_kinds().returning(|| vec!["habana.ai/gaudi"]);
+    m.expect_node_groups().return_const(groups);
+    let backend: &'static dyn GpuBackend = Box::leak(Box::new(m));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let node = dir.path().join("dev/accel/accel1");
+    std::fs::create_dir_all(dir.path().join("dev/accel")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&node, "").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o600))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let host = Host::at(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let probe = Probe::new(&host, &[], None);
+    let mut block = VendorPlan::new("gaudi", Tier::Raw);
+    block.add(Need::DeviceNode("/dev/accel/accel1".into()), None);
+    let plan = Plan::new(vec![block]);
+    let ctx = DoctorContext {
+        identity: None,
+        podman: PodmanFacts::default(),
+        conf_env: ConfEnv::default(),
+        another_host: false,
+    };
+    let checks = node_access::render_groups(&probe, &ctx, Some(&plan), &[backend]);
+    let remedies: Vec<&str> = checks.iter().filter_map(|c| c.remedy.as_deref()).collect();
+    match want {
+        None => assert!(checks.is_empty(), "{checks:?}"),
+        Some(want) => {
+            assert_eq!(checks.len(), 1, "{checks:?}");
+            assert_eq!(checks[0].subject, "/dev/accel/accel1");
+            assert!(remedies[0].contains(want), "{remedies:?}");
+            if groups != crate::check::NodeGroups::Render {
+                assert!(!remedies[0].contains("render"), "{remedies:?}");
+            }
+        }
+    }
+}

@@ -47,9 +47,7 @@ impl Diagnostics for NodeVendor {
 
 impl CdiTooling for NodeVendor {
     fn cdi_regenerate(&self, _probe: &Probe, spec_path: &str) -> Option<String> {
-        self.facts
-            .cdi_generator
-            .map(|g| format!("'{g} --output={spec_path}'"))
+        crate::backend::cdi_generate_command(self, spec_path).map(|c| format!("'{c}'"))
     }
 
     fn cdi_draft(
@@ -66,6 +64,10 @@ impl CdiTooling for NodeVendor {
 
     fn cdi_generator(&self) -> Option<&'static str> {
         self.facts.cdi_generator
+    }
+
+    fn cdi_output_args(&self) -> &'static str {
+        self.facts.cdi_output_args
     }
 
     fn cdi_tool(&self) -> Option<&'static str> {

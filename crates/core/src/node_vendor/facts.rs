@@ -72,6 +72,9 @@ pub struct VendorFacts {
     /// The command that writes the vendor's CDI spec to the file named after it with
     /// `--output=` (`sudo amd-ctk cdi generate`), for the stale-spec remedy.
     pub cdi_generator: Option<&'static str>,
+    /// How the generator is told where to write ([`crate::backend::CdiTooling::cdi_output_args`]:
+    /// `{path}`, `{dir}`); by default `--output={path}`.
+    pub cdi_output_args: &'static str,
     /// The program that writes the vendor's CDI specs when it is not `cdi_generator`'s
     /// (`intel-cdi-specs-generator`, which takes no `--output=`), for the CDI hint.
     pub cdi_tool: Option<&'static str>,
@@ -115,6 +118,7 @@ impl VendorFacts {
             device_facts: None,
             node_group: None,
             cdi_generator: None,
+            cdi_output_args: "--output={path}",
             cdi_tool: None,
             cdi_naming: None,
         }

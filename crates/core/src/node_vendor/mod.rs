@@ -63,6 +63,11 @@ pub struct NodeVendor {
     /// The variable the vendor's software reads for the devices it may use
     /// (`ASCEND_VISIBLE_DEVICES`): a raw grant sets it to the granted numbers, comma-separated.
     pub visible_devices: Option<&'static str>,
+    /// The groups doctor's `render-groups` check names for the nodes
+    /// ([`GpuBackend::node_groups`]); by default none named: a render-node vendor's are render
+    /// nodes' `render` or `video`, another's the group the driver gives them (`node_group`),
+    /// never `render`.
+    pub node_groups: crate::check::NodeGroups,
 }
 
 impl NodeVendor {
@@ -78,6 +83,7 @@ impl NodeVendor {
         shared_node_hint: "",
         driver_binds: &[],
         visible_devices: None,
+        node_groups: crate::check::NodeGroups::Named(&[]),
     };
 }
 
@@ -230,6 +236,15 @@ impl GpuBackend for NodeVendor {
         match self.facts.node_group {
             None if self.is_render() => Some("render or video"),
             group => group,
+        }
+    }
+
+    fn node_groups(&self) -> crate::check::NodeGroups {
+        match self.node_groups {
+            crate::check::NodeGroups::Named(g) if g.is_empty() && self.is_render() => {
+                crate::check::NodeGroups::Render
+            }
+            other => other,
         }
     }
 }

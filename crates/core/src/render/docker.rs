@@ -55,8 +55,8 @@ pub fn render(plan: &Plan, host: &Host) -> (Vec<String>, Vec<Note>) {
     if plan.vendors().iter().any(|v| v.tier() == Tier::Cdi) {
         notes.push(Note::DockerCdi);
     }
-    if plan.vendors().iter().any(|v| v.tier() == Tier::Hook) {
-        notes.push(Note::DockerHook);
+    for v in plan.vendors().iter().filter(|v| v.tier() == Tier::Hook) {
+        notes.push(Note::DockerHook(v.hook_words()));
     }
     (args, notes)
 }

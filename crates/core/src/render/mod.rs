@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::host::Host;
-use crate::plan::{Need, Plan};
+use crate::plan::{HookWords, Need, Plan};
 use gpuctl_cdi::podman::PodmanCeiling;
 
 mod check;
@@ -84,8 +84,8 @@ pub enum Note {
     DockerCdiGroups(String),
     /// CDI names reach docker only in some releases and configurations.
     DockerCdi,
-    /// The NVIDIA hook tier needs docker's NVIDIA runtime.
-    DockerHook,
+    /// A vendor's hook tier needs the docker runtime of its toolkit (NVIDIA's: `nvidia`).
+    DockerHook(HookWords),
 }
 
 impl fmt::Display for Note {
@@ -140,8 +140,22 @@ impl fmt::Display for Note {
             Note::DockerCdi => f.write_str(
                 "docker reads CDI device names from Docker Engine 25 on, where the 'cdi' feature is enabled (in /etc/docker/daemon.json; the default from 28.2), and from specs in /etc/cdi and /var/run/cdi unless its cdi-spec-dirs say otherwise",
             ),
-            Note::DockerHook => f.write_str(
-                "the NVIDIA hook tier needs docker's NVIDIA runtime ('--runtime nvidia', set up with 'nvidia-ctk runtime configure --runtime=docker'): the environment alone grants no GPU",
+            Note::DockerHook(HookWords {
+                display,
+                noun,
+                runtime: Some(r),
+            }) => write!(
+                f,
+                "the {display} hook tier needs docker's {display} runtime ('--runtime {}', set up with '{}'): the environment alone grants no {noun}",
+                r.name, r.setup
+            ),
+            Note::DockerHook(HookWords {
+                display,
+                noun,
+                runtime: None,
+            }) => write!(
+                f,
+                "the {display} hook tier needs the docker runtime of {display}'s container toolkit ('--runtime NAME', as its documentation names it): the environment alone grants no {noun}"
             ),
         }
     }

@@ -157,7 +157,7 @@ fn docker_says_what_it_cannot_do_like_podman() {
     );
     let r = render(&hook, Format::Docker, &host, None).expect("hook");
     assert_eq!(r.text, "-e NVIDIA_VISIBLE_DEVICES=all\n");
-    assert_eq!(r.notes, [Note::DockerHook]);
+    assert_eq!(r.notes, [Note::DockerHook(hook.vendors()[0].hook_words())]);
     let cdi = plan_of(
         "amd",
         Tier::Cdi,
@@ -333,4 +333,40 @@ fn compose_escapes_every_yaml_line_break() {
         back.contains(&("-e".to_string(), format!("ODD={odd}"))),
         "{back:?}"
     );
+}
+
+/// The hook tier's docker note is in the vendor's words: its runtime and the toolkit command that
+/// sets it up, or no runtime name at all when the vendor gave none (issue 27 item 4).
+#[rstest::rstest]
+#[case(
+    Some(crate::plan::HookRuntime { name: "habana", setup: "habana-container-runtime, registered in /etc/docker/daemon.json" }),
+    "the Gaudi hook tier needs docker's Gaudi runtime ('--runtime habana', set up with 'habana-container-runtime, registered in /etc/docker/daemon.json'): the environment alone grants no accelerator"
+)]
+#[case(
+    None,
+    "the Gaudi hook tier needs the docker runtime of Gaudi's container toolkit ('--runtime NAME', as its documentation names it): the environment alone grants no accelerator"
+)]
+fn the_hook_note_names_the_vendor_s_runtime(
+    #[case] runtime: Option<crate::plan::HookRuntime>,
+    #[case] want: &str,
+) {
+    let host = Host::system();
+    let mut block = crate::plan::VendorPlan::new("gaudi", Tier::Hook);
+    block
+        .add(
+            Need::Env {
+                name: "HABANA_VISIBLE_DEVICES".into(),
+                value: "all".into(),
+            },
+            None,
+        )
+        .set_hook_words(crate::plan::HookWords {
+            display: "Gaudi",
+            noun: "accelerator",
+            runtime,
+        });
+    let r = render(&Plan::new(vec![block]), Format::Docker, &host, None).expect("hook");
+    assert_eq!(r.text, "-e HABANA_VISIBLE_DEVICES=all\n");
+    let notes: Vec<String> = r.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, [want]);
 }
