@@ -28,7 +28,8 @@ const CLI: EmitterRule = EmitterRule {
 /// [`crate::explain_rules_cuda_codes::RULES`]), NVML's return codes
 /// ([`crate::explain_rules_nvml::RULES`]) and the toolkit's and engines' on NVIDIA's binaries
 /// ([`crate::explain_rules_toolkit::RULES`]), the kernel module's Xid events and the vGPU
-/// licence ([`crate::explain_rules_xid::RULES`]), read as one list.
+/// licence ([`crate::explain_rules_xid::RULES`]) and the loaders' words for the driver's
+/// libraries ([`crate::explain_rules_loaders::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -37,6 +38,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_nvml::RULES,
         crate::explain_rules_toolkit::RULES,
         crate::explain_rules_xid::RULES,
+        crate::explain_rules_loaders::RULES,
     ]
     .concat()
 });

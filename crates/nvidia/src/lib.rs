@@ -21,6 +21,7 @@ mod explain_rules;
 mod explain_rules_cuda;
 mod explain_rules_cuda_codes;
 mod explain_rules_libs;
+mod explain_rules_loaders;
 mod explain_rules_nvml;
 mod explain_rules_toolkit;
 mod explain_rules_xid;

@@ -51,6 +51,11 @@ pub const CORE_FAMILIES: &[Family] = &[
         signs: &[
             &["/dev/dri/renderD", "Permission denied"],
             &["/dev/dri/card", "Permission denied"],
+            // An application's own check says it in lower case ("VAAPI device
+            // /dev/dri/renderD128 is not accessible (permission denied)",
+            // stevezau/media_preview_generator#193).
+            &["/dev/dri/renderD", "permission denied"],
+            &["/dev/dri/card", "permission denied"],
         ],
         priority: PRIORITY_GROUPS + 1,
         diagnosis: "the container's process may not open a DRM node: the invoking user is not in the group that owns it, or that group did not reach the container (no '--group-add keep-groups', or a runtime other than crun).",

@@ -24,6 +24,7 @@ pub(super) fn apply(
         ObjectAt::After(marker) => Some(token_after(line, marker)?),
         ObjectAt::Before(marker) => Some(token_before(line, marker)?),
         ObjectAt::Is(object) => Some(object.to_string()),
+        ObjectAt::Named => Some(token_named(line, rule.objects)?),
     };
     if !rule.objects.is_empty()
         && !object
@@ -74,6 +75,15 @@ fn token_before(line: &str, marker: &str) -> Option<String> {
     // "ImportError: libcudnn.so.8" leaves no edge before the name: cut at the last ": ".
     let token = &head[start..];
     clean(token.rsplit(": ").next().unwrap_or(token))
+}
+
+/// The first token of `line` whose file name starts with one of `objects` (`/usr/lib/x86_64-
+/// linux-gnu/libcuda.so` gives `libcuda.so`), split at edges and at `:`.
+fn token_named(line: &str, objects: &[&str]) -> Option<String> {
+    line.split(|c: char| is_edge(c) || c == ':')
+        .map(|t| t.rsplit('/').next().unwrap_or(t))
+        .filter(|t| objects.iter().any(|o| t.starts_with(o)))
+        .find_map(clean)
 }
 
 fn clean(token: &str) -> Option<String> {

@@ -90,6 +90,11 @@ pub enum ObjectAt {
     Before(&'static str),
     /// Always this object: the library a wrapper names in its own words (`nvml error:` is NVML).
     Is(&'static str),
+    /// The first token of the line whose file name (after any directory) starts with one of the
+    /// rule's [`EmitterRule::objects`]: the object read by what it is, not by where one
+    /// wording puts it, so every loader's sentence about `libcuda.so.1` (`Can't open shared
+    /// object file libcuda.so.1`, `Couldn't open CUDA library libcuda.so.1`) reads the same.
+    Named,
 }
 
 /// Whose failure it is.

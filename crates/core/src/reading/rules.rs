@@ -88,6 +88,20 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         check: "'kubectl get runtimeclass'; create '{object}' with the handler the nodes' containerd or CRI-O configures, or drop runtimeClassName from the pod",
         ..RULE
     },
+    // The kubelet's dockershim (Kubernetes before 1.24): `RuntimeHandler "%s" not supported`
+    // (NVIDIA/gpu-operator#236, printed without quotes there): dockershim runs every pod with
+    // docker's own runtime and refuses any RuntimeClass handler.
+    EmitterRule {
+        emitter: "kubelet",
+        who: "the kubelet",
+        line: &[&["RuntimeHandler", "not supported"]],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::After("RuntimeHandler"),
+        gpu_object: true,
+        cause: "the node's container runtime does not support the runtime handler '{object}' a RuntimeClass names: the kubelet's dockershim (Kubernetes before 1.24) supports none, and a CRI runtime must have '{object}' configured.",
+        check: "'kubectl get node <node> -o wide' shows the container runtime; with docker, set nvidia as docker's default runtime (daemon.json \"default-runtime\") and drop runtimeClassName, or move the node to containerd or CRI-O and configure the '{object}' handler there ('sudo nvidia-ctk runtime configure --runtime=containerd')",
+        ..RULE
+    },
     // podman: `OCI runtime "%s" not found` (libpod/runtime.go); NVIDIA's family says more
     // for its own runtime.
     EmitterRule {
