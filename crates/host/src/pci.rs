@@ -108,6 +108,19 @@ fn read_attr(host: &Host, dir: &Path, name: &str) -> Result<Option<u32>, HostErr
     Ok(parse_hex_attr(&text))
 }
 
+/// The base class of the PCI function at `address` (`0000:03:00.0`), read from its own `class`
+/// file: one function's class without walking the bus. `None` when it cannot be read or parsed.
+pub fn function_base_class(host: &Host, address: &str) -> Option<u8> {
+    if !is_pci_address(address) {
+        return None;
+    }
+    let dir = Path::new(PCI_DEVICES).join(address);
+    read_attr(host, &dir, "class")
+        .ok()
+        .flatten()
+        .map(|class| (class >> 16) as u8)
+}
+
 /// The GPUs (display or accelerator class) of one PCI vendor, sorted by bus address, with a
 /// warning for each entry that could not be read. It walks the bus; a caller with a
 /// probe (core's `Probe`) asks `Probe::pci` instead, which walks it once per run.

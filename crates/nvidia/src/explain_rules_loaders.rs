@@ -96,7 +96,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[
             &["nvidia-container-cli", "cuda error: initialization error"],
             &["nvidia-container-cli", "cuda error, initialization error"],
-            &["nvidia-container-cli", "cuda error\u{ff0c}initialization error"],
+            &[
+                "nvidia-container-cli",
+                "cuda error\u{ff0c}initialization error",
+            ],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("CUDA"),

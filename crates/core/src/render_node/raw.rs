@@ -11,6 +11,7 @@ use crate::devnode;
 use crate::drm::{self, RenderNode};
 use crate::error::GpuError;
 use crate::finding::Finding;
+use crate::pci;
 use crate::plan::{Need, VendorPlan};
 use crate::probe::Probe;
 
@@ -23,19 +24,19 @@ pub fn vendor_render_nodes<'p>(
     pci_vendor_id: u16,
     classes: &[u8],
 ) -> Result<Vec<&'p RenderNode>, GpuError> {
-    let pci = probe.pci();
-    let (every, _) = pci.gpus_of_vendor(pci_vendor_id);
-    let (kept, _) = pci.gpus_of(pci_vendor_id, classes);
-    let other: Vec<&str> = every
-        .iter()
-        .filter(|d| !kept.iter().any(|k| k.address == d.address))
-        .map(|d| d.address.as_str())
-        .collect();
-    Ok(probe
-        .drm()?
-        .of_vendor(&format!("0x{pci_vendor_id:04x}"))
+    let nodes = probe.drm()?.of_vendor(&format!("0x{pci_vendor_id:04x}"));
+    // Each node's own function's class, read from its `class` file: the bus is not walked (a
+    // host of 4,096 NVIDIA GPUs and two AMD ones asks this on every `args all`). A function of
+    // a GPU class the vendor does not count (Intel's NPU, 0x12) is not its GPU; one whose class
+    // cannot be read is kept, as the drm scan found it the vendor's.
+    let host = probe.host();
+    Ok(nodes
         .into_iter()
-        .filter(|n| !other.contains(&n.address.as_str()))
+        .filter(|n| {
+            pci::function_base_class(host, &n.address).is_none_or(|base| {
+                !pci::GPU_BASE_CLASSES.contains(&base) || classes.contains(&base)
+            })
+        })
         .collect())
 }
 
