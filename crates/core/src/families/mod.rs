@@ -63,7 +63,7 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
     classify_found(&crate::text::present(text, &words), registry)
 }
 
-/// Every word of every family's signs, for one [`crate::text::present`] pass that
+/// Every word of every family's signs, for one `text::present` pass that
 /// [`classify_found`] reads (explain adds the emitter rules' words to the same pass).
 pub fn sign_words(registry: &Registry) -> Vec<&'static str> {
     catalogue(registry)
