@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_core::plugin::CheckCode;
 use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::{CheckCode, FamilyCode, UNRECOGNISED};
 use gpuctl_core::{
     commands::{doctor, families},
     plugin::Registry,
@@ -150,7 +150,7 @@ fn explain_names_checks_doctor_has() {
 fn family_codes_are_unique_across_vendors() {
     let registry = Registry::discovered();
     let cat = families::catalogue(registry);
-    let codes: BTreeSet<families::FamilyCode> = cat.iter().map(|f| f.code).collect();
+    let codes: BTreeSet<FamilyCode> = cat.iter().map(|f| f.code).collect();
     assert_eq!(codes.len(), cat.len());
-    assert!(!codes.contains(&families::UNRECOGNISED));
+    assert!(!codes.contains(&UNRECOGNISED));
 }

@@ -316,7 +316,7 @@ fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &st
 fn known_gaps_are_answered_as_unrecognised(#[case] text: &str) {
     assert_eq!(
         family(text),
-        Some(gpuctl_core::commands::families::UNRECOGNISED.as_str()),
+        Some(gpuctl_core::plugin::UNRECOGNISED.as_str()),
         "{text}"
     );
 }

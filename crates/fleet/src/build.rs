@@ -13,15 +13,12 @@ use gpuctl_core::plugin::requirement_answer::{
     Request, answer_scanned, loaded_specs as loaded_specs_of,
 };
 use gpuctl_core::{
-    commands::{containers_conf::ConfEnv, podman::PodmanFacts, user::Identity},
-    plugin::{CheckCode, DoctorContext, Status, codes},
+    commands::selector::Selection,
+    plugin::{Device, FactValue, GpuBackend, Host, Registry, VendorReport},
 };
 use gpuctl_core::{
-    commands::{
-        detect::{Device, FactValue, VendorReport},
-        selector::Selection,
-    },
-    plugin::{GpuBackend, Host, Registry},
+    commands::{containers_conf::ConfEnv, podman::PodmanFacts, user::Identity},
+    plugin::{CheckCode, DoctorContext, Status, codes},
 };
 
 use crate::convert;
