@@ -30,7 +30,7 @@ pub use crate::node_vendor::{
     ACCEL_CLASS, NodeLayout, NodeVendor, NumberedNode, PciFunction, RENDER_NODE, VendorFacts,
     active_layout, layout_nodes, numbered_nodes, pci_function, vet_bind, vet_shared,
 };
-pub use crate::render_node::{
+pub use crate::render_recipe::{
     ExplainDetails, HostChecks, RequirementHook, best_effort_warning, best_effort_warning_numbered,
     cdi_devices, cdi_devices_of, cdi_reason,
 };

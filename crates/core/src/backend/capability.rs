@@ -7,8 +7,8 @@
 
 use crate::cdi_tool::generate::{CdiDraft, GenerateError};
 use crate::check::{Check, CheckCode, DoctorContext};
+use crate::family::{Family, FamilyCode};
 use crate::image_env::ImageEnv;
-use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::probe::Probe;
 use crate::requirement::{Requirement, RequirementModel};

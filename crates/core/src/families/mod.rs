@@ -36,7 +36,7 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 
 // The family type is part of the plug-in interface, so it lives in `pattern`, which imports
 // nothing; this name stays here.
-pub use crate::pattern::{Family, FamilyCode};
+pub use crate::family::{Family, FamilyCode};
 
 /// The words that name a GPU component: core's and every registered vendor's
 /// ([`crate::backend::Diagnostics::gpu_words`]).
