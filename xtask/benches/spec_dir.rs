@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpuctl_cdi::CdiRegistry;
-use gpuctl_core::host::Host;
+use gpuctl_core::plugin::Host;
 
 #[path = "../src/bench/hosts.rs"]
 #[allow(dead_code)]

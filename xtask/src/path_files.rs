@@ -175,7 +175,7 @@ fl=(1) /w/crates/cli/src/lib.rs
 fn=(1) gpuctl_cli::main_entry
 0 5
 cfl=(2) /w/crates/core/src/plan.rs
-cfn=(2) gpuctl_core::plan::Plan::new
+cfn=(2) gpuctl_core::plugin::Plan::new
 calls=1 0
 0 3
 fl=(3) /w/crates/cli/src/detect_cmd.rs

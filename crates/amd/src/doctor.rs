@@ -3,13 +3,13 @@
 //! `/dev/kfd`, which ROCm opens first; and the groups that own the nodes a container gets
 //! (docs/explain.md#driver-checks).
 
-use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
-use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::check::nodes;
-use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
-use gpuctl_core::host::Host;
-use gpuctl_core::pci::PciDevice;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
+use gpuctl_core::plugin::kernel::{self, KernelRelease};
+use gpuctl_core::plugin::nodes;
+use gpuctl_core::plugin::pci::PciDevice;
+use gpuctl_core::plugin::{Check, CheckCode, DoctorContext, Status};
 
 use crate::requirement::AMD_VENDOR_ID;
 use crate::{KFD, device_requirement};
@@ -37,7 +37,7 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .collect();
     let mut out = driver::driver_checks(DRIVER, "AMD", &findings);
     // THE verdict on the loaded stack, as `gpuctl requirement --driver` gives it.
-    gpuctl_core::driver_fit::apply(&mut out, DRIVER, probe, "amd");
+    gpuctl_core::plugin::driver_fit::apply(&mut out, DRIVER, probe, "amd");
     if gpus.is_empty() {
         return out;
     }
@@ -83,7 +83,7 @@ fn finding(host: &Host, gpu: &PciDevice, kernel: Option<&KernelRelease>) -> Driv
 /// kernel), then the module.
 fn why_unbound(
     host: &Host,
-    req: Option<&gpuctl_core::requirement::Requirement>,
+    req: Option<&gpuctl_core::plugin::requirement::Requirement>,
     kernel: Option<&KernelRelease>,
 ) -> Vec<Unbound> {
     let mut why = Vec::new();

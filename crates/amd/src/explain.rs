@@ -2,8 +2,8 @@
 //! program asked for (from the text, `for GPU arch : gfx1201`) or this host's AMD GPUs' targets,
 //! and the ROCm releases that list each (docs/requirement.md#amd-table).
 
-use gpuctl_core::families::FamilyCode;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::FamilyCode;
+use gpuctl_core::plugin::Probe;
 
 use crate::families;
 use crate::requirement::{AMD_VENDOR_ID, lookup};
@@ -12,7 +12,7 @@ use crate::table::tables;
 /// The families whose cause is the GPU's target.
 const TARGET_FAMILIES: &[FamilyCode] = &[families::HIP_NO_CODE_OBJECT, families::HSA_MEMORY_FAULT];
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::plugin::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     if !TARGET_FAMILIES.contains(&code) {
         return Vec::new();

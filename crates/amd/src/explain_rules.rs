@@ -3,7 +3,7 @@
 //! image ships: AMD's GPU stack passes only /dev/kfd and the render nodes). Sources in
 //! docs/explain.md#emitters.
 
-use gpuctl_core::reading::{
+use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE,
 };
 

@@ -4,7 +4,7 @@
 //! names that a family already claims (`HSA_STATUS_ERROR_OUT_OF_RESOURCES`,
 //! `HSA_STATUS_ERROR_INVALID_ISA`) keep it, and the numbers are read here as the same class.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
 /// The HSA runtime's rule shape: `emitter: "hsa"`.
 const HSA: EmitterRule = EmitterRule {

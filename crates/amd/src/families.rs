@@ -1,8 +1,8 @@
 //! AMD's failure families: what KFD, the HSA runtime, HIP and rocBLAS print, by cause. The real
 //! texts are in crates/cli/tests/explain_real.rs and explain_corpus/, with their sources.
 
-use gpuctl_core::check::codes;
-use gpuctl_core::families::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
+use gpuctl_core::plugin::codes;
+use gpuctl_core::plugin::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 use crate::doctor;
 

@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use gpuctl_core::requirement::Version;
-use gpuctl_core::text::tsv_rows;
+use gpuctl_core::plugin::requirement::Version;
+use gpuctl_core::plugin::text::tsv_rows;
 
 const AMDGPU_KERNELS: &str = include_str!("../data/amdgpu-kernels.tsv");
 const AMDGPU_SI_CIK: &str = include_str!("../data/amdgpu-si-cik.tsv");

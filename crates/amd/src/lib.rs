@@ -12,10 +12,10 @@ pub mod loaded;
 pub mod requirement;
 pub mod table;
 
-use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
-use gpuctl_core::pci::PciDevice;
-use gpuctl_core::render_node::RequirementHook;
-use gpuctl_core::requirement::{LINUX_KERNEL, Requirement};
+use gpuctl_core::plugin::RequirementHook;
+use gpuctl_core::plugin::pci::PciDevice;
+use gpuctl_core::plugin::requirement::{LINUX_KERNEL, Requirement};
+use gpuctl_core::plugin::{NodeVendor, RENDER_NODE, VendorFacts};
 
 /// AMD's CDI kind.
 pub const KIND: &str = "amd.com/gpu";
@@ -43,7 +43,7 @@ pub const FACTS: VendorFacts = VendorFacts {
         requirement: device_requirement,
     }),
     cdi_generator: Some("sudo amd-ctk cdi generate"),
-    cdi_naming: Some(gpuctl_core::cdi_tool::generate::CdiNaming::AmdCtk),
+    cdi_naming: Some(gpuctl_core::plugin::CdiNaming::AmdCtk),
     emitter_rules: explain_rules::RULES,
     gpu_words: &[
         "/dev/kfd",
@@ -65,8 +65,8 @@ pub const FACTS: VendorFacts = VendorFacts {
     ..VendorFacts::new("amd", "AMD", KIND, 0x1002)
 };
 
-gpuctl_core::register_backend!(AMD);
-gpuctl_core::register_components!("amd", &[requirement::ROCM, LINUX_KERNEL]);
+gpuctl_core::plugin::register_backend!(AMD);
+gpuctl_core::plugin::register_components!("amd", &[requirement::ROCM, LINUX_KERNEL]);
 
 /// The requirement of an AMD PCI device, from the AMD table (any other vendor's: none).
 pub fn device_requirement(device: &PciDevice) -> Option<Requirement> {

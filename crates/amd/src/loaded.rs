@@ -1,10 +1,10 @@
-//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): the
+//! AMD's loaded driver for `gpuctl report` ([`gpuctl_core::plugin::Requirements::loaded_driver`]): the
 //! out-of-tree (DKMS) amdgpu has a version file, the kernel's own module has none.
 
 use std::path::Path;
 
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
 /// The DKMS module's version file.
 pub const AMDGPU_VERSION: &str = "/sys/module/amdgpu/version";

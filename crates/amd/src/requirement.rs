@@ -20,7 +20,9 @@
 //!   the thunk no target (SI and CIK ids such as 6602, 983a): it gets its chip, never "unknown
 //!   device".
 
-use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
+use gpuctl_core::plugin::requirement::{
+    Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
+};
 
 use crate::kernels;
 use crate::table::{TargetSource, tables};

@@ -20,11 +20,11 @@
 //! The files are compiled in and parsed once, on first use. A line that does not parse is
 //! skipped, never a panic; the tests assert that no line of the shipped files is skipped.
 
-use gpuctl_core::text::tsv_rows;
+use gpuctl_core::plugin::text::tsv_rows;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 
 const AMDGPU_IDS: &str = include_str!("../data/amdgpu-ids.tsv");
 const THUNK_GFXIP: &str = include_str!("../data/thunk-gfxip.tsv");

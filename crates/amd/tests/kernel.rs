@@ -6,7 +6,7 @@
 
 use gpuctl_amd::requirement::lookup;
 use gpuctl_amd::table::tables;
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 use rstest::rstest;
 
 fn v(s: &str) -> Version {

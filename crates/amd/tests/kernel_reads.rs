@@ -7,7 +7,7 @@
 use gpuctl_amd::kernels::reads;
 use gpuctl_amd::requirement::lookup;
 use gpuctl_amd::table::tables;
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 
 fn v(s: &str) -> Version {
     Version::parse(s).unwrap()

@@ -4,7 +4,7 @@
 
 use gpuctl_amd::requirement::{RocmSupport, lookup};
 use gpuctl_amd::table::{TargetSource, tables};
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 use rstest::rstest;
 
 fn v(s: &str) -> Version {
@@ -230,7 +230,7 @@ fn an_id_no_source_knows_is_unknown_never_any_driver() {
     assert_eq!(r.describe(), "unknown device: no source lists it");
     assert!(r.constraints().is_empty());
     // no stack satisfies it, not even one naming every component
-    let stack = gpuctl_core::requirement::Stack::default();
+    let stack = gpuctl_core::plugin::requirement::Stack::default();
     assert_eq!(
         r.why_not(&stack).as_deref(),
         Some("unknown device: no source lists it")
@@ -256,7 +256,7 @@ fn the_rocm_range_is_what_the_releases_say() {
 /// is a known device.
 #[test]
 fn no_read_rocm_release_satisfies_a_target_it_does_not_list() {
-    use gpuctl_core::requirement::{Known, Stack};
+    use gpuctl_core::plugin::requirement::{Known, Stack};
     let t = tables();
     let ids: std::collections::BTreeSet<u16> =
         t.gfxip.keys().chain(t.pciids.keys()).copied().collect();

@@ -2,12 +2,11 @@
 
 use std::io::Write;
 
-use gpuctl_core::probe::Probe;
-use gpuctl_core::render::{self, Format};
+use gpuctl_core::commands::render::{self, Format};
+use gpuctl_core::plugin::Probe;
 use gpuctl_core::{
-    backend::Registry,
-    plan::{Notice, Plan},
-    selector::{self, Selection},
+    commands::selector::{self, Selection},
+    plugin::{Notice, Plan, Registry},
 };
 
 use crate::write_out;

@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::backend::{Registry, cdi_generate_command};
-use gpuctl_core::cdi_tool::check::CdiCheckReport;
-use gpuctl_core::cdi_tool::list::CdiListReport;
-use gpuctl_core::output::ReportFormat;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::commands::cdi_tool::check::CdiCheckReport;
+use gpuctl_core::commands::cdi_tool::list::CdiListReport;
+use gpuctl_core::commands::output::ReportFormat;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::{commands::cdi_generate_command, plugin::Registry};
 use gpuctl_fleet::output;
 
 use crate::write_out;

@@ -6,8 +6,8 @@ use std::io::Write;
 use clap::CommandFactory;
 use clap::builder::PossibleValuesParser;
 use clap_complete::Shell;
-use gpuctl_core::backend::RESERVED_NAMES;
-use gpuctl_core::backend::Registry;
+use gpuctl_core::plugin::RESERVED_NAMES;
+use gpuctl_core::plugin::Registry;
 
 use crate::write_out;
 use crate::{Cli, CliError, Outcome};

@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::output::ReportFormat;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::commands::output::ReportFormat;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::Registry;
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

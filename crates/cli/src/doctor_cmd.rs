@@ -2,16 +2,21 @@
 
 use std::io::Write;
 
-use gpuctl_core::check::{
-    DoctorContext,
-    containers_conf::ConfEnv,
-    podman::{PodmanFacts, SystemPodman},
-    user::Identity,
+use gpuctl_core::commands::doctor;
+use gpuctl_core::commands::output::ReportFormat;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::{
+    commands::{
+        containers_conf::ConfEnv,
+        podman::{PodmanFacts, SystemPodman},
+        user::Identity,
+    },
+    plugin::DoctorContext,
 };
-use gpuctl_core::doctor;
-use gpuctl_core::output::ReportFormat;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::{backend::Registry, image, selector};
+use gpuctl_core::{
+    commands::{image, selector},
+    plugin::Registry,
+};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

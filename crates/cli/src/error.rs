@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use gpuctl_cdi::podman::PodmanVersionError;
-use gpuctl_core::host::HostError;
-use gpuctl_core::render::UnsafeArgument;
-use gpuctl_core::requirement::RequirementInputError;
-use gpuctl_core::{error::GpuError, selector::SelectorError};
+use gpuctl_core::commands::render::UnsafeArgument;
+use gpuctl_core::plugin::HostError;
+use gpuctl_core::plugin::requirement::RequirementInputError;
+use gpuctl_core::{commands::selector::SelectorError, plugin::GpuError};
 
 /// Exit code: the request was served.
 pub const EXIT_OK: u8 = 0;
@@ -106,14 +106,14 @@ pub enum CliError {
     /// does not write).
     NodeList(gpuctl_fleet::nodelist::NodeListError),
     /// `doctor --image`: podman could not give the image's environment.
-    Image(gpuctl_core::check::image_inspect::InspectError),
+    Image(gpuctl_core::commands::image_inspect::InspectError),
     /// `run` found an image the host's drivers cannot run (a vendor's image check).
     ImageRefused {
         /// The check's words, as one sentence.
         sentence: String,
     },
     /// `cdi check` was given a path it cannot read.
-    CdiCheck(gpuctl_core::cdi_tool::check::CheckInputError),
+    CdiCheck(gpuctl_core::commands::cdi_tool::check::CheckInputError),
     /// `cdi generate` was given a name that is no linked vendor.
     CdiVendor {
         /// The name given.
@@ -129,7 +129,7 @@ pub enum CliError {
         generator: Option<String>,
     },
     /// `cdi generate` could not build the spec.
-    CdiGenerate(gpuctl_core::cdi_tool::generate::GenerateError),
+    CdiGenerate(gpuctl_core::commands::cdi_tool::generate::GenerateError),
     /// `cdi generate --output` could not write its file (the old one is untouched).
     CdiOutput(gpuctl_fleet::output::OutputError),
     /// The result could not be written to stdout.
@@ -239,7 +239,7 @@ impl std::fmt::Display for CliError {
                 "--cuda {value:?} is not a CUDA version ({reason}); pass one like 12.4"
             ),
             CliError::Image(
-                e @ gpuctl_core::check::image_inspect::InspectError::NoPodman { .. },
+                e @ gpuctl_core::commands::image_inspect::InspectError::NoPodman { .. },
             ) => {
                 write!(
                     f,

@@ -3,8 +3,11 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use gpuctl_core::probe::Probe;
-use gpuctl_core::{backend::Registry, doctor, explain, input};
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::{
+    commands::{doctor, explain, input},
+    plugin::Registry,
+};
 
 use crate::write_out;
 use crate::{CliError, Context, Outcome};

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::requirement::{VendorRequest, Version};
-use gpuctl_core::requirement_answer::check_request;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{VendorRequest, Version};
+use gpuctl_core::plugin::requirement_answer::check_request;
 use gpuctl_fleet::{load, plan, plan_text};
 
 use crate::write_out;

@@ -5,12 +5,12 @@
 use std::io::Read;
 use std::path::Path;
 
-use gpuctl_core::check::image_inspect::{self, InspectError};
-use gpuctl_core::check::podman::SystemPodman;
-use gpuctl_core::image_env::ImageEnv;
-use gpuctl_core::input;
+use gpuctl_core::commands::image_inspect::{self, InspectError};
+use gpuctl_core::commands::input;
+use gpuctl_core::commands::podman::SystemPodman;
+use gpuctl_core::plugin::ImageEnv;
 
-use gpuctl_core::requirement::RequirementInputError;
+use gpuctl_core::plugin::requirement::RequirementInputError;
 
 use crate::CliError;
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gpuctl_core::host::Host;
-use gpuctl_core::text::escape_controls;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::text::escape_controls;
 
 // The vendor crates this build links. A crate nothing names is not linked, and its
 // `register_backend!` would vanish with it: these lines are what makes the registry complete.

@@ -1,14 +1,14 @@
 //! `gpuctl requirement`: which driver stack can drive the given GPUs or the host's. Core
-//! answers ([`gpuctl_core::requirement_answer`], asking each registered vendor's model) and
-//! prints ([`gpuctl_core::requirement::text`], or the report as JSON); this file reads the
+//! answers ([`gpuctl_core::plugin::requirement_answer`], asking each registered vendor's model) and
+//! prints ([`gpuctl_core::plugin::requirement::text`], or the report as JSON); this file reads the
 //! flags and the image environment file, and picks the exit code.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::requirement::{VendorRequest, text};
-use gpuctl_core::requirement_answer::{Request, answer};
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{VendorRequest, text};
+use gpuctl_core::plugin::requirement_answer::{Request, answer};
 use gpuctl_sources::{Catalogue, choose};
 
 use crate::write_out;

@@ -2,12 +2,12 @@
 
 use std::io::Write;
 
-use gpuctl_core::check::podman::SystemPodman;
-use gpuctl_core::launch::{self, Engine};
-use gpuctl_core::probe::Probe;
+use gpuctl_core::commands::launch::{self, Engine};
+use gpuctl_core::commands::podman::SystemPodman;
+use gpuctl_core::plugin::Probe;
 use gpuctl_core::{
-    backend::{GpuBackend, Registry},
-    doctor, explain, image, render, selector,
+    commands::{doctor, explain, image, render, selector},
+    plugin::{GpuBackend, Registry},
 };
 
 use crate::write_out;
@@ -99,7 +99,7 @@ pub fn run(ctx: &Context, a: &RunArgs, out: &mut dyn Write) -> Result<Outcome, C
             .collect();
         let cli = SystemPodman::engine(engine, std::env::var_os("PATH").as_deref());
         // The engine inherits gpuctl's environment: `-e KEY` and --env-host read it.
-        let host = gpuctl_core::run_env::RunHost {
+        let host = gpuctl_core::commands::run_env::RunHost {
             engine,
             vars: std::env::vars_os()
                 .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))

@@ -7,9 +7,12 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_core::check::CheckCode;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::{backend::Registry, doctor, families};
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::{CheckCode, FamilyCode, UNRECOGNISED};
+use gpuctl_core::{
+    commands::{doctor, families},
+    plugin::Registry,
+};
 
 use gpuctl_amd as _;
 use gpuctl_intel as _;
@@ -58,7 +61,7 @@ fn every_check_doctor_reports_on_the_bundled_hosts_is_declared() {
     let declared: BTreeSet<CheckCode> = doctor::check_codes(registry).into_iter().collect();
     let mut seen = BTreeSet::new();
     for root in hosts() {
-        let host = gpuctl_core::host::Host::at(&root).unwrap();
+        let host = gpuctl_core::plugin::Host::at(&root).unwrap();
         let dirs = [PathBuf::from("/etc/cdi"), PathBuf::from("/var/run/cdi")];
         let probe = Probe::new(&host, &dirs, None);
         for c in doctor::file_only(registry, &probe, Some("4.9.3")).checks {
@@ -147,7 +150,7 @@ fn explain_names_checks_doctor_has() {
 fn family_codes_are_unique_across_vendors() {
     let registry = Registry::discovered();
     let cat = families::catalogue(registry);
-    let codes: BTreeSet<families::FamilyCode> = cat.iter().map(|f| f.code).collect();
+    let codes: BTreeSet<FamilyCode> = cat.iter().map(|f| f.code).collect();
     assert_eq!(codes.len(), cat.len());
-    assert!(!codes.contains(&families::UNRECOGNISED));
+    assert!(!codes.contains(&UNRECOGNISED));
 }

@@ -4,10 +4,8 @@
 use std::path::PathBuf;
 
 use gpuctl_cli as _;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::{
-    backend::Registry, error::GpuError, finding::Finding, host::Host, reason::Reason,
-};
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::{Finding, GpuError, Host, Reason, Registry};
 use gpuctl_testkit::Tree;
 
 fn probe(t: &Tree) -> Probe {

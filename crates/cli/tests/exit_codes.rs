@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use gpuctl_cdi::ReadProblem;
 use gpuctl_cdi::podman::PodmanVersionError;
 use gpuctl_cli::{CliError, Outcome, exit_code};
-use gpuctl_core::error::GpuError;
-use gpuctl_core::host::HostError;
-use gpuctl_core::render::{Unsafe, UnsafeArgument};
-use gpuctl_core::requirement::RequirementInputError;
-use gpuctl_core::selector::SelectorError;
+use gpuctl_core::commands::render::{Unsafe, UnsafeArgument};
+use gpuctl_core::commands::selector::SelectorError;
+use gpuctl_core::plugin::GpuError;
+use gpuctl_core::plugin::HostError;
+use gpuctl_core::plugin::requirement::RequirementInputError;
 use rstest::rstest;
 
 #[rstest]

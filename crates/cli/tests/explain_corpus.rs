@@ -12,9 +12,9 @@
 
 use std::path::PathBuf;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::{STRUCTURED, explain};
-use gpuctl_core::families::UNRECOGNISED;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::UNRECOGNISED;
+use gpuctl_core::{commands::explain::explain, plugin::STRUCTURED};
 
 use gpuctl_amd as _;
 use gpuctl_intel as _;

@@ -2,8 +2,8 @@
 //! look-alikes that share their words but not their cause, and a Kubernetes resource name that
 //! is no CDI name; every workspace vendor registered, as `gpuctl explain` runs.
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::explain;
+use gpuctl_core::commands::explain::explain;
+use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
 use gpuctl_amd as _;

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::explain;
-use gpuctl_core::host::Host;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::commands::explain::explain;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
 use gpuctl_amd as _;
@@ -250,7 +250,7 @@ fn a_specific_family_keeps_its_text_with_the_reading_beside_it() {
 fn an_image_without_rocm_runners_is_the_image_s() {
     let text = "time=2024-12-03T15:24:29.436Z level=WARN source=amd_linux.go:440 msg=\"amdgpu detected, but no compatible rocm library found.  Either install rocm v6, or follow manual install instructions at <ollama's docs URL>\"";
     assert_eq!(read(text), None);
-    let why = gpuctl_core::explain::not_claimed_because(text, Registry::discovered());
+    let why = gpuctl_core::commands::explain::not_claimed_because(text, Registry::discovered());
     assert!(
         why.as_deref()
             .is_some_and(|w| w.contains("image's packaging")),
@@ -272,8 +272,8 @@ fn an_image_without_rocm_runners_is_the_image_s() {
 )]
 #[case("hsa api call failure at line 900. Call returned 41040", None)]
 fn hsa_statuses_are_read_by_number(#[case] text: &str, #[case] operation: Option<&str>) {
-    let (rules, gpu) = gpuctl_core::explain::emitter_rules(Registry::discovered());
-    let readings = gpuctl_core::reading::read(text, &rules, &gpu);
+    let (rules, gpu) = gpuctl_core::commands::explain::emitter_rules(Registry::discovered());
+    let readings = gpuctl_core::commands::reading::read(text, &rules, &gpu);
     let hsa = readings.iter().find(|r| r.emitter == "hsa");
     assert_eq!(hsa.map(|r| r.operation.as_str()), operation, "{readings:?}");
 }

@@ -10,8 +10,8 @@
 use std::path::Path;
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::explain;
+use gpuctl_core::commands::explain::explain;
+use gpuctl_core::plugin::Registry;
 use gpuctl_testkit::Tree;
 use rstest::rstest;
 

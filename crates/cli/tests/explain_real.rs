@@ -2,8 +2,8 @@
 //! logs cut to the lines that carry the error), with every workspace vendor registered, as
 //! `gpuctl explain` runs. Non-GPU failures from the same trackers must stay unclaimed.
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::explain;
+use gpuctl_core::commands::explain::explain;
+use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
 use gpuctl_amd as _;
@@ -316,7 +316,7 @@ fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &st
 fn known_gaps_are_answered_as_unrecognised(#[case] text: &str) {
     assert_eq!(
         family(text),
-        Some(gpuctl_core::families::UNRECOGNISED.as_str()),
+        Some(gpuctl_core::plugin::UNRECOGNISED.as_str()),
         "{text}"
     );
 }

@@ -63,9 +63,9 @@ pub struct RunVerdict {
 }
 
 /// The image check `gpuctl run` does before it starts a container: the image among the
-/// engine's `run` arguments (`args`, [`crate::run_args`]) is inspected through `cli`, its
+/// engine's `run` arguments (`args`, [`crate::commands::run_args`]) is inspected through `cli`, its
 /// environment overlaid with the arguments' `-e`/`--env`/`--env-file` as `host`'s engine will
-/// ([`crate::run_env`]: the container's environment, which the NVIDIA hook reads), and every
+/// ([`crate::commands::run_env`]: the container's environment, which the NVIDIA hook reads), and every
 /// granted vendor's [`crate::backend::Diagnostics::image_checks`] is asked.
 /// An image the engine cannot inspect
 /// (not pulled yet) or cannot be told among the arguments, or an env-file gpuctl cannot read,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::{CdiRegistry, DEFAULT_SPEC_DIRS, SPEC_SIZE_LIMIT};
-use gpuctl_core::{finding::Finding, host::Host};
+use gpuctl_core::plugin::{Finding, Host};
 use gpuctl_testkit::{Tree, cdi_yaml};
 
 /// The scan's warnings as gpuctl prints them.

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use gpuctl_core::pci::PciScan;
-use gpuctl_core::{finding::Finding, host::Host, probe::Probe};
+use gpuctl_core::plugin::pci::PciScan;
+use gpuctl_core::plugin::{Finding, Host, Probe};
 use gpuctl_testkit::Tree;
 
 fn codes(w: &[Finding]) -> Vec<(&'static str, String)> {
@@ -89,7 +89,7 @@ fn the_host_only_function_answers_as_the_scan_does() {
     let scan = PciScan::read(&host);
     for v in [0x10de, 0x1002, 0x8086, 0x1234] {
         assert_eq!(
-            gpuctl_core::pci::gpus_of_vendor(&host, v),
+            gpuctl_core::plugin::pci::gpus_of_vendor(&host, v),
             scan.gpus_of_vendor(v)
         );
     }

@@ -5,20 +5,20 @@
 
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::check::kernel::{OSRELEASE, bound_driver};
-use gpuctl_core::check::{
-    CheckCode, DoctorContext, Status, codes, containers_conf::ConfEnv, podman::PodmanFacts,
-    user::Identity,
+use gpuctl_core::commands::doctor;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::kernel::{OSRELEASE, bound_driver};
+use gpuctl_core::plugin::requirement::{LoadState, Verdict};
+use gpuctl_core::plugin::requirement_answer::{
+    Request, answer_scanned, loaded_specs as loaded_specs_of,
 };
-use gpuctl_core::doctor;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement::{LoadState, Verdict};
-use gpuctl_core::requirement_answer::{Request, answer_scanned, loaded_specs as loaded_specs_of};
 use gpuctl_core::{
-    backend::{GpuBackend, Registry},
-    detect::{Device, FactValue, VendorReport},
-    host::Host,
-    selector::Selection,
+    commands::selector::Selection,
+    plugin::{Device, FactValue, GpuBackend, Host, Registry, VendorReport},
+};
+use gpuctl_core::{
+    commands::{containers_conf::ConfEnv, podman::PodmanFacts, user::Identity},
+    plugin::{CheckCode, DoctorContext, Status, codes},
 };
 
 use crate::convert;
@@ -215,7 +215,7 @@ fn device(
     host: &Host,
     backend: &dyn GpuBackend,
     d: &Device,
-    pci: &gpuctl_core::pci::PciScan,
+    pci: &gpuctl_core::plugin::pci::PciScan,
 ) -> DeviceEntry {
     let bound_driver = d
         .pci_address

@@ -1,8 +1,8 @@
 //! `gpuctl requirement`'s answer as the report's data: constraints keep their component key,
 //! noun and words, so `fleet` can combine and explain them without knowing any vendor.
 
-use gpuctl_core::requirement::report::{GpuView, RequirementView, VendorStack};
-use gpuctl_core::requirement::{Constraint, Scope};
+use gpuctl_core::plugin::requirement::report::{GpuView, RequirementView, VendorStack};
+use gpuctl_core::plugin::requirement::{Constraint, Scope};
 
 use crate::model::{ConstraintEntry, GpuNeed, Kind, Need, VendorRequirement};
 

@@ -1,14 +1,14 @@
 //! The driver each vendor's GPUs run with, read from the host's files by the vendor's backend
-//! ([`gpuctl_core::backend::Requirements::loaded_driver`]: NVIDIA's loaded module as doctor
+//! ([`gpuctl_core::plugin::Requirements::loaded_driver`]: NVIDIA's loaded module as doctor
 //! reads it, AMD's module
 //! directory, the driver bound to each Intel GPU), and whether it meets what the GPUs need:
 //! THE verdict of `gpuctl requirement --driver` on the loaded stack
-//! ([`gpuctl_core::requirement_answer::verdicts`], docs/fleet.md#drivers). Nothing here
+//! ([`gpuctl_core::plugin::requirement_answer::verdicts`], docs/fleet.md#drivers). Nothing here
 //! decides a fit, and nothing here knows a vendor.
 
-use gpuctl_core::check::kernel::parse_osrelease;
-use gpuctl_core::requirement::{Fit, GpuOnHost, LoadState, LoadedDriver, Verdict, Version};
-use gpuctl_core::{backend::GpuBackend, host::Host};
+use gpuctl_core::plugin::kernel::parse_osrelease;
+use gpuctl_core::plugin::requirement::{Fit, GpuOnHost, LoadState, LoadedDriver, Verdict, Version};
+use gpuctl_core::plugin::{GpuBackend, Host};
 
 use crate::model::{BoundDriver, DeviceEntry, DriverState, UNKNOWN, VendorRequirement};
 
@@ -19,7 +19,7 @@ pub fn kernel_version(release: &str) -> Option<Version> {
 }
 
 /// The vendor's driver as its backend reads it
-/// ([`gpuctl_core::backend::Requirements::loaded_driver`]); `None` for a
+/// ([`gpuctl_core::plugin::Requirements::loaded_driver`]); `None` for a
 /// vendor that reads none (a plug-in).
 pub fn loaded(
     backend: &dyn GpuBackend,

@@ -13,7 +13,7 @@ use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use gpuctl_core::check::evidence::kind_of;
+use gpuctl_core::plugin::evidence::kind_of;
 use serde::{Deserialize, Serialize};
 
 use crate::model::SCHEMA;

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use gpuctl_core::host::Host;
+use gpuctl_core::plugin::Host;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 

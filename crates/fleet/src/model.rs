@@ -188,7 +188,7 @@ pub struct ConstraintEntry {
 
 /// Whether what the host runs meets what its GPUs need: THE verdict's word
 /// (docs/requirement.md#one-verdict), `yes`, `no` or `unknown`.
-pub use gpuctl_core::requirement::Fit;
+pub use gpuctl_core::plugin::requirement::Fit;
 
 /// The driver a vendor's GPUs run with on this host.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use gpuctl_core::requirement::{Component, Fit, LINUX_KERNEL, Version};
+use gpuctl_core::plugin::requirement::{Component, Fit, LINUX_KERNEL, Version};
 use serde::Deserialize;
 use thiserror::Error;
 

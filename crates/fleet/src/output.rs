@@ -120,7 +120,7 @@ fn refuse_special(path: &Path) -> Result<(), OutputError> {
     }
     Err(OutputError::NotAFile {
         path: path.into(),
-        kind: format!("{through}{}", gpuctl_core::check::evidence::kind_of(&meta)),
+        kind: format!("{through}{}", gpuctl_core::plugin::evidence::kind_of(&meta)),
     })
 }
 

@@ -6,10 +6,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{Fit, VendorRequest, Verdict, Version};
-use gpuctl_core::requirement_answer::{Request, answer, verdicts};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{Fit, VendorRequest, Verdict, Version};
+use gpuctl_core::plugin::requirement_answer::{Request, answer, verdicts};
 use serde::Serialize;
 
 use crate::load::Skipped;

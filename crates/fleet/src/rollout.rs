@@ -2,12 +2,12 @@
 //! drives it, the one release that serves several groups where there is one, each host to
 //! change with what to change to and why, findings grouped by severity, and the order to act
 //! in. Every "does this release drive these GPUs" is THE verdict
-//! ([`gpuctl_core::requirement_answer::verdicts`]), asked once per group and release; nothing
+//! ([`gpuctl_core::plugin::requirement_answer::verdicts`]), asked once per group and release; nothing
 //! here judges a fit on its own.
 
 use std::collections::HashMap;
 
-use gpuctl_core::requirement::Verdict;
+use gpuctl_core::plugin::requirement::Verdict;
 
 use crate::rollout_group::{findings, order};
 use crate::rollout_release::{

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use gpuctl_core::requirement::{Fit, Verdict};
+use gpuctl_core::plugin::requirement::{Fit, Verdict};
 
 use crate::rollout_plan::{Change, Finding, Severity, Stack, Step, VendorRollout};
 use crate::summary::{HostSummary, VendorSummary};

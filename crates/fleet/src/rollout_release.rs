@@ -1,13 +1,13 @@
 //! Which release drives a group, and the one branch that serves several: THE verdict
-//! ([`gpuctl_core::requirement_answer::verdicts`]) asked of the branches worth asking, once per
+//! ([`gpuctl_core::plugin::requirement_answer::verdicts`]) asked of the branches worth asking, once per
 //! group and spec (docs/fleet.md#the-roll-out-plan). Nothing here judges a fit on its own.
 
 use std::collections::HashMap;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
-use gpuctl_core::requirement_answer::{Request, verdicts};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{Fit, VendorRequest, Verdict};
+use gpuctl_core::plugin::requirement_answer::{Request, verdicts};
 
 use crate::model::Kind;
 use crate::rollout_plan::{Covering, GroupRelease, Stack};

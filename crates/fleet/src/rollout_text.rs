@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use gpuctl_core::text::escape_controls;
+use gpuctl_core::plugin::text::escape_controls;
 
 use crate::plan::VendorPlan;
 use crate::rollout::{Rollout, Stack};

@@ -3,7 +3,7 @@
 //! keeps the values every side accepts (none listed: any), a range the highest floor and the
 //! lowest ceiling. Works on the report's data, so it knows no vendor.
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 
 use crate::model::{ConstraintEntry, Kind};
 

@@ -6,13 +6,13 @@
 
 use std::collections::HashMap;
 
-use gpuctl_core::check::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
-use gpuctl_core::check::kernel::{self, KernelRelease};
-use gpuctl_core::check::nodes;
-use gpuctl_core::check::{Check, CheckCode, DoctorContext};
-use gpuctl_core::host::Host;
-use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::driver::{self, DriverFinding, DriverState, GpuName, Unbound};
+use gpuctl_core::plugin::kernel::{self, KernelRelease};
+use gpuctl_core::plugin::nodes;
+use gpuctl_core::plugin::pci::{self, PciDevice};
+use gpuctl_core::plugin::{Check, CheckCode, DoctorContext};
 
 use crate::requirement::{Binding, INTEL_GPU_CLASSES, INTEL_VENDOR_ID, IntelGpu, lookup};
 use crate::table::DriverRow;
@@ -80,7 +80,7 @@ pub fn checks(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
         .collect();
     let mut out = driver::driver_checks(DRIVER, "Intel", &findings);
     // THE verdict on the loaded stack, as `gpuctl requirement --driver` gives it.
-    gpuctl_core::driver_fit::apply(&mut out, DRIVER, probe, "intel");
+    gpuctl_core::plugin::driver_fit::apply(&mut out, DRIVER, probe, "intel");
     out.extend(nodes::bound_render_nodes_check(
         probe,
         INTEL_VENDOR_ID,

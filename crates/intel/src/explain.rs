@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use gpuctl_core::families::FamilyCode;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::FamilyCode;
+use gpuctl_core::plugin::Probe;
 
 use crate::families;
 use crate::requirement::{INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};
@@ -13,7 +13,7 @@ use crate::requirement::{INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};
 /// The kernel release, as the kernel reports it.
 const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::plugin::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     if code != families::FORCE_PROBE && code != families::LEVEL_ZERO_NO_DEVICE {
         return Vec::new();

@@ -2,7 +2,7 @@
 //! and the dynamic loader on the oneAPI and compute-runtime libraries (which the image ships).
 //! Sources in docs/explain.md#emitters.
 
-use gpuctl_core::reading::{
+use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 

@@ -1,7 +1,7 @@
 //! Intel's failure families: what Level Zero, the VA-API media driver and the kernel's i915/xe
 //! print, by cause. The real texts are in crates/cli/tests/explain_corpus/, with their sources.
 
-use gpuctl_core::families::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
+use gpuctl_core::plugin::{Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_PRECISE};
 
 use crate::doctor;
 

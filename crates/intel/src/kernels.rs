@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use gpuctl_core::requirement::Version;
-use gpuctl_core::text::tsv_rows;
+use gpuctl_core::plugin::requirement::Version;
+use gpuctl_core::plugin::text::tsv_rows;
 
 const KERNEL_RELEASES: &str = include_str!("../data/kernel-releases.tsv");
 

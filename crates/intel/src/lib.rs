@@ -12,10 +12,10 @@ pub mod loaded;
 pub mod requirement;
 pub mod table;
 
-use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
-use gpuctl_core::pci::PciDevice;
-use gpuctl_core::render_node::RequirementHook;
-use gpuctl_core::requirement::{KERNEL_PARAMETERS, LINUX_KERNEL, Requirement};
+use gpuctl_core::plugin::RequirementHook;
+use gpuctl_core::plugin::pci::PciDevice;
+use gpuctl_core::plugin::requirement::{KERNEL_PARAMETERS, LINUX_KERNEL, Requirement};
+use gpuctl_core::plugin::{NodeVendor, RENDER_NODE, VendorFacts};
 use requirement::INTEL_GPU_CLASSES;
 
 /// Intel's CDI kind (`intel.com/gpu-mei` is another kind).
@@ -52,7 +52,7 @@ pub const FACTS: VendorFacts = VendorFacts {
     // intel-cdi-specs-generator writes into a directory (`--cdi-dir`), not to one named file, so
     // it is no `cdi_generator`; the CDI hint still names it (docs/vendors.md#intel-cdi-tier).
     cdi_tool: Some("intel-cdi-specs-generator"),
-    cdi_naming: Some(gpuctl_core::cdi_tool::generate::CdiNaming::IntelGenerator),
+    cdi_naming: Some(gpuctl_core::plugin::CdiNaming::IntelGenerator),
     explain_details: Some(explain::details),
     requirement: Some(RequirementHook {
         label_key: "platform",
@@ -64,8 +64,8 @@ pub const FACTS: VendorFacts = VendorFacts {
     ..VendorFacts::new("intel", "Intel", KIND, 0x8086)
 };
 
-gpuctl_core::register_backend!(INTEL);
-gpuctl_core::register_components!(
+gpuctl_core::plugin::register_backend!(INTEL);
+gpuctl_core::plugin::register_components!(
     "intel",
     &[requirement::KERNEL_DRIVER, LINUX_KERNEL, KERNEL_PARAMETERS]
 );

@@ -1,13 +1,13 @@
-//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): i915
+//! Intel's loaded driver for `gpuctl report` ([`gpuctl_core::plugin::Requirements::loaded_driver`]): i915
 //! and xe are in the kernel, so the driver bound to each GPU says what runs, and the Intel table
 //! says whether that driver binds the GPU only with `force_probe` on this kernel. The settings
 //! the host has for each GPU (`i915.force_probe=56c0`) are specs too, so THE verdict judges the
 //! host with them (a host that sets it fits; a stock one does not).
 
-use gpuctl_core::check::kernel::{bound_driver, module_parameter, parameter_in_effect};
-use gpuctl_core::host::Host;
-use gpuctl_core::pci;
-use gpuctl_core::requirement::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, Version};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::kernel::{bound_driver, module_parameter, parameter_in_effect};
+use gpuctl_core::plugin::pci;
+use gpuctl_core::plugin::requirement::{BoundDriver, GpuOnHost, LoadState, LoadedDriver, Version};
 
 use crate::doctor::{ForceProbe, force_probe};
 use crate::requirement::{Binding, INTEL_GPU_CLASSES, INTEL_VENDOR_ID, lookup};

@@ -2,7 +2,7 @@
 //! each device its own) and, where the sources say, the kernel release that brought it, as a
 //! requirement in core's vendor-neutral model.
 
-use gpuctl_core::requirement::{
+use gpuctl_core::plugin::requirement::{
     Alternative, Asks, Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
 };
 

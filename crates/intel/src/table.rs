@@ -19,10 +19,10 @@
 //! Compiled in and parsed once, on first use; a line that does not parse is skipped, never a
 //! panic, and the tests assert that none of the shipped lines is.
 
-use gpuctl_core::text::tsv_rows;
+use gpuctl_core::plugin::text::tsv_rows;
 use std::sync::OnceLock;
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 
 const PCIIDS: &str = include_str!("../data/pciids.tsv");
 const PLATFORMS: &str = include_str!("../data/platforms.tsv");

@@ -4,7 +4,7 @@
 //! earlier sources left open get the kernel those files give.
 #![allow(clippy::unwrap_used)]
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 use gpuctl_intel::requirement::lookup;
 use gpuctl_intel::table::tables;
 use rstest::rstest;

@@ -5,7 +5,7 @@
 //! (`i915-releases.tsv`, drm-kmod's trees up to 6.11) agrees with every read tree it covers.
 #![allow(clippy::unwrap_used)]
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 use gpuctl_intel::kernels::reads;
 use gpuctl_intel::requirement::{Binding, lookup};
 use gpuctl_intel::table::tables;

@@ -158,7 +158,7 @@ fn xe_binds_without_force_probe_from_the_kernel_the_commit_is_in(
     let xe = gpu.drivers.iter().find(|d| d.driver == "xe").unwrap();
     assert_eq!(
         xe.default_from,
-        Some(gpuctl_core::requirement::Version::parse("6.12").unwrap())
+        Some(gpuctl_core::plugin::requirement::Version::parse("6.12").unwrap())
     );
     let r = gpu.requirement().describe();
     assert!(
@@ -204,7 +204,7 @@ fn i915_binds_without_force_probe_from_the_kernel_its_source_names(
     let i915 = gpu.drivers.iter().find(|d| d.driver == "i915").unwrap();
     assert_eq!(
         i915.default_from,
-        Some(gpuctl_core::requirement::Version::parse(kernel).unwrap())
+        Some(gpuctl_core::plugin::requirement::Version::parse(kernel).unwrap())
     );
     let r = gpu.requirement().describe();
     assert!(
@@ -240,7 +240,7 @@ fn first_kernel_lands_where_its_source_says(
     let row = gpu.drivers.iter().find(|d| d.driver == driver).unwrap();
     assert_eq!(
         row.first_kernel,
-        Some(gpuctl_core::requirement::Version::parse(kernel).unwrap())
+        Some(gpuctl_core::plugin::requirement::Version::parse(kernel).unwrap())
     );
 }
 

@@ -6,7 +6,7 @@
 //! per release, and the first read release for ids no pull dates.
 #![allow(clippy::unwrap_used)]
 
-use gpuctl_core::requirement::Version;
+use gpuctl_core::plugin::requirement::Version;
 use gpuctl_intel::requirement::lookup;
 use gpuctl_intel::table::{DriverRow, tables};
 use rstest::rstest;

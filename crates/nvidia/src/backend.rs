@@ -3,17 +3,12 @@
 //! spec that does not set it to `void` (there it would bring the legacy hook back:
 //! docs/vendors.md#the-cdi-tier-the-environment-and-the-legacy-hook).
 
-use gpuctl_core::pci;
-use gpuctl_core::render_node::{best_effort_warning, cdi_devices};
-use gpuctl_core::{
-    backend::{CdiTooling, Diagnostics, GpuBackend, Grant, Requirements},
-    detect::{Device, Fact, VendorReport},
-    error::GpuError,
-    finding::Finding,
-    plan::{Need, Tier, VendorPlan},
-    probe::Probe,
-    reason::Reason,
+use gpuctl_core::plugin::pci;
+use gpuctl_core::plugin::{
+    CdiTooling, Device, Diagnostics, Fact, Finding, GpuBackend, GpuError, Grant, Need, Probe,
+    Reason, Requirements, Tier, VendorPlan, VendorReport,
 };
+use gpuctl_core::plugin::{best_effort_warning, cdi_devices};
 
 use crate::model::RexFacts;
 use crate::nodes::{self, NVIDIA_CTL};
@@ -28,7 +23,7 @@ pub const PCI_VENDOR: u16 = 0x10de;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Nvidia;
 
-gpuctl_core::register_backend!(Nvidia);
+gpuctl_core::plugin::register_backend!(Nvidia);
 
 /// `NVIDIA_VISIBLE_DEVICES` and `NVIDIA_DRIVER_CAPABILITIES`, for the grant.
 fn env_pair(grant: &Grant) -> [Need; 2] {
@@ -256,8 +251,8 @@ impl GpuBackend for Nvidia {
 
     /// The runtime the NVIDIA Container Toolkit's install guide registers with docker
     /// ("Configuring Docker": `sudo nvidia-ctk runtime configure --runtime=docker`).
-    fn hook_runtime(&self) -> Option<gpuctl_core::plan::HookRuntime> {
-        Some(gpuctl_core::plan::HookRuntime {
+    fn hook_runtime(&self) -> Option<gpuctl_core::plugin::HookRuntime> {
+        Some(gpuctl_core::plugin::HookRuntime {
             name: "nvidia",
             setup: "nvidia-ctk runtime configure --runtime=docker",
         })

@@ -2,12 +2,12 @@
 //! words, doctor's, explain's and the image's checks), its requirements (the generation table,
 //! the loaded driver) and its CDI tooling (`nvidia-ctk`), each the module that holds it.
 
-use gpuctl_core::backend::{CdiTooling, Diagnostics, Requirements};
-use gpuctl_core::check::{Check, CheckCode, DoctorContext};
-use gpuctl_core::families::{Family, FamilyCode};
-use gpuctl_core::pci::PciDevice;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement::{Requirement, RequirementModel};
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::pci::PciDevice;
+use gpuctl_core::plugin::requirement::{Requirement, RequirementModel};
+use gpuctl_core::plugin::{CdiTooling, Diagnostics, Requirements};
+use gpuctl_core::plugin::{Check, CheckCode, DoctorContext};
+use gpuctl_core::plugin::{Family, FamilyCode};
 
 use crate::backend::{Nvidia, PCI_VENDOR};
 use crate::table::builtin_requirement;
@@ -17,7 +17,7 @@ impl Diagnostics for Nvidia {
         crate::families::FAMILIES
     }
 
-    fn emitter_rules(&self) -> &'static [gpuctl_core::reading::EmitterRule] {
+    fn emitter_rules(&self) -> &'static [gpuctl_core::plugin::EmitterRule] {
         &crate::explain_rules::ALL
     }
 
@@ -56,7 +56,7 @@ impl Diagnostics for Nvidia {
         crate::doctor::CHECKS
     }
 
-    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::image_env::ImageEnv) -> Vec<Check> {
+    fn image_checks(&self, probe: &Probe, image: &gpuctl_core::plugin::ImageEnv) -> Vec<Check> {
         crate::image_check::image_checks(probe, image)
     }
 }
@@ -64,10 +64,10 @@ impl Diagnostics for Nvidia {
 impl Requirements for Nvidia {
     fn loaded_driver(
         &self,
-        host: &gpuctl_core::host::Host,
-        kernel: Option<gpuctl_core::requirement::Version>,
-        gpus: &[gpuctl_core::requirement::GpuOnHost],
-    ) -> Option<gpuctl_core::requirement::LoadedDriver> {
+        host: &gpuctl_core::plugin::Host,
+        kernel: Option<gpuctl_core::plugin::requirement::Version>,
+        gpus: &[gpuctl_core::plugin::requirement::GpuOnHost],
+    ) -> Option<gpuctl_core::plugin::requirement::LoadedDriver> {
         Some(crate::loaded::read(host, kernel, gpus))
     }
 

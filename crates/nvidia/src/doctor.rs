@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::check::{Check, CheckCode, DoctorContext, Status};
-use gpuctl_core::check::{evidence, evidence::Found};
-use gpuctl_core::{devnode, plan::Tier, probe::Probe};
+use gpuctl_core::plugin::evidence::{self, Found};
+use gpuctl_core::plugin::{Check, CheckCode, DoctorContext, Status};
+use gpuctl_core::plugin::{Probe, Tier, devnode};
 
 use crate::nodes::leads_to_driver_node;
 use crate::requirement::NVIDIA_VENDOR_ID;
@@ -16,9 +16,9 @@ pub use crate::doctor_codes::{DEV_CHAR, DRIVER, NO_CGROUPS, SPEC_DRIVER, UVM_CHE
 pub use crate::proc_version::{
     LoadedDriver, MODULE_TAINT, PROC_VERSION, loaded_driver, parse_proc_version,
 };
-use gpuctl_core::backend::Registry;
-use gpuctl_core::requirement::{Fit, VendorRequest, Verdict};
-use gpuctl_core::requirement_answer::{Request, answer_scanned};
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{Fit, VendorRequest, Verdict};
+use gpuctl_core::plugin::requirement_answer::{Request, answer_scanned};
 
 /// Every check doctor can report for NVIDIA: [`checks`]' and, with `--image-env`, the image's.
 pub const CHECKS: &[CheckCode] = &[

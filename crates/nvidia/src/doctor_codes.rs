@@ -1,7 +1,7 @@
 //! The codes of NVIDIA's doctor checks. The checks run in doctor; the failure families that
 //! point at them name the codes too, so the codes sit below both.
 
-use gpuctl_core::check::CheckCode;
+use gpuctl_core::plugin::CheckCode;
 
 /// The driver in use against what the GPUs need.
 pub const DRIVER: CheckCode = CheckCode::new("nvidia-driver");

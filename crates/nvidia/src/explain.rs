@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::Probe;
 
 use crate::families::NVML_VERSION_MISMATCH;
 use crate::families_driver as D;
 use crate::proc_version::{PROC_VERSION, parse_proc_version};
-use gpuctl_core::explain::STRUCTURED;
-use gpuctl_core::families::FamilyCode;
+use gpuctl_core::plugin::FamilyCode;
+use gpuctl_core::plugin::STRUCTURED;
 
 /// Where distributions put the driver's libraries.
 const LIB_DIRS: &[&str] = &[
@@ -23,7 +23,7 @@ const LIB_DIRS: &[&str] = &[
 /// nouveau's module directory, present while it is loaded.
 const NOUVEAU: &str = "/sys/module/nouveau";
 
-/// Facts for `gpuctl explain` (see [`gpuctl_core::backend::Diagnostics::explain_details`]).
+/// Facts for `gpuctl explain` (see [`gpuctl_core::plugin::Diagnostics::explain_details`]).
 pub fn details(code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {
     let host = probe.host();
     let loaded = host

@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::check::{Check, Status};
-use gpuctl_core::families::FamilyCode;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::FamilyCode;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::{Check, Status};
 
 use crate::cuda;
 use crate::families::CUDA_REQUIREMENT;

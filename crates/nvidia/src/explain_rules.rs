@@ -6,7 +6,7 @@
 //! libraries. Sources per rule in docs/explain.md#emitters.
 
 use crate::explain_rules_libs::{DRIVER_CHECK, DRIVER_LIBS, IMAGE_LIBS};
-use gpuctl_core::reading::{
+use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 

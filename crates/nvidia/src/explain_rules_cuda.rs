@@ -1,7 +1,7 @@
 //! The CUDA runtime and driver API read by structure (issue 31): cudaGetErrorString's strings
 //! and the CUresult names, as programs print them. Sources in docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
 /// The CUDA runtime's lines (its error codes' rules, [`crate::explain_rules_cuda_codes`], too).
 pub(crate) const CUDA: EmitterRule = EmitterRule {

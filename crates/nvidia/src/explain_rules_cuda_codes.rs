@@ -6,7 +6,7 @@
 //! the three-digit codes of this list (no CUDA code extends them: 8020 is none). Sources in
 //! docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_VAGUE};
 
 use crate::explain_rules_cuda::CUDA;
 

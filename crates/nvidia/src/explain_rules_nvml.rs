@@ -9,7 +9,7 @@
 //! Error` while NVML initialises is the device cgroup or the driver, while getting one GPU's
 //! handle (`nvml.Device N`, nvidia-smi's "Unable to determine the device handle") it is that GPU.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
 
 /// NVML's lines.
 const NVML: EmitterRule = EmitterRule {

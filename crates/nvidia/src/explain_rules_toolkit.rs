@@ -3,7 +3,7 @@
 //! them, and an engine executing a runtime binary the toolkit ships. Sources in
 //! docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
 
 use crate::explain_rules_libs::DRIVER_LIBS;
 

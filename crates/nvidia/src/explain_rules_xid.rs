@@ -8,7 +8,7 @@
 //! line carries. vGPU licence state is nvidia-smi's and nvidia-gridd's. Sources in
 //! docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RULE};
 
 /// The kernel module's lines.
 const NVRM: EmitterRule = EmitterRule {

@@ -3,8 +3,8 @@
 
 use crate::doctor_codes;
 use crate::families_driver as D;
-use gpuctl_core::check::codes;
-use gpuctl_core::families::{
+use gpuctl_core::plugin::codes;
+use gpuctl_core::plugin::{
     Family, FamilyCode, PRIORITY_GROUPS, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS,
     PRIORITY_NOTHING_INJECTED, PRIORITY_PRECISE,
 };

@@ -5,8 +5,8 @@
 //! (docs/explain.md#nvidia-hook).
 
 use crate::doctor_codes;
-use gpuctl_core::check::codes;
-use gpuctl_core::families::{
+use gpuctl_core::plugin::codes;
+use gpuctl_core::plugin::{
     Family, FamilyCode, PRIORITY_HOOK, PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED,
     PRIORITY_PRECISE,
 };

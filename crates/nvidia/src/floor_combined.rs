@@ -7,7 +7,7 @@
 //! its first release read that lists it as a floor "at the latest", and a legacy id's last
 //! branch is a ceiling, said where it is stricter than Rex's.
 
-use gpuctl_core::requirement::report::{Section, VendorStack};
+use gpuctl_core::plugin::requirement::report::{Section, VendorStack};
 
 use crate::floors::{self, ProprietaryBound};
 use crate::model::KernelModule;
@@ -196,7 +196,7 @@ fn proprietary_first(id: u16) -> Option<(DriverRelease, bool)> {
 /// combined ceiling: (`340.xx`, 340, the id, the release whose README says so).
 fn last_branch(
     ids: &[u16],
-    combined: &gpuctl_core::requirement::report::RequirementView,
+    combined: &gpuctl_core::plugin::requirement::report::RequirementView,
 ) -> Option<(String, u32, u16, &'static lists::ReadRelease)> {
     // Rex's own ceiling, before requirement_model lowered a GPU's to its legacy branch: the
     // line says the sourced branch wherever it is below what Rex's rows give.

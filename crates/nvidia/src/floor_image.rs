@@ -3,7 +3,7 @@
 //! the `--driver` release, which makes the driver not satisfy where it fails or depends on the
 //! GPU's brand or architecture.
 
-use gpuctl_core::requirement::report::{Section, VendorStack};
+use gpuctl_core::plugin::requirement::report::{Section, VendorStack};
 
 use crate::cuda::CudaVersion;
 use crate::requirement::DriverSpec;
@@ -68,9 +68,9 @@ pub fn apply_image(
         view.why = why.clone();
         // "Depends" (on the GPU's brand or architecture) is THE verdict's unknown.
         let fit = if verdict == "depends" {
-            gpuctl_core::requirement::Fit::Unknown
+            gpuctl_core::plugin::requirement::Fit::Unknown
         } else {
-            gpuctl_core::requirement::Fit::No
+            gpuctl_core::plugin::requirement::Fit::No
         };
         if let Some(why) = &why {
             for d in report.gpus.iter_mut().filter_map(|g| g.driver.as_mut()) {

@@ -4,9 +4,9 @@
 //! first listing, and `--cuda` adds the toolkit's minimum driver. An image's requirements are
 //! [`crate::floor_image`]'s.
 
-use gpuctl_core::detect::FactValue;
-use gpuctl_core::requirement::report::{GpuView, RequirementView, Section, VendorStack};
-use gpuctl_core::requirement::{Fit, Verdict};
+use gpuctl_core::plugin::FactValue;
+use gpuctl_core::plugin::requirement::report::{GpuView, RequirementView, Section, VendorStack};
+use gpuctl_core::plugin::requirement::{Fit, Verdict};
 
 use crate::cuda::{self, CudaVersion};
 use crate::floor_check::{Listing, open_listing};

@@ -1,4 +1,4 @@
-//! The image check ([`gpuctl_core::backend::Diagnostics::image_checks`]): the loaded driver
+//! The image check ([`gpuctl_core::plugin::Diagnostics::image_checks`]): the loaded driver
 //! (`/proc/driver/nvidia/version`) against an image's NVIDIA requirements
 //! ([`crate::image_env`]). In CDI mode the container toolkit does not check them
 //! (NVIDIA/nvidia-container-toolkit#1470), so an image built for a newer CUDA starts and fails
@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use gpuctl_core::check::{Check, CheckCode, Status};
-use gpuctl_core::host::Host;
-use gpuctl_core::image_env::ImageEnv as Env;
-use gpuctl_core::probe::Probe;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::ImageEnv as Env;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::{Check, CheckCode, Status};
 
 use crate::cuda;
 use crate::image_env::{self, Fit, ImageEnv, asked_cuda, check, least_driver};

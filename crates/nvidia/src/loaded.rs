@@ -1,9 +1,9 @@
-//! NVIDIA's loaded driver for `gpuctl report` ([`gpuctl_core::backend::Requirements::loaded_driver`]): the
+//! NVIDIA's loaded driver for `gpuctl report` ([`gpuctl_core::plugin::Requirements::loaded_driver`]): the
 //! module doctor reads (`/proc/driver/nvidia/version`, the license in the module's taint), its
 //! flavour and branch for the requirement's constraints, and the newest CUDA line it runs.
 
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
 
 use crate::cuda::driver_cuda_line;
 use crate::proc_version::{PROC_VERSION, loaded_driver};

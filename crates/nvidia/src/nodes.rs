@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use gpuctl_core::devnode;
-use gpuctl_core::host::Host;
-use gpuctl_core::text::{escape_controls, is_ascii_digits, py_splitlines, py_strip};
-use gpuctl_core::{error::GpuError, finding::Finding};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::devnode;
+use gpuctl_core::plugin::text::{escape_controls, is_ascii_digits, py_splitlines, py_strip};
+use gpuctl_core::plugin::{Finding, GpuError};
 
 /// Marks the raw tier: the driver's control node.
 pub const NVIDIA_CTL: &str = "/dev/nvidiactl";
@@ -24,7 +24,7 @@ pub const GPU_MINOR_MAX: u32 = 247;
 /// procfs `information` files are a dozen short lines.
 const INFO_LIMIT: u64 = 64 * 1024;
 
-pub(crate) fn host_error(e: gpuctl_core::host::HostError) -> GpuError {
+pub(crate) fn host_error(e: gpuctl_core::plugin::HostError) -> GpuError {
     GpuError::host(e, "check that /dev and /proc are the host's".to_string())
 }
 

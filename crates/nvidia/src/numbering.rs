@@ -13,9 +13,9 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use gpuctl_cdi::ReadProblem;
-use gpuctl_core::host::Host;
-use gpuctl_core::pci::{PCI_DEVICES, PciDevice};
-use gpuctl_core::{error::GpuError, finding::Finding, probe::Probe};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::pci::{PCI_DEVICES, PciDevice};
+use gpuctl_core::plugin::{Finding, GpuError, Probe};
 
 use crate::nodes::{
     self, DevNodes, GPU_MINOR_MAX, PROC_GPUS, check_gpu_node, dev_nodes, host_error, shared_nodes,
@@ -343,7 +343,7 @@ pub fn indexed_nodes(
     if !bad.is_empty() {
         return Err(unserved(format!(
             "the selection asks for nvidia device(s) {} but this host has {n} NVIDIA device(s) (see /proc/driver/nvidia/gpus); choose an index below {n}, or run 'gpuctl detect' to list them",
-            gpuctl_core::text::py_int_list(&bad),
+            gpuctl_core::plugin::text::py_int_list(&bad),
         )));
     }
     let mut gpu_nodes = Vec::with_capacity(indexes.len());

@@ -42,7 +42,7 @@ pub fn parse_proc_version(text: &str) -> Option<LoadedDriver> {
 
 /// The NVIDIA kernel module the host has loaded: `/proc/driver/nvidia/version`, with the
 /// module's taint flags deciding open or proprietary. `None` when none is loaded.
-pub fn loaded_driver(host: &gpuctl_core::host::Host) -> Option<LoadedDriver> {
+pub fn loaded_driver(host: &gpuctl_core::plugin::Host) -> Option<LoadedDriver> {
     let mut loaded = host
         .read_to_string(Path::new(PROC_VERSION), 64 * 1024)
         .ok()

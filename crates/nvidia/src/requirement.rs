@@ -7,7 +7,10 @@ use std::fmt;
 
 use crate::model::{DRIVER_BRANCH, KERNEL_MODULE, KernelModule, parse_branch};
 use crate::release::DriverRelease;
-use gpuctl_core::requirement::{self as neutral, Known, Setting, Stack, StackSpec, Version};
+use gpuctl_core::plugin::{
+    requirement as neutral,
+    requirement::{Known, Setting, Stack, StackSpec, Version},
+};
 
 pub use crate::vendor_id::NVIDIA_VENDOR_ID;
 

@@ -17,13 +17,16 @@
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use gpuctl_core::host::Host;
-use gpuctl_core::pci::{self, PciDevice};
-use gpuctl_core::requirement::RequirementInputError;
-use gpuctl_core::requirement::report::VendorStack;
-use gpuctl_core::requirement::{
-    self as neutral, CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
-    VendorRequest, Wording,
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::pci::{self, PciDevice};
+use gpuctl_core::plugin::requirement::RequirementInputError;
+use gpuctl_core::plugin::requirement::report::VendorStack;
+use gpuctl_core::plugin::{
+    requirement as neutral,
+    requirement::{
+        CombineError, GpuRequirement, RequirementModel, RequirementSource, StackSpec,
+        VendorRequest, Wording,
+    },
 };
 
 use crate::cuda::{self, CudaVersion};

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use gpuctl_core::requirement::Requirement;
+use gpuctl_core::plugin::requirement::Requirement;
 
 use crate::model::KernelModule;
 use crate::model::table::{GenerationRow, GenerationTable};

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use gpuctl_core::{error::GpuError, plan::Tier, probe::Probe};
+use gpuctl_core::plugin::{GpuError, Probe, Tier};
 
 use crate::nodes::NVIDIA_CTL;
 
@@ -18,7 +18,7 @@ pub const HOOK_DIRS: [&str; 2] = [
 /// The legacy hook's file name.
 pub const HOOK_FILE: &str = "oci-nvidia-hook.json";
 
-fn host_err(e: gpuctl_core::host::HostError) -> GpuError {
+fn host_err(e: gpuctl_core::plugin::HostError) -> GpuError {
     GpuError::host(
         e,
         "check the host's /dev and OCI hook directories".to_string(),

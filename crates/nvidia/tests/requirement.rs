@@ -7,7 +7,7 @@
 
 use rstest::rstest;
 
-use gpuctl_core::requirement::{Known, Version};
+use gpuctl_core::plugin::requirement::{Known, Version};
 use gpuctl_nvidia::model::KernelModule;
 use gpuctl_nvidia::requirement::*;
 

@@ -7,17 +7,17 @@
 
 use std::path::Path;
 
-use gpuctl_core::image_env::ImageEnv;
-use gpuctl_core::requirement::VendorRequest;
-use gpuctl_core::requirement::report::{Report, VendorStack};
-use gpuctl_core::requirement_answer::{Request, answer};
-use gpuctl_core::{backend::Registry, host::Host};
+use gpuctl_core::plugin::ImageEnv;
+use gpuctl_core::plugin::requirement::VendorRequest;
+use gpuctl_core::plugin::requirement::report::{Report, VendorStack};
+use gpuctl_core::plugin::requirement_answer::{Request, answer};
+use gpuctl_core::plugin::{Host, Registry};
 use rstest::rstest;
 
 fn registry() -> Registry {
-    Registry::from_backends([
-        &gpuctl_nvidia::Nvidia as &'static dyn gpuctl_core::backend::GpuBackend
-    ])
+    Registry::from_backends(
+        [&gpuctl_nvidia::Nvidia as &'static dyn gpuctl_core::plugin::GpuBackend],
+    )
 }
 
 fn ask(host: &Host, ids: &[String], driver: Option<&str>, table: Option<&Path>) -> Report {
@@ -220,7 +220,7 @@ fn a_host_kepler_is_left_out_with_the_warning_and_an_id_counts() {
     assert!(r.unserved());
     assert_eq!(
         r.verdict("nvidia").map(|v| v.fit),
-        Some(gpuctl_core::requirement::Fit::No)
+        Some(gpuctl_core::plugin::requirement::Fit::No)
     );
 
     // Named by its id, the same GPU counts: open:580 cannot drive it.
@@ -334,7 +334,7 @@ fn a_host_without_gpus_has_no_combined_requirement() {
     assert!(v.gpus.is_empty() && v.combined.is_none() && v.conflicts.is_empty());
     assert_eq!(v.driver.as_ref().map(|d| d.satisfied), Some(true));
     assert_eq!(
-        gpuctl_core::requirement::text::render(&r),
+        gpuctl_core::plugin::requirement::text::render(&r),
         "no NVIDIA GPU found\ndriver proprietary:470: satisfies\n"
     );
     let bare = tempfile::tempdir().expect("tempdir");
@@ -382,7 +382,7 @@ fn a_toolkit_and_an_image_come_through_the_model_as_sections() {
         r#""image":{"cuda":"12.4","disabled":false,"requires":[],"verdict":null,"why":null}"#,
     );
     assert!(cuda.is_some() && image.is_some() && cuda < image, "{json}");
-    let text = gpuctl_core::requirement::text::render(&r);
+    let text = gpuctl_core::plugin::requirement::text::render(&r);
     assert!(
         text.contains(
             "image: CUDA 12.4 or newer, 0 NVIDIA_REQUIRE_* variable(s)\n\

@@ -3,11 +3,11 @@
 
 use serde::Serialize;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::report::Report;
-use gpuctl_core::requirement::{Fit, Verdict};
-use gpuctl_core::requirement_answer::{Request, answer};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::report::Report;
+use gpuctl_core::plugin::requirement::{Fit, Verdict};
+use gpuctl_core::plugin::requirement_answer::{Request, answer};
 
 use crate::{Catalogue, Release, Source, SourcesError};
 

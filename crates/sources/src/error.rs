@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use gpuctl_core::requirement::RequirementInputError;
+use gpuctl_core::plugin::requirement::RequirementInputError;
 use thiserror::Error;
 
 /// Why `requirement --distro` cannot answer. Each variant names the input and the remedy.

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::check::{Check, Status, codes};
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::VendorRequest;
-use gpuctl_core::requirement_answer::Request;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::VendorRequest;
+use gpuctl_core::plugin::requirement_answer::Request;
+use gpuctl_core::plugin::{Check, Status, codes};
 
 use crate::{Catalogue, Release, choose};
 

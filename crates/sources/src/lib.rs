@@ -6,7 +6,7 @@
 //! installs one stack, written as the `--driver` specs that stack is (`proprietary:535.261.03`
 //! for Debian 12's `nvidia-driver`, `open:580+` for a repository that carries the newest
 //! branch, at least 580). Each is judged by THE verdict
-//! ([`gpuctl_core::requirement::Verdict`]), exactly as `requirement --driver` judges the same
+//! ([`gpuctl_core::plugin::requirement::Verdict`]), exactly as `requirement --driver` judges the same
 //! specs, so a source is never said to fit where `--driver` would not.
 //!
 //! The catalogue knows no vendor: its rows name a vendor and carry that vendor's own specs.

@@ -33,7 +33,7 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
     };
     let unreadable = |e: std::io::Error| file_error(path, format!("cannot be read ({e})"));
     // A FIFO would block open() forever; only a regular file is opened.
-    let file = gpuctl_core::input::open_regular(path).map_err(unreadable)?;
+    let file = gpuctl_core::plugin::open_regular(path).map_err(unreadable)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -46,7 +46,7 @@ pub fn load_site_sources(path: &Path) -> Result<Vec<Source>, SourcesError> {
     }
     let syntax = |message: String| SourcesError::Syntax {
         path: path.to_path_buf(),
-        message: gpuctl_core::input::shorten_quotes(&message),
+        message: gpuctl_core::plugin::shorten_quotes(&message),
     };
     let text = String::from_utf8(bytes).map_err(|_| syntax("the file is not UTF-8 text".into()))?;
     if text.trim().is_empty() {

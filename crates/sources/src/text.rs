@@ -3,14 +3,14 @@
 
 use std::fmt::Write as _;
 
-use gpuctl_core::requirement::Fit;
-use gpuctl_core::requirement::report::Report;
+use gpuctl_core::plugin::requirement::Fit;
+use gpuctl_core::plugin::requirement::report::Report;
 
 use crate::DistroReport;
 
 /// The answer as text.
 pub fn render(report: &Report, distro: &DistroReport) -> String {
-    let mut s = gpuctl_core::requirement::text::render(report);
+    let mut s = gpuctl_core::plugin::requirement::text::render(report);
     for v in &distro.vendors {
         let label = &distro.release.label;
         match (&v.chosen, &v.install, &v.none) {

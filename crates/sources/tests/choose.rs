@@ -7,10 +7,10 @@
 
 use std::io::Write as _;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::{Fit, VendorRequest};
-use gpuctl_core::requirement_answer::{Request, answer};
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::{Fit, VendorRequest};
+use gpuctl_core::plugin::requirement_answer::{Request, answer};
 use gpuctl_sources::{Catalogue, DistroReport, choose};
 // The vendors register themselves when linked.
 use gpuctl_amd as _;

@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::host::Host;
-use gpuctl_core::requirement::VendorRequest;
-use gpuctl_core::requirement_answer::Request;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::requirement::VendorRequest;
+use gpuctl_core::plugin::requirement_answer::Request;
 use gpuctl_sources::{Catalogue, choose};
 // The vendors register themselves when linked.
 use gpuctl_amd as _;

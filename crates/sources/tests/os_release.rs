@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::check::{Status, codes};
-use gpuctl_core::host::Host;
+use gpuctl_core::plugin::Host;
+use gpuctl_core::plugin::Registry;
+use gpuctl_core::plugin::{Status, codes};
 use gpuctl_sources::{Catalogue, OsRelease, driver_package_check};
 // The vendors register themselves when linked.
 use gpuctl_amd as _;

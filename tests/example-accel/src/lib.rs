@@ -1,5 +1,5 @@
 //! Habana (Intel) Gaudi accelerators for gpuctl, written as data from docs/plugins.md alone
-//! (`gpuctl_core::node_vendor::NodeVendor` with its device-class fields).
+//! (`gpuctl_core::plugin::NodeVendor` with its device-class fields).
 //!
 //! The facts, with where they come from (docs/plugins.md, "Device classes", has the links):
 //! - PCI vendor 0x1da3 (Habana Labs; the habanalabs driver's PCI id table).
@@ -17,8 +17,8 @@
 //!   a spec in amd-ctk's shape (`0`, `1`, ... by the driver's numbers, each device's node and its
 //!   control node, and `all`).
 
-use gpuctl_core::cdi_tool::generate::CdiNaming;
-use gpuctl_core::node_vendor::{NodeLayout, NodeVendor, VendorFacts};
+use gpuctl_core::plugin::CdiNaming;
+use gpuctl_core::plugin::{NodeLayout, NodeVendor, VendorFacts};
 
 /// The Gaudi backend: its layouts, kind and variable; everything else is the default.
 pub const GAUDI: NodeVendor = NodeVendor {
@@ -41,4 +41,4 @@ pub const GAUDI: NodeVendor = NodeVendor {
     ..NodeVendor::DEFAULT
 };
 
-gpuctl_core::register_backend!(GAUDI);
+gpuctl_core::plugin::register_backend!(GAUDI);

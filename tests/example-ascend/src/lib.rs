@@ -1,5 +1,5 @@
 //! Huawei Ascend NPUs for gpuctl, written from docs/plugin-guide.md alone: the vendor is data
-//! (`gpuctl_core::node_vendor::NodeVendor`) plus one doctor check of its own.
+//! (`gpuctl_core::plugin::NodeVendor`) plus one doctor check of its own.
 //!
 //! The facts, with where they come from:
 //! - PCI vendor 0x19e5 (Huawei); the NPUs enumerate as processing accelerators (class 0x1200).
@@ -20,12 +20,12 @@
 
 use std::path::Path;
 
-use gpuctl_core::cdi_tool::generate::CdiNaming;
-use gpuctl_core::check::CheckCode;
-use gpuctl_core::check::{Check, DoctorContext, Status};
-use gpuctl_core::node_vendor::{NodeVendor, VendorFacts};
-use gpuctl_core::probe::Probe;
-use gpuctl_core::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
+use gpuctl_core::plugin::CdiNaming;
+use gpuctl_core::plugin::CheckCode;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::requirement::{GpuOnHost, LoadState, LoadedDriver, Version};
+use gpuctl_core::plugin::{Check, DoctorContext, Status};
+use gpuctl_core::plugin::{NodeVendor, VendorFacts};
 
 /// The plug-in's doctor check: the driver's version file names a release.
 pub const DRIVER_CHECK: CheckCode = CheckCode::new("ascend-driver");
@@ -62,7 +62,7 @@ pub const ASCEND: NodeVendor = NodeVendor {
     ..NodeVendor::DEFAULT
 };
 
-gpuctl_core::register_backend!(ASCEND);
+gpuctl_core::plugin::register_backend!(ASCEND);
 
 /// `ascend-driver`: the driver's version file names a release. Doctor runs it when Ascend is
 /// selected (or with `all`).
@@ -91,7 +91,7 @@ fn driver_check(probe: &Probe, _ctx: &DoctorContext) -> Vec<Check> {
 }
 
 /// The release in the driver's version file, `None` when it names none or cannot be read.
-fn release(host: &gpuctl_core::host::Host) -> Option<String> {
+fn release(host: &gpuctl_core::plugin::Host) -> Option<String> {
     let text = host
         .read_to_string(Path::new(VERSION_INFO), 64 * 1024)
         .ok()?;
@@ -102,7 +102,7 @@ fn release(host: &gpuctl_core::host::Host) -> Option<String> {
 
 /// For `gpuctl report`: the driver is installed when its version file names a release.
 fn loaded_driver(
-    host: &gpuctl_core::host::Host,
+    host: &gpuctl_core::plugin::Host,
     _: Option<Version>,
     _: &[GpuOnHost],
 ) -> LoadedDriver {

@@ -7,12 +7,14 @@
 
 use std::path::Path;
 
-use gpuctl_core::detect::{Device, Fact};
-use gpuctl_core::node_vendor::{NodeVendor, RENDER_NODE, VendorFacts};
-use gpuctl_core::pci::PciDevice;
-use gpuctl_core::probe::Probe;
-use gpuctl_core::render_node::RequirementHook;
-use gpuctl_core::requirement::{Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version};
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::plugin::RequirementHook;
+use gpuctl_core::plugin::pci::PciDevice;
+use gpuctl_core::plugin::requirement::{
+    Component, Constraint, LINUX_KERNEL, Requirement, Scope, Version,
+};
+use gpuctl_core::plugin::{Device, Fact};
+use gpuctl_core::plugin::{NodeVendor, RENDER_NODE, VendorFacts};
 
 /// Acme's CDI kind.
 pub const KIND: &str = "acme.example/npu";
@@ -41,7 +43,7 @@ pub const ACME: NodeVendor = NodeVendor {
     ..NodeVendor::DEFAULT
 };
 
-gpuctl_core::register_backend!(ACME);
+gpuctl_core::plugin::register_backend!(ACME);
 
 /// The sysfs attribute with an Acme device's firmware version.
 pub const FIRMWARE_ATTR: &str = "acme_firmware";
@@ -79,7 +81,7 @@ pub const FIRMWARE: Component = Component {
 
 // Acme's driver is out of tree, so the Linux kernel, shared with every in-kernel driver, is one
 // of its components too: `--driver kernel:6.8` concerns Acme GPUs as well.
-gpuctl_core::register_components!("acme", &[FIRMWARE, LINUX_KERNEL]);
+gpuctl_core::plugin::register_components!("acme", &[FIRMWARE, LINUX_KERNEL]);
 
 /// Acme's table, all of it: device 0x0002 ("NPU2") needs firmware 2.0 or newer; device 0x0001
 /// ("NPU1") has an out-of-tree driver that builds only up to Linux 4.19; of others Acme knows

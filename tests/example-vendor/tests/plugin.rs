@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use gpuctl_core::backend::Registry;
+use gpuctl_core::plugin::Registry;
 use gpuctl_example_vendor as _;
 use gpuctl_testkit::Tree;
 use predicates::prelude::*;
@@ -203,13 +203,7 @@ fn acme_renders_in_every_format_with_no_code_of_its_own() {
 /// hook tier) is an error naming the plug-in, never a raw grant.
 #[test]
 fn a_tier_the_recipe_does_not_serve_is_an_error_not_a_raw_grant() {
-    use gpuctl_core::{
-        backend::{GpuBackend, Grant},
-        error::GpuError,
-        host::Host,
-        plan::Tier,
-        probe::Probe,
-    };
+    use gpuctl_core::plugin::{GpuBackend, GpuError, Grant, Host, Probe, Tier};
     use gpuctl_example_vendor::ACME;
     let t = acme_host();
     let host = Host::at(t.root()).unwrap();

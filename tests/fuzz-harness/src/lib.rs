@@ -10,10 +10,8 @@ use gpuctl_cdi::CdiRegistry;
 use gpuctl_cdi::podman::PodmanCeiling;
 use gpuctl_cdi::spec::{SpecFormat, parse_spec};
 use gpuctl_core::{
-    backend::Registry,
-    host::Host,
-    probe::Probe,
-    selector::{Pick, Selection},
+    commands::selector::{Pick, Selection},
+    plugin::{Host, Probe, Registry},
 };
 use gpuctl_nvidia::model::site::{Format, parse_site_rows};
 
@@ -46,7 +44,9 @@ pub fn selector(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let values: Vec<&str> = text.split('\n').collect();
     let vendors = vendors();
-    if let Ok(Selection::Grants(grants)) = gpuctl_core::selector::normalize(&values, &vendors) {
+    if let Ok(Selection::Grants(grants)) =
+        gpuctl_core::commands::selector::normalize(&values, &vendors)
+    {
         for (vendor, _) in &grants {
             assert!(
                 vendors.contains(&vendor.as_str()),
@@ -134,7 +134,7 @@ pub fn cdi_dir(data: &[u8]) {
     }
     for selection in &selections {
         if let Ok(plan) = registry.plan(&probe, selection) {
-            check_cdi_grants(&probe, &gpuctl_core::render::podman_args(&plan));
+            check_cdi_grants(&probe, &gpuctl_core::commands::render::podman_args(&plan));
         }
     }
 }
@@ -164,7 +164,9 @@ fn under(root: &Path, host_path: &Path) -> PathBuf {
 /// The explain classifier, over podman's stderr as text.
 pub fn explain(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Some(found) = gpuctl_core::explain::explain(&text, Registry::discovered(), None) {
+    if let Some(found) =
+        gpuctl_core::commands::explain::explain(&text, Registry::discovered(), None)
+    {
         let _ = found.render();
     }
 }
@@ -184,9 +186,9 @@ pub fn ids(data: &[u8]) {
         let _ = gpuctl_amd::requirement::lookup(id, None);
         let _ = gpuctl_intel::requirement::lookup(id);
     }
-    let _ = gpuctl_core::requirement::Version::parse(text);
-    let _ = gpuctl_core::pci::parse_hex_attr(text);
-    let _ = gpuctl_core::pci::parse_pci_ids(text, 0x10de, &[0x2901, 0x2330]);
+    let _ = gpuctl_core::plugin::requirement::Version::parse(text);
+    let _ = gpuctl_core::plugin::pci::parse_hex_attr(text);
+    let _ = gpuctl_core::plugin::pci::parse_pci_ids(text, 0x10de, &[0x2901, 0x2330]);
     let _ = gpuctl_nvidia::nodes::parse_device_minor(text);
     let _ = PodmanCeiling::parse(text);
     if let Some(v) = gpuctl_cdi::version::parse_version(text) {

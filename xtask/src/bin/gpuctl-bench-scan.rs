@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use gpuctl_cdi::CdiRegistry;
-use gpuctl_core::host::Host;
+use gpuctl_core::plugin::Host;
 
 fn vm_hwm_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")

@@ -6,7 +6,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
-use gpuctl_core::render::is_quadlet_device;
+use gpuctl_core::commands::render::is_quadlet_device;
 use gpuctl_testkit::Tree;
 
 use crate::{gpuctl, gpuctl_raw, two_amd_gpus};

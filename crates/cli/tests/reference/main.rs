@@ -7,9 +7,12 @@
 use std::path::PathBuf;
 
 use gpuctl_cli as _; // links the vendor crates, so their registrations are present
-use gpuctl_core::probe::Probe;
-use gpuctl_core::render::podman_args;
-use gpuctl_core::{backend::Registry, host::Host, selector};
+use gpuctl_core::commands::render::podman_args;
+use gpuctl_core::plugin::Probe;
+use gpuctl_core::{
+    commands::selector,
+    plugin::{Host, Registry},
+};
 use gpuctl_testkit::Tree;
 
 /// Runs a selection on a tree: the argument line and the warnings, or the error sentence.

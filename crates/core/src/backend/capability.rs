@@ -7,8 +7,8 @@
 
 use crate::cdi_tool::generate::{CdiDraft, GenerateError};
 use crate::check::{Check, CheckCode, DoctorContext};
+use crate::family::{Family, FamilyCode};
 use crate::image_env::ImageEnv;
-use crate::pattern::{Family, FamilyCode};
 use crate::pci::PciDevice;
 use crate::probe::Probe;
 use crate::requirement::{Requirement, RequirementModel};
@@ -31,7 +31,7 @@ pub trait Diagnostics: Send + Sync {
     }
 
     /// The vendor's emitters read by structure (NVML, its hook, its runtimes, its Kubernetes
-    /// plug-in): who printed a line, doing what, on what ([`crate::reading`]). None by default.
+    /// plug-in): who printed a line, doing what, on what ([`crate::commands::reading`]). None by default.
     fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
         &[]
     }

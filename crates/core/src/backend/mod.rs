@@ -3,7 +3,7 @@
 //! granted vendor's plan in canonical order, on the tier decided once per vendor
 //! ([`Probe::tier_of`]).
 //!
-//! Vendor crates register with [`register_backend!`](crate::register_backend); the registry is
+//! Vendor crates register with [`register_backend!`](crate::plugin::register_backend); the registry is
 //! built once per process from what the linker kept. Iteration order of `inventory` is
 //! unspecified, so the registry sorts by each backend's `order()` and then by name.
 
@@ -15,7 +15,7 @@ use crate::plan::Tier;
 use crate::probe::Probe;
 pub use capability::{CdiTooling, Diagnostics, NoCapability, Requirements};
 #[cfg(test)]
-pub use capability::{MockCdiTooling, MockDiagnostics, MockRequirements};
+pub use capability::{MockCdiTooling, MockDiagnostics};
 pub use registry::{BackendRegistration, RESERVED_NAMES, Registry, valid_vendor_name};
 
 /// What is granted of one vendor: everything, or some devices by index or by CDI name.
@@ -75,7 +75,7 @@ impl Grant {
 /// plan). What else it offers are capability objects with defaults: [`GpuBackend::diagnostics`],
 /// [`GpuBackend::requirements`], [`GpuBackend::cdi_tooling`].
 ///
-/// Implement it in a crate of your own and register it with [`crate::register_backend!`];
+/// Implement it in a crate of your own and register it with [`crate::plugin::register_backend!`];
 /// the vendor's name becomes a selector token with no change to gpuctl's core.
 #[cfg_attr(test, mockall::automock)]
 pub trait GpuBackend: Send + Sync {

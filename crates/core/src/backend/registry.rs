@@ -1,5 +1,5 @@
 //! The registry of vendor backends: how a vendor crate registers
-//! ([`register_backend!`](crate::register_backend)), the names a vendor may take, and the turning
+//! ([`register_backend!`](crate::plugin::register_backend)), the names a vendor may take, and the turning
 //! of a selection into one [`Plan`], each granted vendor's plan in canonical order.
 
 use std::sync::OnceLock;
@@ -17,13 +17,15 @@ pub struct BackendRegistration(pub &'static dyn GpuBackend);
 
 inventory::collect!(BackendRegistration);
 
-/// Registers a vendor backend: `gpuctl_core::register_backend!(MyVendor);` where `MyVendor` is
+/// Registers a vendor backend (exported as `gpuctl_core::plugin::register_backend`; a
+/// `#[macro_export]` macro lives at the crate root, under a hidden name here): `gpuctl_core::plugin::register_backend!(MyVendor);` where `MyVendor` is
 /// a constant expression of a type implementing [`GpuBackend`].
+#[doc(hidden)]
 #[macro_export]
-macro_rules! register_backend {
+macro_rules! __register_backend {
     ($backend:expr) => {
         $crate::__private::inventory::submit! {
-            $crate::backend::BackendRegistration(&$backend)
+            $crate::__private::BackendRegistration(&$backend)
         }
     };
 }

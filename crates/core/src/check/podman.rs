@@ -17,7 +17,7 @@ use gpuctl_cdi::podman::PodmanCeiling;
 pub const PODMAN_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What `podman image inspect --format` is given: the image's config environment as a JSON
-/// array of `KEY=VALUE` strings, as `podman run` would set them ([`crate::image`]); read with
+/// array of `KEY=VALUE` strings, as `podman run` would set them ([`crate::commands::image`]); read with
 /// [`crate::image_env::ImageEnv::from_json`], so that a value holding a line break stays one
 /// value (a `{{println .}}` line per entry could not tell it from a second entry).
 pub const ENV_FORMAT: &str = "{{json .Config.Env}}";

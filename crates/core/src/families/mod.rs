@@ -36,7 +36,7 @@ pub const PRIORITY_NOTHING_INJECTED: u8 = 40;
 
 // The family type is part of the plug-in interface, so it lives in `pattern`, which imports
 // nothing; this name stays here.
-pub use crate::pattern::{Family, FamilyCode};
+pub use crate::family::{Family, FamilyCode};
 
 /// The words that name a GPU component: core's and every registered vendor's
 /// ([`crate::backend::Diagnostics::gpu_words`]).
@@ -63,7 +63,7 @@ pub fn classify(text: &str, registry: &Registry) -> Option<Family> {
     classify_found(&crate::text::present(text, &words), registry)
 }
 
-/// Every word of every family's signs, for one [`crate::text::present`] pass that
+/// Every word of every family's signs, for one `text::present` pass that
 /// [`classify_found`] reads (explain adds the emitter rules' words to the same pass).
 pub fn sign_words(registry: &Registry) -> Vec<&'static str> {
     catalogue(registry)

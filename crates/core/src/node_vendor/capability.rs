@@ -6,7 +6,7 @@ use super::{NodeVendor, VendorFacts, families};
 use crate::backend::{CdiTooling, Diagnostics, Requirements};
 use crate::check::{Check, CheckCode, DoctorContext};
 use crate::families::Family;
-use crate::pattern::FamilyCode;
+use crate::family::FamilyCode;
 use crate::pci::PciDevice;
 use crate::probe::Probe;
 use crate::requirement::Requirement;

@@ -7,7 +7,7 @@ use crate::check::CheckCode;
 use crate::detect::{Device, Fact};
 use crate::families::Family;
 use crate::probe::Probe;
-use crate::render_node::{ExplainDetails, HostChecks, RequirementHook};
+use crate::render_recipe::{ExplainDetails, HostChecks, RequirementHook};
 
 /// Who a vendor is and what it says. Write it as a literal that ends in
 /// `..VendorFacts::new(vendor, display, kind, pci_vendor_id)` (or `..VendorFacts::DEFAULT`), so

@@ -14,7 +14,7 @@ use crate::error::GpuError;
 use crate::plan::Tier;
 use crate::plan::{Need, VendorPlan};
 use crate::probe::Probe;
-use crate::render_node::{best_effort_warning_numbered, cdi_devices_of};
+use crate::render_recipe::{best_effort_warning_numbered, cdi_devices_of};
 
 mod capability;
 mod cdi;

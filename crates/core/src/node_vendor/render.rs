@@ -12,8 +12,8 @@ use crate::detect::VendorReport;
 use crate::error::GpuError;
 use crate::plan::{Tier, VendorPlan};
 use crate::probe::Probe;
-use crate::render_node::requirement::with_requirements;
-use crate::render_node::{
+use crate::render_recipe::requirement::with_requirements;
+use crate::render_recipe::{
     cdi_reason, render_node_devices, render_nodes, select_render_nodes, vendor_render_nodes,
 };
 

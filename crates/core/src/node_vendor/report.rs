@@ -11,7 +11,7 @@ use crate::detect::{Device, Fact};
 use crate::error::GpuError;
 use crate::plan::Tier;
 use crate::probe::Probe;
-use crate::render_node::cdi_reason;
+use crate::render_recipe::cdi_reason;
 
 impl NodeVendor {
     pub(super) fn declared_kind(&self, probe: &Probe) -> Option<&'static str> {

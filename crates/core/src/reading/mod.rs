@@ -250,7 +250,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_graphics::LOADER_RULES)
 }
 
-/// Every word of `rules`' line shapes, for the one [`crate::text::present`] pass that
+/// Every word of `rules`' line shapes, for the one `text::present` pass that
 /// [`read_found`] reads.
 pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
     rules

@@ -32,7 +32,7 @@ pub struct ImageEnv {
 /// environment through core's `ImageEnv`).
 #[cfg(test)]
 pub(crate) fn parse(text: &str) -> ImageEnv {
-    from_vars(gpuctl_core::image_env::ImageEnv::parse("", text).vars())
+    from_vars(gpuctl_core::plugin::ImageEnv::parse("", text).vars())
 }
 
 /// The requirement variables among an environment's `(KEY, VALUE)` pairs, each key once:
@@ -58,7 +58,7 @@ pub fn from_vars(vars: &[(String, String)]) -> ImageEnv {
 }
 
 /// The NVIDIA variables of an image's environment as doctor and run carry it.
-pub fn from_env(env: &gpuctl_core::image_env::ImageEnv) -> ImageEnv {
+pub fn from_env(env: &gpuctl_core::plugin::ImageEnv) -> ImageEnv {
     from_vars(env.vars())
 }
 

@@ -8,7 +8,7 @@
 
 use rstest::rstest;
 
-use gpuctl_core::requirement::{CombineError, Requirement};
+use gpuctl_core::plugin::requirement::{CombineError, Requirement};
 
 use super::table::{GenerationRow, GenerationTable};
 use super::tests::{b200, b300, bounded, future, h100, k80, p100, v100};

@@ -28,7 +28,7 @@
 
 use std::fmt;
 
-use gpuctl_core::requirement::{Component, Scope};
+use gpuctl_core::plugin::requirement::{Component, Scope};
 use serde::Serialize;
 use thiserror::Error;
 

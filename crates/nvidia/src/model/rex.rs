@@ -2,8 +2,8 @@
 //! facts, how they are read back, Rex's combination, and a driver source as a stack
 //! (docs/requirement.md#the-model).
 
-use gpuctl_core::detect::FactValue;
-use gpuctl_core::requirement::{
+use gpuctl_core::plugin::FactValue;
+use gpuctl_core::plugin::requirement::{
     Alternative, CombineError, Constraint, Known, Requirement, Stack, Version,
 };
 

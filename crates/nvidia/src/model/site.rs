@@ -136,7 +136,7 @@ pub fn load_site_rows(path: &Path) -> Result<Vec<GenerationRow>, SiteError> {
         limit: MAX_FILE_BYTES,
     };
     // A FIFO would block open() forever; only a regular file is opened.
-    let file = gpuctl_core::input::open_regular(path).map_err(unreadable)?;
+    let file = gpuctl_core::plugin::open_regular(path).map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_large());
@@ -194,7 +194,7 @@ pub fn parse_site_rows(
         Err(message) => {
             return Err(SiteError::Syntax {
                 path: path.to_path_buf(),
-                message: gpuctl_core::input::shorten_quotes(&message),
+                message: gpuctl_core::plugin::shorten_quotes(&message),
             });
         }
     };
@@ -204,7 +204,7 @@ pub fn parse_site_rows(
             row.check().map_err(|reason| SiteError::BadRow {
                 path: path.to_path_buf(),
                 row: i + 1,
-                reason: gpuctl_core::input::shorten_quotes(&reason),
+                reason: gpuctl_core::plugin::shorten_quotes(&reason),
             })
         })
         .collect()

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use gpuctl_core::requirement::Requirement;
+use gpuctl_core::plugin::requirement::Requirement;
 use thiserror::Error;
 
 use super::{KernelModule, rex, unconstrained};

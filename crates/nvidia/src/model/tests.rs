@@ -10,7 +10,7 @@
 
 use rstest::rstest;
 
-use gpuctl_core::requirement::{Requirement, Stack};
+use gpuctl_core::plugin::requirement::{Requirement, Stack};
 
 use super::*;
 

@@ -10,7 +10,7 @@
 //! [`VendorPlan`]: crate::plan::VendorPlan
 
 use crate::check::{Check, DoctorContext};
-use crate::pattern::FamilyCode;
+use crate::family::FamilyCode;
 use crate::probe::Probe;
 
 mod cdi;
