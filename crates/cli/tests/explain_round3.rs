@@ -5,8 +5,8 @@
 //! (set B of the held-out protocol, scored before this round and then folded in as corpus
 //! 131-170, so they are read texts here); the look-alikes say which are made up to share words.
 
-use gpuctl_core::backend::Registry;
-use gpuctl_core::explain::explain;
+use gpuctl_core::commands::explain::explain;
+use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
 use gpuctl_amd as _;

@@ -6,7 +6,7 @@
 //! cuBLAS: the image ships it). Also the toolkit's and nvidia-smi's lines whose object is the
 //! driver's own state. Sources in docs/explain.md#emitters.
 
-use gpuctl_core::reading::{EmitterRule, ObjectAt, Operation, Owner, RANK_REASON, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, Owner, RANK_REASON, RULE};
 
 use crate::explain_rules_libs::{DRIVER_LIBS, IMAGE_LIBS};
 
