@@ -266,9 +266,11 @@ fn real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &str) {
 )]
 // https://github.com/NVIDIA/nvidia-container-toolkit/issues/772
 #[case("nvidia-cdi-hook", r#"failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #1: error running hook: exit status 1, stdout: , stderr: time="yyyy-mm-ddThh:mm:ss+hh:mm" level=error msg="failed to create link [libGLX_nvidia.so.535.183.01 /usr/lib/x86_64-linux-gnu/libGLX_indirect.so.0]: failed to check if link exists: unexpected link target: libGLX_mesa.so.0": unknown"#)]
-// https://github.com/NVIDIA/nvidia-container-runtime/issues/136
+// https://github.com/NVIDIA/nvidia-container-runtime/issues/136: since round 4 read by the
+// hook's stat of a file in the image's /usr/local/cuda/compat (a broken cuda-compat link),
+// NVIDIA/libnvidia-container src/nvc_mount.c, not the generic hook family
 #[case(
-    "nvidia-legacy-hook",
+    "gpu-structured",
     "ERROR: for vr  Cannot start service vr: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: stat failed: /var/lib/docker/overlay2/3e69c4833ad6cf72748f7f259e8a408d4f567593d68432f69c8a5ae25a8e078e/merged/usr/local/cuda-10.2/compat/libcuda.so.440.118.02: no such file or directory: unknown"
 )]
 // https://github.com/NVIDIA/nvidia-docker/issues/1663 (driver libraries of another version)

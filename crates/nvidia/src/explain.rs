@@ -104,7 +104,7 @@ const OTHER_VENDORS: &[(u16, &str)] = &[(0x1002, "AMD"), (0x8086, "Intel")];
 
 /// What this host says about a structured reading of NVIDIA's: whose GPUs it has when a CUDA
 /// build found no NVIDIA driver, and the driver root the hook was given when it could not load
-/// the driver's library.
+/// the driver's library or enter that root.
 fn structured(text: &str, probe: &Probe) -> Vec<String> {
     let mut out = Vec::new();
     if text.contains("Found no NVIDIA driver") {
@@ -126,7 +126,7 @@ fn structured(text: &str, probe: &Probe) -> Vec<String> {
             out.push("this host shows an NVIDIA GPU: the container was not given it".to_string());
         }
     }
-    if text.contains("load library failed: ")
+    if (text.contains("load library failed: ") || text.contains("change root failed"))
         && let Ok(config) = probe
             .host()
             .read_to_string(Path::new(TOOLKIT_CONFIG), 256 * 1024)

@@ -28,8 +28,14 @@ const CLI: EmitterRule = EmitterRule {
 /// [`crate::explain_rules_cuda_codes::RULES`]), NVML's return codes
 /// ([`crate::explain_rules_nvml::RULES`]) and the toolkit's and engines' on NVIDIA's binaries
 /// ([`crate::explain_rules_toolkit::RULES`]), the kernel module's Xid events and the vGPU
-/// licence ([`crate::explain_rules_xid::RULES`]) and the loaders' words for the driver's
-/// libraries ([`crate::explain_rules_loaders::RULES`]), read as one list.
+/// licence ([`crate::explain_rules_xid::RULES`]), the loaders' words for the driver's
+/// libraries ([`crate::explain_rules_loaders::RULES`]), and round 4's classes: the legacy
+/// hook's stages and reasons ([`crate::explain_rules_cli::RULES`],
+/// [`crate::explain_rules_cli_stages::RULES`]), the rest of NVML's and CUDA's enums
+/// ([`crate::explain_rules_nvml_codes::RULES`], [`crate::explain_rules_cuda_enum::RULES`]),
+/// the toolkit's Go binaries ([`crate::explain_rules_ctk::RULES`]), the Kubernetes components
+/// ([`crate::explain_rules_k8s::RULES`]) and the driver's own processes
+/// ([`crate::explain_rules_kernel::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -39,6 +45,13 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_toolkit::RULES,
         crate::explain_rules_xid::RULES,
         crate::explain_rules_loaders::RULES,
+        crate::explain_rules_cli::RULES,
+        crate::explain_rules_cli_stages::RULES,
+        crate::explain_rules_nvml_codes::RULES,
+        crate::explain_rules_cuda_enum::RULES,
+        crate::explain_rules_ctk::RULES,
+        crate::explain_rules_k8s::RULES,
+        crate::explain_rules_kernel::RULES,
     ]
     .concat()
 });
@@ -135,6 +148,7 @@ const RULES: &[EmitterRule] = &[
     EmitterRule {
         line: &[
             &["GPU is lost"],
+            &["nvml error: gpu is lost"],
             &["ERROR_GPU_IS_LOST"],
             &["NVMLError_GpuIsLost"],
             &["has fallen off the bus"],
@@ -159,7 +173,13 @@ const RULES: &[EmitterRule] = &[
         ..NVML
     },
     EmitterRule {
-        line: &[&["NVML: Function Not Found"], &["ERROR_FUNCTION_NOT_FOUND"]],
+        line: &[
+            &["NVML: Function Not Found"],
+            &["nvml: Function Not Found"],
+            &["nvml error: function not found"],
+            &["ERROR_FUNCTION_NOT_FOUND"],
+            &["NVMLError_FunctionNotFound"],
+        ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("an NVML function"),
         cause: "the host's libnvidia-ml is older than the program calling it (a tool built for a newer driver branch).",

@@ -106,6 +106,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         line: &[
             &["CUDA unknown error - this may be due to an incorrectly set up environment"],
+            // PyTorch's `CUDA error: <cudaGetErrorString>` for cudaErrorUnknown (999).
+            &["CUDA error: unknown error"],
             &["CUDA_ERROR_UNKNOWN"],
             &["cudaErrorUnknown"],
         ],

@@ -57,6 +57,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         line: &[
             &["GPU access blocked by the operating system"],
+            &["nvml error: gpu access blocked by the operating system"],
+            &["The operating system has blocked the request"],
             &["ERROR_OPERATING_SYSTEM"],
             &["NVMLError_OperatingSystem"],
         ],
@@ -108,7 +110,13 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // NVML_ERROR_RESET_REQUIRED (16), "The GPU requires a reset before it can be used again".
     EmitterRule {
-        line: &[&["ERROR_RESET_REQUIRED"], &["NVMLError_ResetRequired"]],
+        line: &[
+            &["ERROR_RESET_REQUIRED"],
+            &["NVMLError_ResetRequired"],
+            &["nvml error: gpu requires reset"],
+            &["nvml", ": GPU requires reset"],
+            &["NVML", ": GPU requires reset"],
+        ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
         cause: "the GPU must be reset before it can be used again (after an Xid, an uncorrectable ECC error, or a MIG or mode change that needs one); no container setting causes or cures it.",
@@ -118,7 +126,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // NVML_ERROR_IN_USE (19), "An operation cannot be performed because the GPU is currently in
     // use": MIG mode or instance changes with processes on the GPU.
     EmitterRule {
-        line: &[&["ERROR_IN_USE"], &["NVMLError_InUse"]],
+        line: &[
+            &["ERROR_IN_USE"],
+            &["NVMLError_InUse"],
+            &["nvml error: in use by another client"],
+        ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("the GPU"),
         cause: "NVML refused to change the GPU (MIG mode, instances, a reset) because processes hold it: the device plugin, DCGM, nvidia-persistenced or a workload.",

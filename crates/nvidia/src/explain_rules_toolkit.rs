@@ -38,7 +38,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         who: "nvidia-ctk cdi generate",
         line: &[&["failed to generate CDI spec", "failed to locate "]],
         operation: Operation::LoadLibrary,
-        object: ObjectAt::After("failed to locate "),
+        // The library itself, wherever the wrapping puts it (`failed to locate
+        // libcuda.so.<v>`, or internal/lookup/root/root.go's `failed to locate versioned
+        // driver libraries: failed to locate "libcuda.so.<v>"`).
+        object: ObjectAt::Named,
         objects: DRIVER_LIBS,
         cause: "the driver's NVML was found but not its {object} in the directories nvidia-ctk searches (the linker cache and the standard library directories under the driver root): the driver is installed under a non-standard prefix (/var/lib/nvidia/lib64, /usr/local/nvidia/lib64, a driver container's root), so no spec could be written.",
         check: "'ldconfig -p | grep libcuda' and 'find / -name \"libcuda.so.*\" 2>/dev/null' on the host; add the driver's library directory to /etc/ld.so.conf.d/ and run 'sudo ldconfig', or pass '--driver-root=<prefix>' to 'nvidia-ctk cdi generate'",

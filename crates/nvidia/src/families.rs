@@ -40,8 +40,13 @@ pub const FAMILIES: &[Family] = &[
         code: CUDA_REQUIREMENT,
         signs: &[
             &["requirement error: unsatisfied condition: cuda"],
+            // The runtime's CSV mode (Jetson) checks the same requirement itself
+            // (NVIDIA/nvidia-container-toolkit internal/modifier/csv.go).
+            &["requirements not met: unsatisfied condition: cuda"],
             // The CUDA runtime in the container says the same after the start.
             &["CUDA driver version is insufficient for CUDA runtime version"],
+            // cudaError_t 35 by name (CUDA Runtime API reference, cudaErrorInsufficientDriver).
+            &["cudaErrorInsufficientDriver"],
         ],
         priority: PRIORITY_KEEP_GROUPS - 2,
         diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
@@ -82,6 +87,9 @@ pub const FAMILIES: &[Family] = &[
         signs: &[
             &["cgroup subsystem devices not found"],
             &["devices.allow: permission denied"],
+            // EPERM rather than EACCES on the same write (src/cgroup_legacy.c `write error: %s`
+            // of NVIDIA/libnvidia-container): the same cause in a user namespace.
+            &["devices.allow: operation not permitted"],
             &["bpf_prog_query(BPF_CGROUP_DEVICE) failed"],
         ],
         priority: PRIORITY_PRECISE,

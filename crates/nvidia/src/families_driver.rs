@@ -144,6 +144,8 @@ pub const CUDA_NO_DEVICE: Family = Family {
     signs: &[
         &["no CUDA-capable device is detected"],
         &["CUDA_ERROR_NO_DEVICE"],
+        // cudaError_t 100 by name (CUDA Runtime API reference, cudaErrorNoDevice).
+        &["cudaErrorNoDevice"],
     ],
     priority: PRIORITY_NOTHING_INJECTED - 1,
     diagnosis: "CUDA in the container found no GPU: none was given to the container (no CDI device, '--gpus' or hook), or its device nodes were not passed.",
