@@ -53,7 +53,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         line: &[
             &[HOOK, "file creation failed: ", "not a directory"],
-            &[HOOK, "file creation failed: ", "too many levels of symbolic links"],
+            &[
+                HOOK,
+                "file creation failed: ",
+                "too many levels of symbolic links",
+            ],
         ],
         operation: Operation::Mount,
         object: ObjectAt::After("file creation failed: "),
@@ -98,7 +102,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..CLI
     },
     EmitterRule {
-        line: &[&[HOOK, "mount operation failed: ", "no such file or directory"]],
+        line: &[&[
+            HOOK,
+            "mount operation failed: ",
+            "no such file or directory",
+        ]],
         unless: &["/proc/driver/nvidia"],
         operation: Operation::Mount,
         object: ObjectAt::After("mount operation failed: "),
@@ -110,15 +118,30 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // device node (`/dev/...` is [`crate::explain_rules`]'s rule).
     EmitterRule {
         line: &[
-            &[HOOK, "mount error: stat failed: ", "no such file or directory"],
-            &[HOOK, "mount error: lstat failed: ", "no such file or directory"],
+            &[
+                HOOK,
+                "mount error: stat failed: ",
+                "no such file or directory",
+            ],
+            &[
+                HOOK,
+                "mount error: lstat failed: ",
+                "no such file or directory",
+            ],
         ],
         // A path in the container's root (an overlay's merged tree) is the image's file, read
         // below; a host path must be one where the driver's files live.
         unless: &["stat failed: /dev/", "/merged/", "/rootfs/", "/compat/"],
         operation: Operation::Stat,
         object: ObjectAt::After("stat failed: "),
-        objects: &["/usr/", "/lib", "/etc/", "/opt/", "/run/nvidia", "/var/lib/nvidia"],
+        objects: &[
+            "/usr/",
+            "/lib",
+            "/etc/",
+            "/opt/",
+            "/run/nvidia",
+            "/var/lib/nvidia",
+        ],
         cause: "the hook was to mount {object}, which this host does not have: on Jetson (L4T) the CSV files under /etc/nvidia-container-runtime/host-files-for-container.d list files of another L4T release or board; elsewhere the driver file vanished after it was listed (the driver was upgraded or removed under the running system).",
         check: "'ls -l {object}' on the host; on Jetson install the L4T packages of the running release (or upgrade nvidia-container-toolkit, which skips CSV entries a board lacks); elsewhere reboot after a driver change",
         ..CLI

@@ -183,7 +183,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // src/cli/common.c: NVIDIA_MIG_CONFIG_DEVICES / NVIDIA_MIG_MONITOR_DEVICES, and
     // NVIDIA_IMEX_CHANNELS (parse_imex_info).
     EmitterRule {
-        line: &[&[HOOK, "mig-config error: "], &[HOOK, "mig-monitor error: "]],
+        line: &[
+            &[HOOK, "mig-config error: "],
+            &[HOOK, "mig-monitor error: "],
+        ],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("the container's MIG settings"),
         cause: "NVIDIA_MIG_CONFIG_DEVICES or NVIDIA_MIG_MONITOR_DEVICES holds a value the hook does not take: only 'all' is supported, and not together with specific MIG devices in NVIDIA_VISIBLE_DEVICES (MIG configuration needs the whole GPUs).",

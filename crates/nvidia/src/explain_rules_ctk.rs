@@ -29,10 +29,11 @@ const HOOK: EmitterRule = EmitterRule {
     ..RULE
 };
 
-/// The CDI spec's hooks.
+/// The CDI spec's hooks (`nvidia-cdi-hook <hook>`, `nvidia-ctk hook <hook>` in older specs):
+/// the toolkit's binary, so the emitter is the corpus's `nvidia-ctk`.
 const CDI_HOOK: EmitterRule = EmitterRule {
-    emitter: "nvidia-cdi-hook",
-    who: "nvidia-cdi-hook (a hook the CDI spec names)",
+    emitter: "nvidia-ctk",
+    who: "a hook of the CDI spec (nvidia-cdi-hook, or nvidia-ctk hook)",
     ..RULE
 };
 
@@ -89,7 +90,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // internal/modifier/cdi.go.
     EmitterRule {
-        line: &[&["vendor 'runtime.nvidia.com' is not supported when requesting other CDI devices"]],
+        line: &[&[
+            "vendor 'runtime.nvidia.com' is not supported when requesting other CDI devices",
+        ]],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("runtime.nvidia.com/gpu"),
         cause: "the container asks for the NVIDIA runtime's own CDI devices (runtime.nvidia.com/gpu=..., which the runtime generates) together with other CDI devices (nvidia.com/gpu=... from a spec): the runtime takes one kind or the other.",
@@ -155,7 +158,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // Every nvidia-cdi-hook subcommand: oci.LoadContainerState / GetContainerRoot.
     EmitterRule {
-        line: &[&["failed to determine", " container root"], &["failed to load container state: "]],
+        line: &[
+            &["failed to determine", " container root"],
+            &["failed to load container state: "],
+        ],
         unless: &["nvidia-container-cli"],
         operation: Operation::Mount,
         object: ObjectAt::Is("the container's state"),
@@ -165,11 +171,41 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..CDI_HOOK
     },
     EmitterRule {
-        line: &[&["failed to parse mode as octal"], &["a non-empty mode must be specified"]],
+        line: &[
+            &["failed to parse mode as octal"],
+            &["a non-empty mode must be specified"],
+        ],
         operation: Operation::Mount,
         object: ObjectAt::Is("the chmod hook's mode"),
         cause: "the CDI spec's chmod hook was given a mode that is not an octal number: a hand-edited or foreign CDI spec.",
         check: "regenerate the spec ('sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml')",
+        rank: RANK_DECISIVE,
+        ..CDI_HOOK
+    },
+    // cmd/nvidia-cdi-hook/create-symlinks and pkg/lookup/symlinks/symlink.go `ForceCreate`:
+    // the link's place holds a file the hook cannot remove.
+    EmitterRule {
+        line: &[&["failed to create link [", "failed to remove existing file"]],
+        operation: Operation::Mount,
+        object: ObjectAt::After("failed to create link ["),
+        cause: "the spec's create-symlinks hook must replace the file at the link's place in the container ({object}) with a link, and cannot remove it: that file is a mount point there (device or resource busy: a volume over it, or a file the runtime itself mounted, as the toolkit's CSV mode on Jetson mounts nvidia_icd.json that the spec then links), or its directory is read-only.",
+        check: "'docker inspect' Mounts (or the pod's volumes) for that path; drop the volume over it; on Jetson upgrade nvidia-container-toolkit and regenerate the spec ('sudo nvidia-ctk cdi generate')",
+        rank: RANK_DECISIVE,
+        ..CDI_HOOK
+    },
+    // crun's hook wrapper (`error executing hook `<path>` (exit code: 1)`) on a spec hook while
+    // the command line bind-mounts the host's whole /dev: the spec's hooks (chmod of the
+    // /dev/dri nodes, links under /dev) then act on the host's /dev as mounted, and fail.
+    EmitterRule {
+        line: &[
+            &["error executing hook `", "nvidia-ctk`"],
+            &["error executing hook `", "nvidia-cdi-hook`"],
+        ],
+        needs: &["-v /dev:/dev", "--volume /dev:/dev", "--volume=/dev:/dev"],
+        operation: Operation::RunHook,
+        object: ObjectAt::Is("the CDI spec's hooks"),
+        cause: "the container bind-mounts the host's whole /dev over the one the CDI spec builds (-v /dev:/dev), so the spec's hooks (chmod of the /dev/dri nodes, the device links) run against the host's /dev as mounted into the container and fail.",
+        check: "drop '-v /dev:/dev' (the spec passes every node the GPU needs: 'nvidia-ctk cdi list'), or pass the GPU without CDI hooks",
         rank: RANK_DECISIVE,
         ..CDI_HOOK
     },
@@ -204,7 +240,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // pkg/nvcdi/lib-imex.go.
     EmitterRule {
-        line: &[&["IMEX channel ", " not found at "], &["invalid channel ID "]],
+        line: &[
+            &["IMEX channel ", " not found at "],
+            &["invalid channel ID "],
+        ],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("the IMEX channel"),
         cause: "the container asks for an IMEX channel the host does not have: its device node (/dev/nvidia-caps-imex-channels/channel<N>) was not created (the driver creates channel0 only with NVreg_CreateImexChannel0=1; others come from the IMEX daemon or 'nvidia-modprobe'), or the channel number is beyond the driver's range.",

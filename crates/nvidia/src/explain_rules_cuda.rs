@@ -1,7 +1,7 @@
 //! The CUDA runtime and driver API read by structure (issue 31): cudaGetErrorString's strings
 //! and the CUresult names, as programs print them. Sources in docs/explain.md#emitters.
 
-use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, Owner, RANK_VAGUE, RULE};
 
 /// The CUDA runtime's lines (its error codes' rules, [`crate::explain_rules_cuda_codes`], too).
 pub(crate) const CUDA: EmitterRule = EmitterRule {
@@ -56,6 +56,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("the GPU's compute capability"),
+        // The binary the image ships lacks the GPU's architecture: its packaging, not the GPU
+        // stack's (corpus 162, dusty-nv/jetson-containers#7: torchvision without kernels for
+        // the GPU), so said but not claimed.
+        owner: Owner::Image,
         cause: "the program carries no code for this GPU's compute capability: the framework build is too old for a new GPU or dropped an old one.",
         check: "compare the GPU's compute capability ('nvidia-smi --query-gpu=compute_cap --format=csv') with the architectures the framework was built for; use a build that lists it",
         ..CUDA
@@ -134,6 +138,17 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // CUDA's out of memory (cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY) is the
     // workload's, not the stack's: no rule reads it, so it stays unclaimed (a look-alike in
     // crates/cli/tests/explain_nvidia_stack.rs).
+    // PyTorch's torch/cuda/__init__.py `_lazy_init`: "No CUDA GPUs are available" when the
+    // runtime counts no device (the torch.cuda API is also a ROCm build's, through HIP).
+    EmitterRule {
+        emitter: "cuda",
+        who: "PyTorch's CUDA runtime",
+        line: &[&["No CUDA GPUs are available"]],
+        operation: Operation::FindDevice,
+        cause: "the framework's GPU runtime counts no device where it runs: no GPU was given to the container (no CDI device, '--gpus' or device nodes), CUDA_VISIBLE_DEVICES (HIP_VISIBLE_DEVICES) hides them all, or on a ROCm build the process may not open /dev/kfd and the render nodes (not in their 'render' and 'video' groups).",
+        check: "'nvidia-smi -L' (or 'rocminfo') in the container and 'echo $CUDA_VISIBLE_DEVICES'; give the container the GPU ('podman run $(gpuctl args) ...'); for ROCm add '--group-add keep-groups' or the render and video groups",
+        ..RULE
+    },
     // PyTorch's torch/cuda/__init__.py: "Found no NVIDIA driver on your system": a CUDA build
     // found no libcuda and no NVIDIA device. On a host whose GPU is another vendor's it is the
     // wrong build (NVIDIA/k8s-device-plugin#812); `explain` with a host says which it is.

@@ -122,7 +122,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // internal/plugin/server.go: the device left the pool (the reason is on the line before).
     EmitterRule {
-        line: &[&["device marked unhealthy: "], &["; marking it as unhealthy"]],
+        line: &[
+            &["device marked unhealthy: "],
+            &["; marking it as unhealthy"],
+        ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
         cause: "the plugin marked a GPU unhealthy and no longer offers it to pods: a health check failed on it (an Xid event or an NVML error the lines before name).",
@@ -149,7 +152,12 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     EmitterRule {
         line: &[&["Failed to start plugin: unable to load config"]],
-        needs: &["NVIDIA Device Plugin", "nvidia-device-plugin", "gpu-feature-discovery", "nvidia.com"],
+        needs: &[
+            "NVIDIA Device Plugin",
+            "nvidia-device-plugin",
+            "gpu-feature-discovery",
+            "nvidia.com",
+        ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("its configuration"),
         cause: PLUGIN_CONFIG,
@@ -225,7 +233,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..VALIDATOR
     },
     EmitterRule {
-        line: &[&["toolkit is not ready"], &["error validating toolkit installation"]],
+        line: &[
+            &["toolkit is not ready"],
+            &["error validating toolkit installation"],
+        ],
         needs: &["nvidia", "NVIDIA", "validat"],
         operation: Operation::FindRuntime,
         object: ObjectAt::Is("the NVIDIA runtime"),

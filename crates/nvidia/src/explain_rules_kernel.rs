@@ -50,7 +50,13 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..NVRM
     },
     EmitterRule {
-        line: &[&["NVRM: ", "is not supported by open"], &["NVRM: ", "nvidia.ko because it does not include the required GPU"]],
+        line: &[
+            &["NVRM: ", "is not supported by open"],
+            &[
+                "NVRM: ",
+                "nvidia.ko because it does not include the required GPU",
+            ],
+        ],
         operation: Operation::MatchVersion,
         cause: "the GPU has no GSP (it is older than Turing) or is a vGPU setup the open kernel module does not drive, and the open nvidia.ko is the one loaded: this GPU needs the proprietary kernel module.",
         check: "install the driver's proprietary kernel module flavour (the 'nvidia-driver-<branch>' rather than '-open' package, or the .run installer's '-m=kernel'), then reboot; 'gpuctl requirement' names the flavours for this GPU",
@@ -58,7 +64,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..NVRM
     },
     EmitterRule {
-        line: &[&["NVRM: ", "installed in this system is not supported by the"], &["NVRM: ", " driver release."]],
+        line: &[
+            &["NVRM: ", "installed in this system is not supported by the"],
+            &["NVRM: ", " driver release."],
+        ],
         operation: Operation::MatchVersion,
         cause: "the installed driver branch does not drive this GPU (osapi.c: not supported by the NVIDIA <version> driver release): a GPU older than the branch supports (it needs a legacy branch) or newer than it.",
         check: "'gpuctl requirement' names the branches that support this GPU; install one of them",
@@ -93,7 +102,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..NVRM
     },
     EmitterRule {
-        line: &[&["NVRM: failed to allocate "], &["NVRM: ", "failed to allocate memory"]],
+        line: &[
+            &["NVRM: failed to allocate "],
+            &["NVRM: ", "failed to allocate memory"],
+        ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("kernel memory"),
         cause: "the kernel module could not allocate host memory it needs: the host is short of (contiguous) memory, or the vmalloc or DMA space is exhausted.",
@@ -103,9 +115,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // kmod (modprobe, insmod) loading the module: `could not insert '<module>': <strerror>`.
     EmitterRule {
-        line: &[
-            &["could not insert 'nvidia", "Key was rejected by service"],
-        ],
+        line: &[&["could not insert 'nvidia", "Key was rejected by service"]],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("the nvidia kernel module"),
         cause: "the kernel refused the NVIDIA module because Secure Boot is on and the module is not signed with a key the kernel trusts (a DKMS-built module without an enrolled MOK).",
@@ -166,7 +176,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ..SMI
     },
     EmitterRule {
-        line: &[&["MIG mode is in pending enable state"], &["MIG mode is in pending disable state"]],
+        line: &[
+            &["MIG mode is in pending enable state"],
+            &["MIG mode is in pending disable state"],
+        ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("MIG mode"),
         cause: "the MIG mode change is recorded but not in effect: it takes a GPU reset, which processes holding the GPU (nvidia-persistenced, DCGM, the device plugin, a CUDA process) prevent, or a reboot where reset is unavailable (a VM).",
@@ -256,7 +269,6 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["nvidia-fabricmanager.service", "failed"],
             &["nvidia-fabricmanager.service", "status=1/FAILURE"],
             &["NVSwitch", "failed with error"],
-            &["fabric manager", "failed to"],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the NVLink fabric"),
