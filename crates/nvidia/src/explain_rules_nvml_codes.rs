@@ -24,11 +24,12 @@ const NOT_NVML: &[&str] = &[
     "MFX_ERR",
 ];
 
-/// One row of the table (go-nvml's bare `ERROR_<NAME>` counts only beside a word of NVML's
+/// One row of the table: codes 24 to 30 have no text in DCGM's table (nvml.h names them only),
+/// so they are read by name; 22's text is pynvml's own (`_errcode_to_string`). (go-nvml's bare `ERROR_<NAME>` counts only beside a word of NVML's
 /// subject, so that another API's `ERROR_NOT_FOUND` is not read): the go-nvml name (after `ERROR_`), the pynvml class (after
 /// `NVMLError_`), the `nvmlErrorString` text, its lower-cased form, and the reading.
 macro_rules! nvml_code {
-    ($name:literal, $class:literal, $text:literal, $lower:literal, $op:expr, $rank:expr,
+    ($name:literal, $class:literal, [$($text:literal, $lower:literal)?], $op:expr, $rank:expr,
      $cause:literal, $check:literal) => {
         EmitterRule {
             emitter: "nvml",
@@ -40,11 +41,13 @@ macro_rules! nvml_code {
                 &[concat!("ERROR_", $name), "GPU"],
                 &[concat!("ERROR_", $name), "MIG"],
                 &[concat!("NVMLError_", $class)],
-                &[concat!("nvml error: ", $lower)],
-                &["nvml", concat!(": ", $text)],
-                &["NVML", concat!(": ", $text)],
-                // nvidia-smi's `Unable to determine the device handle for GPU<bus id>: <text>`.
-                &["device handle for GPU", concat!(": ", $text)],
+                $(
+                    &[concat!("nvml error: ", $lower)],
+                    &["nvml", concat!(": ", $text)],
+                    &["NVML", concat!(": ", $text)],
+                    // nvidia-smi's `Unable to determine the device handle for GPU<bus id>: <text>`.
+                    &["device handle for GPU", concat!(": ", $text)],
+                )?
             ],
             unless: NOT_NVML,
             operation: $op,
@@ -62,8 +65,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "UNINITIALIZED",
         "Uninitialized",
-        "Uninitialized",
-        "uninitialized",
+        ["Uninitialized", "uninitialized"],
         Operation::Initialise,
         RANK_VAGUE,
         "NVML was called before it initialised (nvml.h: 'NVML was not first initialized with nvmlInit()'): the program's own initialisation failed earlier (an earlier line says why: driver not loaded, library not found) or it shut NVML down too early.",
@@ -72,8 +74,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "INVALID_ARGUMENT",
         "InvalidArgument",
-        "Invalid Argument",
-        "invalid argument",
+        ["Invalid Argument", "invalid argument"],
         Operation::MatchVersion,
         RANK_VAGUE,
         "NVML rejected an argument the caller passed (nvml.h: 'A supplied argument is invalid'): a device index, UUID, MIG profile or placement that does not exist on this GPU, or a tool built for another driver branch passing a structure this NVML does not take.",
@@ -82,8 +83,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "NOT_SUPPORTED",
         "NotSupported",
-        "Not Supported",
-        "not supported",
+        ["Not Supported", "not supported"],
         Operation::FindDevice,
         RANK_VAGUE,
         "this GPU or driver does not offer the operation asked (nvml.h: 'The requested operation is not available on target device'): MIG on a GPU without MIG (only A100, A30, H100, H200, B200 class GPUs have it), a query a consumer GPU, a vGPU guest or WSL does not answer, or a feature of a newer driver branch.",
@@ -92,8 +92,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "ALREADY_INITIALIZED",
         "AlreadyInitialized",
-        "Already Initialized",
-        "already initialized",
+        ["Already Initialized", "already initialized"],
         Operation::Initialise,
         RANK_VAGUE,
         "the program initialised NVML twice (nvml.h: deprecated, multiple initialisations are counted): a program bug, not the host's setup.",
@@ -102,8 +101,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "NOT_FOUND",
         "NotFound",
-        "Not Found",
-        "not found",
+        ["Not Found", "not found"],
         Operation::FindDevice,
         RANK_VAGUE,
         "NVML found no object by the name asked (nvml.h: 'A query to find an object was unsuccessful'): a GPU UUID, PCI bus id or MIG device that is not on this node (a device list or checkpoint from another node or from before a MIG change), or one that fell off the bus.",
@@ -112,8 +110,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "INSUFFICIENT_SIZE",
         "InsufficientSize",
-        "Insufficient Size",
-        "insufficient size",
+        ["Insufficient Size", "insufficient size"],
         Operation::Initialise,
         RANK_VAGUE,
         "the program passed NVML a buffer too small for the answer (nvml.h: 'An input argument is not large enough'): a tool built for another driver branch.",
@@ -122,8 +119,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "INSUFFICIENT_POWER",
         "InsufficientPower",
-        "Insufficient External Power",
-        "insufficient external power",
+        ["Insufficient External Power", "insufficient external power"],
         Operation::Initialise,
         RANK_DECISIVE,
         "the GPU's external power cables are not properly attached (nvml.h: 'A device's external power cables are not properly attached'): a hardware fault of the node, not a software setting.",
@@ -132,8 +128,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "TIMEOUT",
         "Timeout",
-        "Timeout",
-        "timeout",
+        ["Timeout", "timeout"],
         Operation::Initialise,
         RANK_VAGUE,
         "the driver did not answer NVML in time (nvml.h: 'User provided timeout passed'): a GPU that is hung, busy resetting or still initialising (many GPUs without the persistence daemon).",
@@ -142,8 +137,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "IRQ_ISSUE",
         "IrqIssue",
-        "Interrupt Request Issue",
-        "interrupt request issue",
+        ["Interrupt Request Issue", "interrupt request issue"],
         Operation::Initialise,
         RANK_DECISIVE,
         "the kernel driver saw no interrupts from the GPU (nvml.h: 'NVIDIA Kernel detected an interrupt issue with a GPU'): MSI or interrupt routing broken for it (a passthrough VM or IOMMU setting, a BIOS option, a failing GPU or riser).",
@@ -152,8 +146,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "CORRUPTED_INFOROM",
         "CorruptedInforom",
-        "Corrupted infoROM",
-        "corrupted inforom",
+        ["Corrupted infoROM", "corrupted inforom"],
         Operation::Initialise,
         RANK_DECISIVE,
         "the GPU's infoROM (its on-board configuration store) is corrupted (nvml.h: 'infoROM is corrupted'): a fault of the GPU itself; the driver may refuse features or the GPU.",
@@ -162,8 +155,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "MEMORY",
         "Memory",
-        "Insufficient Memory",
-        "insufficient memory",
+        ["Insufficient Memory", "insufficient memory"],
         Operation::Allocate,
         RANK_VAGUE,
         "the driver ran out of host memory for NVML's request (nvml.h: 'Insufficient memory'): the node or the container's memory limit is exhausted.",
@@ -172,8 +164,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "NO_DATA",
         "NoData",
-        "No data",
-        "no data",
+        ["No data", "no data"],
         Operation::FindDevice,
         RANK_VAGUE,
         "NVML has no data for the query (nvml.h: 'No data'): samples or statistics not collected yet on this GPU, or not collected by this driver.",
@@ -182,8 +173,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "VGPU_ECC_NOT_SUPPORTED",
         "VgpuEccNotSupported",
-        "vGPU operation is not supported with ECC enabled",
-        "vgpu ecc",
+        [
+            "Requested vgpu operation not available with ECC enabled",
+            "requested vgpu operation not available with ecc enabled"
+        ],
         Operation::Allocate,
         RANK_DECISIVE,
         "the vGPU operation is refused because ECC is enabled on the physical GPU (nvml.h: 'not available on target device, because ECC is enabled'): this vGPU profile needs ECC off on the host GPU.",
@@ -192,8 +185,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "INSUFFICIENT_RESOURCES",
         "InsufficientResources",
-        "Insufficient Resources",
-        "insufficient resources",
+        ["Insufficient Resources", "insufficient resources"],
         Operation::Allocate,
         RANK_VAGUE,
         "the GPU ran out of a resource other than memory for the request (nvml.h: 'Ran out of critical resources, other than memory'): for MIG, no free slice for that profile; for vGPU, no room for another vGPU of that type.",
@@ -202,8 +194,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "FREQ_NOT_SUPPORTED",
         "FreqNotSupported",
-        "Frequency not supported",
-        "frequency not supported",
+        [],
         Operation::Allocate,
         RANK_VAGUE,
         "the clock or frequency asked is not one this GPU supports (nvml.h: ERROR_FREQ_NOT_SUPPORTED).",
@@ -212,8 +203,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "ARGUMENT_VERSION_MISMATCH",
         "ArgumentVersionMismatch",
-        "Argument version mismatch",
-        "argument version mismatch",
+        [],
         Operation::MatchVersion,
         RANK_VAGUE,
         "the tool passed a structure version this NVML does not know (nvml.h: 'The provided version is invalid/unsupported'): the tool was built for a newer driver branch than the node's.",
@@ -222,8 +212,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "DEPRECATED",
         "Deprecated",
-        "Deprecated",
-        "deprecated",
+        [],
         Operation::MatchVersion,
         RANK_VAGUE,
         "the tool called an NVML function this driver no longer supports (nvml.h: 'The requested functionality has been deprecated'): the tool is older than the driver.",
@@ -232,8 +221,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "NOT_READY",
         "NotReady",
-        "System not ready",
-        "system not ready",
+        [],
         Operation::Initialise,
         RANK_VAGUE,
         "the system is not ready for the request (nvml.h: 'The system is not ready for the request'): on an NVSwitch system the fabric manager has not finished (or failed) training the NVLink fabric, or the GPU is still initialising.",
@@ -242,8 +230,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "GPU_NOT_FOUND",
         "GpuNotFound",
-        "GPU not found",
-        "gpu not found",
+        [],
         Operation::FindDevice,
         RANK_VAGUE,
         "NVML found no GPUs (nvml.h: 'No GPUs were found'): the driver is loaded but brought up none (the kernel log says why), or the caller was given none.",
@@ -252,8 +239,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "INVALID_STATE",
         "InvalidState",
-        "Invalid state",
-        "invalid state",
+        [],
         Operation::Initialise,
         RANK_VAGUE,
         "the GPU is not in the state the operation needs (nvml.h: 'Resource not in correct state to perform requested operation'): a MIG or mode change pending a reset, or an operation started twice.",
@@ -262,8 +248,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     nvml_code!(
         "RESET_TYPE_NOT_SUPPORTED",
         "ResetTypeNotSupported",
-        "Reset type not supported",
-        "reset type not supported",
+        [],
         Operation::Initialise,
         RANK_VAGUE,
         "the GPU does not support the reset asked (nvml.h: 'Reset not supported for given device/parameters'): a GPU in a passthrough VM or behind an NVSwitch needs another reset (or a reboot).",
