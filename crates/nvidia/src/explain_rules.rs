@@ -47,13 +47,15 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_loaders::RULES,
         crate::explain_rules_cli::RULES,
         crate::explain_rules_cli_stages::RULES,
-        crate::explain_rules_nvml_codes::RULES,
-        crate::explain_rules_cuda_enum::RULES,
         crate::explain_rules_ctk::RULES,
         crate::explain_rules_k8s::RULES,
         crate::explain_rules_kernel::RULES,
     ]
     .concat()
+    .into_iter()
+    .chain(crate::explain_rules_nvml_codes::rules())
+    .chain(crate::explain_rules_cuda_enum::rules())
+    .collect()
 });
 
 /// The toolkit's, NVML's, the kernel module's, the device plugin's and the loader's rules.

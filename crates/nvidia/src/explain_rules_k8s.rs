@@ -198,7 +198,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["does not match any resource patterns"],
             &["no GPU devices detected"],
         ],
-        needs: &["nvidia", "NVIDIA", "GPU", "gpu"],
+        needs: &["nvidia", "NVIDIA", "GPU ", "gpu-"],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("the node's GPUs"),
         cause: "the plugin (or GPU feature discovery) found no GPU it can name as a resource: none detected through NVML, or a GPU or MIG profile that none of the config's resource patterns matches, so it is not advertised.",

@@ -1,6 +1,6 @@
 //! What NVIDIA's emitter rules share, below every rules module (each imports it, it imports
-//! none): which libraries are the driver's and which the image's, and what to check when the
-//! kernel driver is not loaded.
+//! none): which libraries are the driver's and which the image's, what to check when the
+//! kernel driver is not loaded, and the two helpers that turn a table's rows into rules once.
 
 /// What to check when the NVIDIA kernel driver is not loaded.
 pub(crate) const DRIVER_CHECK: &str = "'lsmod | grep nvidia' and 'cat /proc/driver/nvidia/version' on the host; if the module is missing, install the driver for the running kernel ('dkms status'), sign it or disable Secure Boot, and keep nouveau blacklisted";
@@ -44,3 +44,18 @@ pub(crate) const IMAGE_LIBS: &[&str] = &[
     "libnvonnxparser",
     "libcutensor",
 ];
+
+/// A string built once for a rule table's row, kept for the process's life (the rules are
+/// built once, by a `LazyLock`).
+pub(crate) fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// A rule's line shapes built once from a table's row, kept for the process's life.
+pub(crate) fn leak_shapes(shapes: Vec<Vec<&'static str>>) -> &'static [&'static [&'static str]] {
+    let shapes: Vec<&'static [&'static str]> = shapes
+        .into_iter()
+        .map(|s| &*Box::leak(s.into_boxed_slice()))
+        .collect();
+    Box::leak(shapes.into_boxed_slice())
+}
