@@ -15,6 +15,7 @@ use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
 use crate::families::{Family, FamilyCode, PRIORITY_CDI_SPECIFIC};
 use crate::probe::Probe;
+use crate::reading::fallback::Fallback;
 use crate::reading::{self, Operation, Reading};
 use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
@@ -230,6 +231,15 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         read::Answer::Structured(r) => Some(r),
         read::Answer::Family => None,
     };
+    // Nothing claimed the text: read it by its structure (issue 31), below every rule and
+    // family (explain_fallback.rs).
+    let fallback = (structured.is_none() && best.is_none() && pre_cdi.is_none())
+        .then(|| fallback::answer(text, registry));
+    let structured = match &fallback {
+        Some(Fallback::Read(r)) => Some(r),
+        Some(Fallback::Unclaimed) => return None,
+        _ => structured,
+    };
     let (family, diagnosis, needles): (Family, String, Vec<&str>) = match (best, &pre_cdi) {
         _ if structured.is_some() => {
             let r = structured?;
@@ -243,12 +253,10 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         (Some(f), _) => (f, f.diagnosis.to_string(), quote::sign_needles(&f, text)),
         (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
         (None, None) => {
-            let all = families::gpu_words(registry);
-            let found = crate::text::present(text, &all);
-            let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
-            if words.is_empty() {
+            let Some(Fallback::Unrecognised(words)) = &fallback else {
                 return None;
-            }
+            };
+            let words = words.clone();
             let diagnosis = format!(
                 "not recognised: these lines name a {} component ({}), but no failure family gpuctl knows matches them.",
                 crate::backend::devices_noun(registry.backends().iter().copied()),
@@ -276,6 +284,9 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
             .collect()
     };
     details.extend(read::other_readings(&readings, &quoted));
+    if let Some(Fallback::Read(_)) = &fallback {
+        details.push(fallback::DETAIL.to_string());
+    }
     if let (Some(r), Some(p)) = (structured, probe) {
         details.extend(read::host_facts(r, p));
     }
@@ -398,6 +409,8 @@ fn pre_cdi_diagnosis(name: &str) -> String {
 
 #[path = "explain_cdi.rs"]
 mod cdi;
+#[path = "explain_fallback.rs"]
+mod fallback;
 #[path = "explain_hint.rs"]
 mod hint;
 #[path = "explain_quote.rs"]
