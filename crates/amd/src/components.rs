@@ -17,7 +17,9 @@
 
 use gpuctl_core::plugin::{Component, ComponentKind, component_words};
 
-use ComponentKind::{DeviceNode, DriverFile, ImageLibrary, KernelModule, Program, Resource, Runtime, Variable};
+use ComponentKind::{
+    DeviceNode, DriverFile, ImageLibrary, KernelModule, Program, Resource, Runtime, Variable,
+};
 
 const fn image(word: &'static str) -> Component {
     Component::of(ImageLibrary, word).prefix()

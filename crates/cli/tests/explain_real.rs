@@ -310,7 +310,11 @@ fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &st
 // https://github.com/NVIDIA/gpu-monitoring-tools/issues/90
 #[case("nvml", "initialise", "Error: Failed to initialize NVML")]
 // https://github.com/ollama/ollama/issues/6685
-#[case("rocblas", "find-device", "Could not initialize Tensile host: No devices found")]
+#[case(
+    "rocblas",
+    "find-device",
+    "Could not initialize Tensile host: No devices found"
+)]
 // https://github.com/ROCm/legacy-rocm-build/issues/1770
 #[case(
     "hip",

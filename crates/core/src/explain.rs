@@ -231,10 +231,22 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         read::Answer::Structured(r) => Some(r),
         read::Answer::Family => None,
     };
-    // Nothing claimed the text: read it by its structure (issue 31), below every rule and
-    // family (explain_fallback.rs).
-    let fallback = (structured.is_none() && best.is_none() && pre_cdi.is_none())
-        .then(|| fallback::answer(text, registry));
+    // Nothing but a generic family claimed the text: read it by its structure (issue 31),
+    // below every rule and specific family (explain_fallback.rs). A generic family gives way
+    // only to another line, where a component names its reason with a verb (the hook failed,
+    // the next line says why); with no family, any reading answers.
+    let fallback = (structured.is_none() && pre_cdi.is_none() && read::generic(best))
+        .then(|| fallback::answer(text, registry))
+        .filter(|f| match (best, f) {
+            (None, _) => true,
+            (Some(family), Fallback::Read(r)) => {
+                let needles = quote::sign_needles(&family, text);
+                let line = text.lines().nth(r.line - 1).unwrap_or("");
+                r.rank < reading::RANK_NOTE
+                    && !needles.iter().chain(&kinds).any(|n| line.contains(n))
+            }
+            _ => false,
+        });
     let structured = match &fallback {
         Some(Fallback::Read(r)) => Some(r),
         Some(Fallback::Unclaimed) => return None,

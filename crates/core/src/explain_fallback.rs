@@ -42,7 +42,11 @@ fn vocabulary(registry: &Registry) -> Vocabulary {
             component: *c,
             vendor,
         }));
-        known.extend(d.gpu_words().iter().map(|w| by_shape(w, vendor, b.vendor())));
+        known.extend(
+            d.gpu_words()
+                .iter()
+                .map(|w| by_shape(w, vendor, b.vendor())),
+        );
         for kind in b.cdi_kinds() {
             known.push(Known {
                 component: Component::of(K::Resource, kind).prefix(),

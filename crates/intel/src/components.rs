@@ -27,8 +27,10 @@ const fn prog(word: &'static str) -> Component {
     Component::of(Program, word).emits(word, word)
 }
 const fn module(word: &'static str) -> Component {
-    Component::of(KernelModule, word)
-        .emits("intel-kernel-module", "the Intel kernel driver (i915 or xe)")
+    Component::of(KernelModule, word).emits(
+        "intel-kernel-module",
+        "the Intel kernel driver (i915 or xe)",
+    )
 }
 const fn ze(word: &'static str) -> Component {
     Component::of(Runtime, word).emits("level-zero", "the Level Zero loader")

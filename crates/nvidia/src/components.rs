@@ -31,8 +31,8 @@
 use gpuctl_core::plugin::{Component, ComponentKind, component_words};
 
 use ComponentKind::{
-    ContainerRuntime, DeviceNode, DriverFile, DriverLibrary, Flag, ImageLibrary, KernelModule, Program,
-    Resource, Runtime, Variable,
+    ContainerRuntime, DeviceNode, DriverFile, DriverLibrary, Flag, ImageLibrary, KernelModule,
+    Program, Resource, Runtime, Variable,
 };
 
 const fn lib(word: &'static str) -> Component {
@@ -124,7 +124,10 @@ pub(crate) const COMPONENTS: &[Component] = &[
     prog("nvidia-ctk", "nvidia-ctk"),
     prog("nvidia-cdi-hook", "nvidia-ctk"),
     prog("nvidia-container-toolkit", "nvidia-ctk"),
-    prog("nvidia-container-runtime-hook", "nvidia-container-runtime-hook"),
+    prog(
+        "nvidia-container-runtime-hook",
+        "nvidia-container-runtime-hook",
+    ),
     prog("nvidia-docker", "nvidia-docker"),
     prog("nvidia-device-plugin", "device-plugin"),
     Component::of(ContainerRuntime, "nvidia-container-runtime")
@@ -132,7 +135,8 @@ pub(crate) const COMPONENTS: &[Component] = &[
     Component::of(Program, "nvidia-container").prefix(),
     // The engine's flag that runs NVIDIA's runtime, whose hooks are the toolkit's: a hook's
     // stderr that names no hook is theirs.
-    Component::of(Flag, "--runtime=nvidia").emits("nvidia-ctk", "the NVIDIA Container Toolkit's hook"),
+    Component::of(Flag, "--runtime=nvidia")
+        .emits("nvidia-ctk", "the NVIDIA Container Toolkit's hook"),
     // The README's kernel modules and the module's log prefix.
     module("NVRM:"),
     module("nvidia_uvm"),

@@ -20,7 +20,7 @@ use super::fallback_scan::{
     is_failure, is_frame, names_reason, scan,
 };
 use super::vocabulary::ComponentKind as K;
-use super::{Operation, Owner, RANK_VAGUE, Reading};
+use super::{Operation, Owner, RANK_NOTE, RANK_VAGUE, Reading};
 
 /// What the fallback makes of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +90,11 @@ pub fn read(text: &str, v: &Vocabulary) -> Fallback {
     }
     let named: Vec<&Found<'_>> = found.iter().filter(|f| !is_command(f.text)).collect();
     let beside = |f: &Found<'_>| {
-        let lines: Vec<&str> = text.lines().skip(f.number.saturating_sub(2)).take(3).collect();
+        let lines: Vec<&str> = text
+            .lines()
+            .skip(f.number.saturating_sub(2))
+            .take(3)
+            .collect();
         lines.iter().any(|l| is_failure(l))
     };
     if named.is_empty() || (any_failure(text) && !named.iter().any(|f| beside(f))) {
@@ -110,8 +114,11 @@ pub fn read(text: &str, v: &Vocabulary) -> Fallback {
 /// stack (`$ nvidia-smi` then `No devices were found`).
 fn candidates<'t>(text: &'t str, found: &[Found<'t>]) -> Vec<Candidate<'t>> {
     let mut out: Vec<Candidate<'t>> = Vec::new();
-    let mut add = |number: usize, line: &'t str, mentions: &[Mention], command: Option<Known>| {
-        match out.iter_mut().find(|c| c.number == number) {
+    let mut add =
+        |number: usize, line: &'t str, mentions: &[Mention], command: Option<Known>| match out
+            .iter_mut()
+            .find(|c| c.number == number)
+        {
             Some(c) => c.mentions.extend_from_slice(mentions),
             None => out.push(Candidate {
                 number,
@@ -119,8 +126,7 @@ fn candidates<'t>(text: &'t str, found: &[Found<'t>]) -> Vec<Candidate<'t>> {
                 mentions: mentions.to_vec(),
                 command,
             }),
-        }
-    };
+        };
     for f in found {
         if let Some(program) = command_of(f) {
             let after = text[f.start..].lines().enumerate().skip(1).take(5);
@@ -214,7 +220,9 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
     } else {
         operation(c.text, kind)
     };
-    if kind == Some(K::ImageLibrary) && matches!(op, Operation::LoadLibrary | Operation::MatchVersion) {
+    if kind == Some(K::ImageLibrary)
+        && matches!(op, Operation::LoadLibrary | Operation::MatchVersion)
+    {
         return None;
     }
     let vendor = object
@@ -232,7 +240,8 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
             .replace("{vendor}", vendor.unwrap_or("GPU"))
             .replace("{nodes}", &nodes)
     };
-    let score = u8::from(names_reason(&lower)) * 4 + u8::from(explicit) * 2 + u8::from(object.is_some());
+    let score =
+        u8::from(names_reason(&lower)) * 4 + u8::from(explicit) * 2 + u8::from(object.is_some());
     let r = Reading {
         line: c.number,
         emitter,
@@ -241,7 +250,14 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
         cause: fill(cause_t),
         check: fill(check_t),
         owner: Owner::Stack,
-        rank: RANK_VAGUE,
+        // A line where a component of the stack names its reason with a verb; else only a
+        // note, which a generic family keeps its text against (an engine's words about the
+        // hook's own binary are the hook family's).
+        rank: if score >= 6 && by.is_some() {
+            RANK_VAGUE
+        } else {
+            RANK_NOTE
+        },
         who,
         host_path: None,
         host_mount: None,
@@ -302,11 +318,9 @@ fn emitter<'c>(c: &'c Candidate<'_>) -> (&'static str, &'static str, usize, Opti
     if library {
         return ("dynamic-loader", "the dynamic loader", 0, None);
     }
-    if let Some(m) = c
-        .mentions
-        .iter()
-        .find(|m| m.known.component.kind == K::KernelModule && !m.known.component.emitter.is_empty())
-    {
+    if let Some(m) = c.mentions.iter().find(|m| {
+        m.known.component.kind == K::KernelModule && !m.known.component.emitter.is_empty()
+    }) {
         let k = m.known.component;
         return (k.emitter, k.who, 0, Some(m.known));
     }
@@ -320,6 +334,10 @@ fn emitter<'c>(c: &'c Candidate<'_>) -> (&'static str, &'static str, usize, Opti
 fn in_prefix(line: &str, m: &Mention) -> bool {
     let word = m.known.component.word;
     let before = &line[..m.at];
+    // A program's name in a path (`stat /usr/bin/nvidia-smi: …`) is the object, not who speaks.
+    if before.ends_with('/') {
+        return false;
+    }
     if word.ends_with(':') || before.ends_with("drm:") || before.trim().is_empty() {
         return true;
     }
@@ -337,11 +355,7 @@ fn in_prefix(line: &str, m: &Mention) -> bool {
 /// The object the failure is about: the first mention of a thing (not a runtime, not the
 /// emitter) from the emitter's part of the line on, else before it; as its token (a library's
 /// file name, a node's path, a resource or variable name).
-fn object_of(
-    c: &Candidate<'_>,
-    from: usize,
-    by: Option<Known>,
-) -> Option<(String, K, Known)> {
+fn object_of(c: &Candidate<'_>, from: usize, by: Option<Known>) -> Option<(String, K, Known)> {
     let things: Vec<&Mention> = c
         .mentions
         .iter()
@@ -375,7 +389,10 @@ fn token(line: &str, m: &Mention, kind: K) -> String {
     let t = &line[start..end];
     let t = match kind {
         K::DriverLibrary | K::ImageLibrary | K::DriverFile | K::Program => {
-            let t = t.split(':').find(|p| p.contains(m.known.component.word.trim_start_matches('/'))).unwrap_or(t);
+            let t = t
+                .split(':')
+                .find(|p| p.contains(m.known.component.word.trim_start_matches('/')))
+                .unwrap_or(t);
             t.rsplit('/').next().unwrap_or(t)
         }
         K::DeviceNode => t.split(":/").next().unwrap_or(t),

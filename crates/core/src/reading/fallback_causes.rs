@@ -95,7 +95,12 @@ const OPERATIONS: &[(Operation, &[&str])] = &[
     ),
     (
         Operation::Open,
-        &["open", "permission denied", "access denied", "not permitted"],
+        &[
+            "open",
+            "permission denied",
+            "access denied",
+            "not permitted",
+        ],
     ),
     (
         Operation::Stat,

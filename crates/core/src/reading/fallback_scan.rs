@@ -247,7 +247,9 @@ pub(super) fn command_of(f: &Found<'_>) -> Option<Known> {
     let known = f
         .mentions
         .iter()
-        .find(|m| m.known.component.kind == ComponentKind::Program && m.known.component.word == program)
+        .find(|m| {
+            m.known.component.kind == ComponentKind::Program && m.known.component.word == program
+        })
         .map(|m| m.known);
     match known {
         Some(k) if prompted || !is_failure(f.text) => Some(k),
