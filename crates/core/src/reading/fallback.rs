@@ -288,7 +288,7 @@ fn workload_or_image(line: &str, lower: &str) -> bool {
 /// program or kernel module in a prefix's place), else the innermost engine's prefix, else the
 /// program of the command it is the output of, else the loader for a library, else the
 /// program. Also where its part of the line starts, and the mention it is.
-fn emitter<'c>(c: &'c Candidate<'_>) -> (&'static str, &'static str, usize, Option<Known>) {
+fn emitter(c: &Candidate<'_>) -> (&'static str, &'static str, usize, Option<Known>) {
     let by_component = c
         .mentions
         .iter()
