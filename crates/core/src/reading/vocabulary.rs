@@ -129,9 +129,10 @@ const fn cl(kind: ComponentKind, word: &'static str) -> Component {
 /// - VA-API: libva's `va/va.c` (`vaInitialize`, `va_openDriver`, the `libva error:` prefix),
 ///   `LIBVA_DRIVER_NAME` and `LIBVA_DRIVERS_PATH` (libva's README), drivers named
 ///   `<name>_drv_video.so`; `vainfo` (libva-utils).
-/// - Vulkan: Vulkan-Loader's docs/LoaderInterfaceArchitecture.md (`vkCreateInstance`, the
-///   `VK_ERROR_` results, ICD manifests `<name>_icd.<arch>.json` under `icd.d`,
-///   `VK_ICD_FILENAMES`, `VK_DRIVER_FILES`); `vulkaninfo` (Vulkan-Tools).
+/// - Vulkan: KhronosGroup/Vulkan-Loader's loader interface document
+///   (LoaderInterfaceArchitecture: `vkCreateInstance`, the `VK_ERROR_` results, ICD
+///   manifests `<name>_icd.<arch>.json` under `icd.d`, `VK_ICD_FILENAMES`,
+///   `VK_DRIVER_FILES`); `vulkaninfo` (Vulkan-Tools).
 /// - Mesa: the loader's `MESA-LOADER:` prefix (src/loader/loader.c), GLX's `libGL error:`,
 ///   EGL and GBM entry points (`eglInitialize`, `gbm_create_device`), DRI2/DRI3 screens.
 /// - OpenCL: the Khronos ICD loader (`clGetPlatformIDs`, `CL_PLATFORM_NOT_FOUND_KHR`, the
