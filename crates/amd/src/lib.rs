@@ -2,6 +2,7 @@
 //! recipe: `/dev/kfd` plus the AMD render nodes (PCI vendor 0x1002), never all of `/dev/dri`;
 //! and the AMD table behind `gpuctl requirement` (device id to name, LLVM target, ROCm releases).
 
+mod components;
 pub mod doctor;
 pub mod explain;
 mod explain_rules;
@@ -45,19 +46,8 @@ pub const FACTS: VendorFacts = VendorFacts {
     cdi_generator: Some("sudo amd-ctk cdi generate"),
     cdi_naming: Some(gpuctl_core::plugin::CdiNaming::AmdCtk),
     emitter_rules: explain_rules::RULES,
-    gpu_words: &[
-        "/dev/kfd",
-        "amdgpu",
-        "rocBLAS",
-        "Tensile host",
-        "rocm-smi",
-        "rocminfo",
-        "hipError",
-        "HSA_STATUS_",
-        "libamdhip64",
-        "libhsa-runtime",
-        "amd-ctk",
-    ],
+    gpu_words: &components::WORDS,
+    components: components::COMPONENTS,
     explain_details: Some(explain::details),
     loaded_driver: Some(loaded::read),
     host_checks: Some(doctor::checks),

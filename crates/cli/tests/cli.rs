@@ -357,8 +357,9 @@ fn explain_names_a_missing_render_node_and_what_this_host_has() {
         );
 }
 
-/// A failure no family knows that names a GPU component is answered, never silently dropped,
-/// with its own code; a non-GPU failure that looks alike (a serial device) is not.
+/// A failure no family knows that names a GPU component is answered, never silently dropped:
+/// read by its structure (issue 31); a text that names one but reports no failure is answered
+/// as not recognised; a non-GPU failure that looks alike (a serial device) is not answered.
 #[test]
 fn an_unknown_gpu_failure_is_answered_and_a_look_alike_is_not() {
     gpuctl(&host("empty"))
@@ -367,12 +368,25 @@ fn an_unknown_gpu_failure_is_answered_and_a_look_alike_is_not() {
         .assert()
         .code(0)
         .stdout(
+            predicate::str::starts_with(
+                "GPU failure, read from the line of the component that failed",
+            )
+            .and(predicate::str::contains(
+                "    2 | Error: Failed to initialize NVML\n    3 | step 3\n\n",
+            ))
+            .and(predicate::str::contains(
+                "Diagnosis (gpu-structured): NVML could not initialise: ",
+            ))
+            .and(predicate::str::contains("step 4").not()),
+        );
+    gpuctl(&host("empty"))
+        .arg("explain")
+        .write_stdin("step 1\nthe host runs NVML 12.4\nstep 3\nstep 4\n")
+        .assert()
+        .code(0)
+        .stdout(
             predicate::str::starts_with("Looks GPU-related, but gpuctl does not recognise it")
-                .and(predicate::str::contains(
-                    "    2 | Error: Failed to initialize NVML\n    3 | step 3\n\n",
-                ))
-                .and(predicate::str::contains("Diagnosis (gpu-unrecognised)"))
-                .and(predicate::str::contains("step 4").not()),
+                .and(predicate::str::contains("Diagnosis (gpu-unrecognised)")),
         );
     gpuctl(&host("empty"))
         .arg("explain")

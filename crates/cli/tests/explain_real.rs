@@ -302,25 +302,36 @@ fn more_real_gpu_failures_get_their_family(#[case] code: &str, #[case] text: &st
     assert_eq!(family(text), Some(code), "{text}");
 }
 
-/// Real GPU failures no family claims yet (listed in docs/explain.md): too vague to name a cause
-/// without guessing, so they are answered as GPU-related but not recognised, never silently.
+/// Real GPU failures no family claims (listed in docs/explain.md): once answered only as
+/// "not recognised", now read by their structure (issue 31, docs/explain.md#fallback): the
+/// emitter from the line's prefix, the operation from its verb.
 #[rstest]
-// https://github.com/NVIDIA-AI-IOT/isaac_ros_common/issues/2 (a CSV-mode mount onto the wrong file type)
-#[case(r#"docker: Error response from daemon: failed to create shim: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: rootfs_linux.go:76: mounting "/usr/lib/aarch64-linux-gnu/libcudnn.so.8.2.1" to rootfs at "/usr/lib/aarch64-linux-gnu/libcudnn.so.8.2.1" caused: mount through procfd: not a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type."#)]
+// https://github.com/NVIDIA-AI-IOT/isaac_ros_common/issues/2 (a CSV-mode mount onto the wrong file type;
+// runc's rootfs_linux.go wording, inside docker's)
+#[case("runc", "mount", r#"docker: Error response from daemon: failed to create shim: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: rootfs_linux.go:76: mounting "/usr/lib/aarch64-linux-gnu/libcudnn.so.8.2.1" to rootfs at "/usr/lib/aarch64-linux-gnu/libcudnn.so.8.2.1" caused: mount through procfd: not a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type."#)]
 // https://github.com/NVIDIA/gpu-monitoring-tools/issues/90
-#[case("Error: Failed to initialize NVML")]
+#[case("nvml", "initialise", "Error: Failed to initialize NVML")]
 // https://github.com/ollama/ollama/issues/6685
-#[case("Could not initialize Tensile host: No devices found")]
+#[case(
+    "rocblas",
+    "find-device",
+    "Could not initialize Tensile host: No devices found"
+)]
 // https://github.com/ROCm/legacy-rocm-build/issues/1770
 #[case(
+    "hip",
+    "find-device",
     "UserWarning: HIP initialization: Unexpected error from hipGetDeviceCount(). \nDid you run some cuda functions before calling NumHipDevices() that might have already set an error? \nError 101: hipErrorInvalidDevice (Triggered internally at  /var/lib/jenkins/pytorch/c10/hip/HIPFunctions.cpp:110.)"
 )]
-fn known_gaps_are_answered_as_unrecognised(#[case] text: &str) {
-    assert_eq!(
-        family(text),
-        Some(gpuctl_core::plugin::UNRECOGNISED.as_str()),
-        "{text}"
-    );
+fn known_gaps_are_read_by_their_structure(
+    #[case] emitter: &str,
+    #[case] operation: &str,
+    #[case] text: &str,
+) {
+    let e = explain(text, Registry::discovered(), None).expect(text);
+    assert_eq!(e.family, gpuctl_core::plugin::STRUCTURED, "{text}");
+    assert_eq!(e.emitter, Some(emitter), "{text}");
+    assert_eq!(e.operation.map(|o| o.as_str()), Some(operation), "{text}");
 }
 
 /// issue 19 item 3: a device node the arguments name and the host lacks. The first is what

@@ -15,6 +15,7 @@ use crate::families;
 use crate::families::catalogue::{KIND_MENTION, NAME_AS_PATH, UNRECOGNISED_FAMILY};
 use crate::families::{Family, FamilyCode, PRIORITY_CDI_SPECIFIC};
 use crate::probe::Probe;
+use crate::reading::fallback::Fallback;
 use crate::reading::{self, Operation, Reading};
 use crate::text::py_strip;
 use gpuctl_cdi::grammar::is_qualified_name;
@@ -230,6 +231,27 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         read::Answer::Structured(r) => Some(r),
         read::Answer::Family => None,
     };
+    // Nothing but a generic family claimed the text: read it by its structure (issue 31),
+    // below every rule and specific family (explain_fallback.rs). A generic family gives way
+    // only to another line, where a component names its reason with a verb (the hook failed,
+    // the next line says why); with no family, any reading answers.
+    let fallback = (structured.is_none() && pre_cdi.is_none() && read::generic(best))
+        .then(|| fallback::answer(text, registry))
+        .filter(|f| match (best, f) {
+            (None, _) => true,
+            (Some(family), Fallback::Read(r)) => {
+                let needles = quote::sign_needles(&family, text);
+                let line = text.lines().nth(r.line - 1).unwrap_or("");
+                r.rank < reading::RANK_NOTE
+                    && !needles.iter().chain(&kinds).any(|n| line.contains(n))
+            }
+            _ => false,
+        });
+    let structured = match &fallback {
+        Some(Fallback::Read(r)) => Some(r),
+        Some(Fallback::Unclaimed) => return None,
+        _ => structured,
+    };
     let (family, diagnosis, needles): (Family, String, Vec<&str>) = match (best, &pre_cdi) {
         _ if structured.is_some() => {
             let r = structured?;
@@ -243,12 +265,10 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         (Some(f), _) => (f, f.diagnosis.to_string(), quote::sign_needles(&f, text)),
         (None, Some(name)) => (NAME_AS_PATH, pre_cdi_diagnosis(name), vec![name.as_str()]),
         (None, None) => {
-            let all = families::gpu_words(registry);
-            let found = crate::text::present(text, &all);
-            let words: Vec<&str> = all.into_iter().filter(|w| found.contains(w)).collect();
-            if words.is_empty() {
+            let Some(Fallback::Unrecognised(words)) = &fallback else {
                 return None;
-            }
+            };
+            let words = words.clone();
             let diagnosis = format!(
                 "not recognised: these lines name a {} component ({}), but no failure family gpuctl knows matches them.",
                 crate::backend::devices_noun(registry.backends().iter().copied()),
@@ -276,6 +296,9 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
             .collect()
     };
     details.extend(read::other_readings(&readings, &quoted));
+    if let Some(Fallback::Read(_)) = &fallback {
+        details.push(fallback::DETAIL.to_string());
+    }
     if let (Some(r), Some(p)) = (structured, probe) {
         details.extend(read::host_facts(r, p));
     }
@@ -398,6 +421,8 @@ fn pre_cdi_diagnosis(name: &str) -> String {
 
 #[path = "explain_cdi.rs"]
 mod cdi;
+#[path = "explain_fallback.rs"]
+mod fallback;
 #[path = "explain_hint.rs"]
 mod hint;
 #[path = "explain_quote.rs"]

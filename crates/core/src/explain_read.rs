@@ -60,7 +60,7 @@ pub(crate) enum Answer<'r> {
 
 /// A family whose cause is "something underneath failed": a hook by name, a mention of CDI,
 /// a CDI kind, or no family at all.
-fn generic(family: Option<Family>) -> bool {
+pub(crate) fn generic(family: Option<Family>) -> bool {
     family.is_none_or(|f| matches!(f.priority, PRIORITY_HOOK | PRIORITY_CDI | u8::MAX))
 }
 

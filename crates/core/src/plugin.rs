@@ -47,6 +47,8 @@ pub use crate::reading::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_REASON,
     RANK_VAGUE, RANK_WRAPPER, RULE,
 };
+// The component vocabulary of the structured fallback.
+pub use crate::reading::vocabulary::{Component, ComponentKind, words as component_words};
 
 // The requirement model, and its answer for the registered vendors.
 pub use gpuctl_requirement as requirement;

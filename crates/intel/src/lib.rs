@@ -3,6 +3,7 @@
 //! else; and the Intel table behind `gpuctl requirement` (device id to platform and the kernel
 //! drivers that bind it).
 
+mod components;
 pub mod doctor;
 pub mod explain;
 mod explain_rules;
@@ -37,18 +38,8 @@ pub const FACTS: VendorFacts = VendorFacts {
     unserved: "the selection requests 'intel' but this host has neither an 'intel.com/gpu' CDI spec nor an Intel render node under /sys/class/drm — is the i915/xe kernel driver loaded?",
     families: families::FAMILIES,
     emitter_rules: explain_rules::RULES,
-    gpu_words: &[
-        "i915",
-        "ZE_RESULT_",
-        "zeInit",
-        "libze_",
-        "level_zero",
-        "Level Zero",
-        "libva ",
-        "iHD_drv_video",
-        "xpu-smi",
-        "intel-cdi-specs-generator",
-    ],
+    gpu_words: &components::WORDS,
+    components: components::COMPONENTS,
     // intel-cdi-specs-generator writes into a directory (`--cdi-dir`), not to one named file, so
     // it is no `cdi_generator`; the CDI hint still names it (docs/vendors.md#intel-cdi-tier).
     cdi_tool: Some("intel-cdi-specs-generator"),

@@ -22,22 +22,11 @@ impl Diagnostics for Nvidia {
     }
 
     fn gpu_words(&self) -> &'static [&'static str] {
-        &[
-            "/dev/nvidia",
-            "nvidia-smi",
-            "NVIDIA-SMI",
-            "nvidia-container",
-            "nvidia-ctk",
-            "nvidia-cdi-hook",
-            "libnvidia-",
-            "libcuda.so",
-            "libcudnn",
-            "libcublas",
-            "NVML",
-            "CUDA_ERROR_",
-            "cudaError",
-            "NVRM:",
-        ]
+        &crate::components::WORDS
+    }
+
+    fn components(&self) -> &'static [gpuctl_core::plugin::Component] {
+        crate::components::COMPONENTS
     }
 
     fn explain_details(&self, code: FamilyCode, text: &str, probe: &Probe) -> Vec<String> {

@@ -12,6 +12,7 @@
 mod backend;
 mod capability;
 pub mod chips;
+mod components;
 pub mod cuda;
 pub mod doctor;
 mod doctor_codes;

@@ -30,6 +30,15 @@ pub trait Diagnostics: Send + Sync {
         &[]
     }
 
+    /// The vendor's component vocabulary (its driver's libraries, programs, kernel modules,
+    /// nodes, variables, resource names, runtime words), each with its kind and, for a word that
+    /// prints, its emitter: the structured fallback reads a failure line that names one when no
+    /// family or rule claims the text (docs/explain.md#fallback). None by default; a plug-in's
+    /// [`Diagnostics::gpu_words`] are read as components of a kind told by their shape.
+    fn components(&self) -> &'static [crate::reading::vocabulary::Component] {
+        &[]
+    }
+
     /// The vendor's emitters read by structure (NVML, its hook, its runtimes, its Kubernetes
     /// plug-in): who printed a line, doing what, on what ([`crate::commands::reading`]). None by default.
     fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {

@@ -22,6 +22,10 @@ impl Diagnostics for NodeVendor {
         self.facts.gpu_words
     }
 
+    fn components(&self) -> &'static [crate::reading::vocabulary::Component] {
+        self.facts.components
+    }
+
     fn emitter_rules(&self) -> &'static [crate::reading::EmitterRule] {
         self.facts.emitter_rules
     }

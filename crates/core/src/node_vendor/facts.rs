@@ -46,6 +46,9 @@ pub struct VendorFacts {
     /// Words that name the vendor's components in a failure text
     /// ([`Diagnostics::gpu_words`](crate::backend::Diagnostics::gpu_words)).
     pub gpu_words: &'static [&'static str],
+    /// The vendor's component vocabulary
+    /// ([`Diagnostics::components`](crate::backend::Diagnostics::components)).
+    pub components: &'static [crate::reading::vocabulary::Component],
     /// The vendor's emitters read by structure
     /// ([`Diagnostics::emitter_rules`](crate::backend::Diagnostics::emitter_rules)).
     pub emitter_rules: &'static [crate::reading::EmitterRule],
@@ -109,6 +112,7 @@ impl VendorFacts {
             unserved: "",
             families: &[],
             gpu_words: &[],
+            components: &[],
             emitter_rules: &[],
             explain_details: None,
             host_checks: None,

@@ -12,6 +12,12 @@
 mod matching;
 pub(crate) mod rules;
 mod rules_graphics;
+// The structured fallback (issue 31): a GPU failure no rule claims, read by its structure.
+pub(crate) mod fallback;
+mod fallback_causes;
+mod fallback_object;
+pub(crate) mod fallback_scan;
+pub mod vocabulary;
 
 use matching::apply;
 
