@@ -5,6 +5,7 @@
 pub mod doctor;
 pub mod explain;
 mod explain_rules;
+mod explain_rules_hip;
 mod explain_rules_hsa;
 pub mod families;
 pub mod kernels;
