@@ -12,6 +12,7 @@
 mod matching;
 pub(crate) mod rules;
 mod rules_graphics;
+mod rules_opencl;
 mod status;
 
 use matching::apply;
@@ -269,6 +270,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .iter()
         .chain(rules_graphics::VAAPI_RULES)
         .chain(rules_graphics::LOADER_RULES)
+        .chain(rules_opencl::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that

@@ -247,15 +247,4 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
         rank: RANK_VAGUE,
         ..RULE
     },
-    // OpenCL ICD loader: CL_PLATFORM_NOT_FOUND_KHR (-1001) from clGetPlatformIDs
-    // (KhronosGroup/OpenCL-Guide#33).
-    EmitterRule {
-        emitter: "opencl-icd",
-        who: "the OpenCL ICD loader",
-        line: &[&["clGetPlatformIDs", "-1001"], &["PLATFORM_NOT_FOUND_KHR"]],
-        operation: Operation::LoadLibrary,
-        cause: "no OpenCL platform could be loaded: /etc/OpenCL/vendors holds no .icd file naming a library present in the container (NVIDIA's nvidia.icd comes with the compute capability; AMD's and Intel's ICDs must be installed in the image).",
-        check: "'ls /etc/OpenCL/vendors' and 'clinfo' in the container; OCL_ICD_ENABLE_TRACE=1 shows why each ICD is skipped",
-        ..RULE
-    },
 ];
