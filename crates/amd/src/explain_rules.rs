@@ -9,6 +9,8 @@ use gpuctl_core::plugin::{
 
 use crate::explain_rules_hip as hip;
 use crate::explain_rules_hsa as hsa;
+use crate::explain_rules_kernel as kernel;
+use crate::explain_rules_smi as smi;
 
 /// The ROCm user-space libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -124,6 +126,23 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_NOTE,
         ..RULE
     },
+    // /dev/kfd by errno, amdgpu's kernel log, ROCm's device plugin (explain_rules_kernel.rs).
+    kernel::KFD_EPERM,
+    kernel::KFD_NODEV,
+    kernel::KFD_GROUP,
+    kernel::FIRMWARE,
+    kernel::INIT,
+    kernel::HANG,
+    kernel::PLUGIN,
+    // amd-smi's and rocm-smi's statuses (explain_rules_smi.rs).
+    smi::DRIVER,
+    smi::NO_GPU,
+    smi::PERMISSION,
+    smi::NOT_FOUND,
+    smi::LIBRARY,
+    smi::BUSY,
+    smi::UNSUPPORTED,
+    smi::OTHER,
     // HIP: hipError_t by name, message and number (explain_rules_hip.rs).
     hip::NO_DEVICE,
     hip::INVALID_DEVICE,

@@ -7,6 +7,8 @@ pub mod explain;
 mod explain_rules;
 mod explain_rules_hip;
 mod explain_rules_hsa;
+mod explain_rules_kernel;
+mod explain_rules_smi;
 pub mod families;
 pub mod kernels;
 pub mod loaded;
