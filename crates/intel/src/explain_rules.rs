@@ -6,6 +6,8 @@ use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 
+use crate::explain_rules_kernel as kernel;
+use crate::explain_rules_media as media;
 use crate::explain_rules_sycl as sycl;
 use crate::explain_rules_ze as ze;
 
@@ -60,23 +62,20 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
-    // ffmpeg's QSV (libavutil/hwcontext_qsv.c, libavcodec/qsv.c): "Error initializing an MFX
-    // session: %d" / "Error creating a MFX session: %d", the status an mfxStatus (mfxdefs.h):
-    // -9 MFX_ERR_NOT_FOUND is the dispatcher finding no implementation for the GPU
-    // (photoprism/photoprism#5174, intel/cartwheel-ffmpeg#334).
-    EmitterRule {
-        emitter: "qsv",
-        who: "ffmpeg's QSV (Intel's media runtime dispatcher)",
-        line: &[
-            &["Error initializing an MFX session: -9"],
-            &["Error creating a MFX session: -9"],
-        ],
-        operation: Operation::FindDevice,
-        object: ObjectAt::Is("a QSV implementation for the GPU"),
-        cause: "MFX_ERR_NOT_FOUND: the oneVPL / Media SDK dispatcher found no runtime that drives this GPU: the image lacks the one for its generation (libmfx-gen / intel-media-runtime for Tiger Lake and newer, the legacy Media SDK libmfxhw64 for older), or the runtime could not open the GPU's render node through VA-API (iHD).",
-        check: "'vainfo --display drm --device /dev/dri/renderD128' in the container must list the iHD driver; install the QSV runtime for the GPU's generation (libmfx-gen1.2 or libmfx1) and pass the render node with its group",
-        ..RULE
-    },
+    // QSV's mfxStatus by name, message and number (explain_rules_media.rs); a session that
+    // failed without one is the rule below.
+    media::NOT_FOUND,
+    media::UNSUPPORTED,
+    media::DEVICE,
+    media::SESSION,
+    media::PROGRAM,
+    // i915 / xe in the kernel log and Intel's GPU plug-in (explain_rules_kernel.rs).
+    kernel::FIRMWARE,
+    kernel::HANG,
+    kernel::WEDGED,
+    kernel::SCAN,
+    kernel::ALLOCATE,
+    kernel::REGISTER,
     EmitterRule {
         emitter: "qsv",
         who: "ffmpeg's QSV (Intel's media runtime dispatcher)",

@@ -6,6 +6,8 @@
 pub mod doctor;
 pub mod explain;
 mod explain_rules;
+mod explain_rules_kernel;
+mod explain_rules_media;
 mod explain_rules_sycl;
 mod explain_rules_ze;
 pub mod families;
