@@ -11,8 +11,11 @@
 
 mod matching;
 pub(crate) mod rules;
+mod rules_egl;
 mod rules_graphics;
 mod rules_opencl;
+mod rules_vaapi;
+mod rules_vulkan;
 mod status;
 
 use matching::apply;
@@ -263,14 +266,18 @@ impl Reading {
 }
 
 /// Core's rules (engines and orchestrators in [`rules::CORE_RULES`], graphics and compute
-/// loaders in rules_graphics.rs); vendors' come through
+/// loaders in rules_graphics.rs, their status enums in rules_vaapi.rs, rules_vulkan.rs,
+/// rules_egl.rs and rules_opencl.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
         .iter()
         .chain(rules_graphics::VAAPI_RULES)
         .chain(rules_graphics::LOADER_RULES)
+        .chain(rules_vaapi::RULES)
+        .chain(rules_egl::RULES)
         .chain(rules_opencl::RULES)
+        .chain(rules_vulkan::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that
