@@ -27,6 +27,11 @@ const IMAGE_LIBS: &[&str] = &[
     "libhiprand",
     "librocrand",
     "libhipsparse",
+    "libhipblaslt",
+    "librocsparse",
+    "libhipfft",
+    "libmigraphx",
+    "librocprofiler",
 ];
 
 /// What rocminfo's and rocm-smi's "amdgpu not loaded" means: two readings the text cannot tell.

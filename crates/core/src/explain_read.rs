@@ -79,6 +79,8 @@ pub(crate) fn decide<'r>(
     }
     match r.owner {
         Owner::Image | Owner::Workload if family.is_none() => Answer::Image,
+        // The workload's own failure never stands in for a family's cause.
+        Owner::Workload => Answer::Family,
         _ if r.rank < RANK_WRAPPER => Answer::Structured(r),
         _ => Answer::Family,
     }

@@ -23,6 +23,10 @@ const IMAGE_LIBS: &[&str] = &[
     "libsvml",
     "libimf",
     "libintlc",
+    "libdnnl",
+    "libccl",
+    "libur_loader",
+    "libpi_level_zero",
 ];
 
 /// Intel's rules.

@@ -12,6 +12,7 @@
 mod matching;
 pub(crate) mod rules;
 mod rules_egl;
+mod rules_engines;
 mod rules_graphics;
 mod rules_opencl;
 mod rules_vaapi;
@@ -265,13 +266,14 @@ impl Reading {
     }
 }
 
-/// Core's rules (engines and orchestrators in [`rules::CORE_RULES`], graphics and compute
+/// Core's rules (engines and orchestrators in [`rules::CORE_RULES`] and rules_engines.rs, graphics and compute
 /// loaders in rules_graphics.rs, their status enums in rules_vaapi.rs, rules_vulkan.rs,
 /// rules_egl.rs and rules_opencl.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
         .iter()
+        .chain(rules_engines::RULES)
         .chain(rules_graphics::VAAPI_RULES)
         .chain(rules_graphics::LOADER_RULES)
         .chain(rules_vaapi::RULES)
