@@ -354,3 +354,5 @@ pub fn primary(readings: &[Reading]) -> Option<&Reading> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_status;
