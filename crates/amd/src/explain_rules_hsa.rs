@@ -326,9 +326,3 @@ pub(crate) const CLASSES: &[&EmitterRule] = &[
     &QUEUE,
     &PROGRAM,
 ];
-
-/// The statuses of every class, for the table test.
-#[cfg(test)]
-pub(crate) fn all() -> impl Iterator<Item = &'static gpuctl_core::plugin::EmitterStatus> {
-    CLASSES.iter().flat_map(|c| c.statuses.iter())
-}
