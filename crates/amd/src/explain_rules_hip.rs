@@ -265,15 +265,3 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..HIP
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] = &[
-    &NO_DEVICE,
-    &INVALID_DEVICE,
-    &DRIVER,
-    &TARGET,
-    &INIT,
-    &FAULT,
-    &PROGRAM,
-];

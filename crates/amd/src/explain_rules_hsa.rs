@@ -315,14 +315,3 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..HSA
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] = &[
-    &OUT_OF_RESOURCES,
-    &NOT_INITIALIZED,
-    &INVALID_ISA,
-    &FAULT,
-    &QUEUE,
-    &PROGRAM,
-];

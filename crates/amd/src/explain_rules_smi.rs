@@ -179,16 +179,3 @@ pub(crate) const OTHER: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..SMI
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] = &[
-    &DRIVER,
-    &NO_GPU,
-    &PERMISSION,
-    &NOT_FOUND,
-    &LIBRARY,
-    &BUSY,
-    &UNSUPPORTED,
-    &OTHER,
-];

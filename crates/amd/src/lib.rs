@@ -9,8 +9,6 @@ mod explain_rules_hip;
 mod explain_rules_hsa;
 mod explain_rules_kernel;
 mod explain_rules_smi;
-#[cfg(test)]
-mod explain_rules_tests;
 pub mod families;
 pub mod kernels;
 pub mod loaded;

@@ -2,10 +2,13 @@
 //! strings read from its own source, as a class. The lines are composed from the format strings
 //! and status tables the comment above each case names (with the wrapper their callers add),
 //! not collected from threads; the look-alikes share their words and are not the GPU stack's.
-//! Every status of the enums read whole is also tested by name in the vendor crates
-//! (explain_rules_tests.rs) and in core (reading/tests_status.rs).
+//! Every value of every status table (core's and each vendor's) is read by its name as its own
+//! class below; core's tables also in reading/tests_status.rs.
 
-use gpuctl_core::commands::explain::{explain, not_claimed_because};
+use std::collections::HashSet;
+
+use gpuctl_core::commands::explain::{emitter_rules, explain, not_claimed_because};
+use gpuctl_core::commands::reading::{primary, read};
 use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
@@ -271,4 +274,60 @@ fn an_empty_spec_is_not_a_spec_too_new() {
         (e.emitter, e.family.as_str()),
         (Some("cdi"), "gpu-structured")
     );
+}
+
+/// Every value of every status table reads by its name as its own class (emitter, operation,
+/// owner, and a cause that names it), and no emitter lists one name in two classes.
+#[test]
+fn every_status_of_every_table_reads_by_name() {
+    let (rules, gpu) = emitter_rules(Registry::discovered());
+    let mut seen = HashSet::new();
+    let mut count = 0;
+    for rule in rules.iter().filter(|r| !r.statuses.is_empty()) {
+        for s in rule.statuses {
+            assert!(
+                seen.insert((rule.emitter, s.name)),
+                "{}: {} is in two classes",
+                rule.emitter,
+                s.name
+            );
+            let text = format!("error: {}", s.name);
+            let readings = read(&text, &rules, &gpu);
+            let r = primary(&readings).unwrap_or_else(|| panic!("{text} is not read"));
+            assert_eq!(
+                (r.emitter, r.operation, r.owner),
+                (rule.emitter, rule.operation, rule.owner),
+                "{text}"
+            );
+            assert!(r.cause.contains(s.name), "{text}: {}", r.cause);
+            count += 1;
+        }
+    }
+    assert!(count > 600, "{count} statuses");
+}
+
+/// A message or a number of an enum reads only on its emitter's line.
+#[rstest]
+#[case("RuntimeError: HIP error: invalid device ordinal", Some("hip"))]
+#[case("hipGetDeviceCount returned 100", Some("hip"))]
+#[case("Call returned 0x1008", Some("hsa"))]
+#[case("what():  Unknown ze_result_t value: 1879048193", Some("level-zero"))]
+#[case(
+    "Native API failed. Native API returns: 20 (UR_RESULT_ERROR_DEVICE_LOST)",
+    Some("sycl")
+)]
+#[case(
+    "[h264_qsv @ 0x1] Error initializing the MFX video core: unsupported (-3)",
+    Some("qsv")
+)]
+#[case("invalid device ordinal", None)]
+#[case("the job returned 1879048193", None)]
+#[case("this codec is unsupported (-3)", None)]
+fn a_message_or_number_reads_only_on_its_emitter_s_line(
+    #[case] text: &str,
+    #[case] emitter: Option<&str>,
+) {
+    let (rules, gpu) = emitter_rules(Registry::discovered());
+    let readings = read(text, &rules, &gpu);
+    assert_eq!(primary(&readings).map(|r| r.emitter), emitter, "{text}");
 }

@@ -144,8 +144,3 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..QSV
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] =
-    &[&NOT_FOUND, &UNSUPPORTED, &DEVICE, &SESSION, &PROGRAM];

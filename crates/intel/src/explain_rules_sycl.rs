@@ -274,9 +274,3 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..SYCL
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] = &[
-    &NOT_FOUND, &LOST, &INIT, &COMPILER, &VERSION, &RESOURCES, &PROGRAM,
-];

@@ -208,14 +208,3 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..ZE
 };
-
-/// Every class, for the table test: no status in two.
-#[cfg(test)]
-pub(crate) const CLASSES: &[&EmitterRule] = &[
-    &DEVICE_LOST,
-    &UNINITIALIZED,
-    &DEPENDENCY,
-    &UNSUPPORTED,
-    &PERMISSION,
-    &PROGRAM,
-];

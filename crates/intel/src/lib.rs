@@ -9,8 +9,6 @@ mod explain_rules;
 mod explain_rules_kernel;
 mod explain_rules_media;
 mod explain_rules_sycl;
-#[cfg(test)]
-mod explain_rules_tests;
 mod explain_rules_ze;
 pub mod families;
 pub mod kernels;
