@@ -292,8 +292,8 @@ pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
                 .iter()
                 .flat_map(|l| l.iter().copied())
                 .chain(r.needs.iter().copied())
-                .chain(status::words(r))
         })
+        .chain(status::stems(rules.iter().copied()))
         .collect()
 }
 
@@ -313,8 +313,8 @@ pub fn read_found(
     gpu: &[&str],
     found: &HashSet<&str>,
 ) -> Vec<Reading> {
-    // A status rule is a candidate when one of its statuses is in the text, or its shape is
-    // and it reads numbers; only the statuses found are looked for line by line.
+    // A status rule is a candidate when the stem of one of its statuses' names is in the
+    // text, or its shape is (a message, bare name or number reads on a line of that shape).
     let candidates: Vec<(&EmitterRule, Vec<&EmitterStatus>)> = rules
         .iter()
         .copied()
@@ -325,7 +325,7 @@ pub fn read_found(
                 return shape.then(Vec::new).map(|p| (r, p));
             }
             let present = status::present(r, found);
-            (!present.is_empty() || (shape && !r.numbers.is_empty())).then_some((r, present))
+            (!present.is_empty() || shape).then_some((r, present))
         })
         .collect();
     if candidates.is_empty() {

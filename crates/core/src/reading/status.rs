@@ -42,33 +42,52 @@ pub const fn hex_after(after: &'static str) -> NumberAt {
     NumberAt { after, hex: true }
 }
 
-/// The statuses of `rule` whose name, bare name or message occurs somewhere in the text
-/// (`found` holds the words found in one pass): only these are looked for line by line.
+/// The statuses of `rule` whose stem ([`stem`]) occurs somewhere in the text (`found` holds
+/// the words found in the one pass): only these are looked for by name line by line. A
+/// message, bare name or number is looked for only on a line with the rule's shape, so it
+/// needs no word of its own in that pass.
 pub(super) fn present<'r>(
     rule: &'r EmitterRule,
     found: &std::collections::HashSet<&str>,
 ) -> Vec<&'r EmitterStatus> {
     rule.statuses
         .iter()
-        .filter(|s| {
-            found.contains(s.name)
-                || (!s.text.is_empty() && found.contains(s.text))
-                || bare(rule, s).is_some_and(|b| found.contains(b))
-        })
+        .filter(|s| found.contains(stem(s.name)))
         .collect()
 }
 
-/// The words of `rule`'s statuses for the one pass over the text.
-pub(super) fn words(rule: &EmitterRule) -> impl Iterator<Item = &'static str> + '_ {
-    rule.statuses.iter().flat_map(|s| {
-        [
-            Some(s.name),
-            (!s.text.is_empty()).then_some(s.text),
-            bare(rule, s),
-        ]
-        .into_iter()
-        .flatten()
-    })
+/// The stems of every status of `rules`, each once, for the one pass over the text: a few
+/// dozen words stand for some six hundred names (and their messages need none).
+pub(super) fn stems<'r>(rules: impl Iterator<Item = &'r EmitterRule>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for s in rules.flat_map(|r| r.statuses.iter()) {
+        let st = stem(s.name);
+        if !out.contains(&st) {
+            out.push(st);
+        }
+    }
+    out
+}
+
+/// The part of a name its enum's values share: up to the second `_` (`HSA_STATUS_`,
+/// `CL_INVALID_`, `ZE_RESULT_`; a name with fewer is its own stem), or the first two words of
+/// a camel-case name (`hipError` of `hipErrorNoDevice`, `ErrorDevice` of Vulkan-Hpp's
+/// `ErrorDeviceLost`).
+fn stem(name: &'static str) -> &'static str {
+    if name.contains('_') {
+        let end = name
+            .match_indices('_')
+            .nth(1)
+            .map_or(name.len(), |(i, _)| i + 1);
+        return &name[..end];
+    }
+    let end = name
+        .char_indices()
+        .skip(1)
+        .filter(|(_, c)| c.is_ascii_uppercase())
+        .nth(1)
+        .map_or(name.len(), |(i, _)| i);
+    &name[..end]
 }
 
 /// The status `line` names: by its name anywhere; on a line with the rule's shape
@@ -79,19 +98,24 @@ pub(super) fn find<'r>(
     in_shape: bool,
     present: &[&'r EmitterStatus],
 ) -> Option<&'r EmitterStatus> {
-    if let Some(s) = present.iter().find(|s| ident_in(line, s.name)) {
+    if let Some(s) = present
+        .iter()
+        .find(|s| line.contains(stem(s.name)) && ident_in(line, s.name))
+    {
         return Some(s);
     }
     if !in_shape {
         return None;
     }
-    if let Some(s) = present
+    if let Some(s) = rule
+        .statuses
         .iter()
         .find(|s| bare(rule, s).is_some_and(|b| ident_in(line, b)))
     {
         return Some(s);
     }
-    if let Some(s) = present
+    if let Some(s) = rule
+        .statuses
         .iter()
         .filter(|s| !s.text.is_empty() && line.contains(s.text))
         .max_by_key(|s| s.text.len())
@@ -171,6 +195,14 @@ mod tests {
         assert_eq!(number("41040", false), Some(41040));
         assert_eq!(number("0x1008f", false), Some(0x1008f));
         assert_eq!(number("abc", false), None);
+    }
+
+    #[test]
+    fn a_stem_is_what_an_enum_s_names_share() {
+        assert_eq!(stem("HSA_STATUS_ERROR"), "HSA_STATUS_");
+        assert_eq!(stem("VK_TIMEOUT"), "VK_TIMEOUT");
+        assert_eq!(stem("hipErrorNoDevice"), "hipError");
+        assert_eq!(stem("ErrorDeviceLost"), "ErrorDevice");
     }
 
     #[test]
