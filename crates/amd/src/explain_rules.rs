@@ -4,10 +4,13 @@
 //! docs/explain.md#emitters.
 
 use gpuctl_core::plugin::{
-    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE,
+    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RULE,
 };
 
+use crate::explain_rules_hip as hip;
 use crate::explain_rules_hsa as hsa;
+use crate::explain_rules_kernel as kernel;
+use crate::explain_rules_smi as smi;
 
 /// The ROCm user-space libraries: the image's own.
 const IMAGE_LIBS: &[&str] = &[
@@ -24,6 +27,11 @@ const IMAGE_LIBS: &[&str] = &[
     "libhiprand",
     "librocrand",
     "libhipsparse",
+    "libhipblaslt",
+    "librocsparse",
+    "libhipfft",
+    "libmigraphx",
+    "librocprofiler",
 ];
 
 /// What rocminfo's and rocm-smi's "amdgpu not loaded" means: two readings the text cannot tell.
@@ -87,9 +95,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // HSA runtime: hsa_status_t by name and number (explain_rules_hsa.rs).
     hsa::OUT_OF_RESOURCES,
     hsa::NOT_INITIALIZED,
-    hsa::GENERIC,
     hsa::INVALID_ISA,
     hsa::MEMORY_FAULT,
+    hsa::FAULT,
+    hsa::QUEUE,
+    hsa::PROGRAM,
     // ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" with ENOMEM.
     // KFD answers ENOMEM for a GPU it does not support, and the runtime's mapping of /dev/kfd
     // fails the same way when /dev is mounted noexec (ROCm/legacy-rocm-build#1185, #2232):
@@ -121,57 +131,31 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_NOTE,
         ..RULE
     },
-    EmitterRule {
-        emitter: "hip",
-        who: "the HIP runtime",
-        line: &[
-            &["hipErrorOutOfMemory"],
-            &["HIP out of memory"],
-            &["HIP error: out of memory"],
-        ],
-        operation: Operation::Allocate,
-        object: ObjectAt::Is("device memory"),
-        cause: "the GPU's memory is exhausted: the workload needs more than is free (or, on an APU, the carve-out the firmware gives the GPU is small) — not a configuration problem of the container.",
-        check: "'rocm-smi --showmeminfo vram' shows the memory in use; use a smaller batch or model, or raise the APU's UMA size in the firmware",
-        rank: RANK_VAGUE,
-        ..RULE
-    },
-    // hipGetErrorString(hipErrorNoDevice): "no ROCm-capable device is detected".
-    EmitterRule {
-        emitter: "hip",
-        who: "the HIP runtime",
-        line: &[&["no ROCm-capable device is detected"]],
-        operation: Operation::FindDevice,
-        object: ObjectAt::Is("a ROCm GPU"),
-        cause: "no GPU reached the HIP runtime: /dev/kfd or the GPU's render node was not given to the container, its user may not open them (render and video groups), or this ROCm release does not support the GPU.",
-        check: "'rocminfo' in the container lists the agents it sees; pass '--device /dev/kfd --device /dev/dri' (or the amd.com/gpu CDI device) with '--group-add keep-groups' under crun",
-        ..RULE
-    },
-    EmitterRule {
-        emitter: "hip",
-        who: "the HIP runtime",
-        line: &[&["hipErrorInsufficientDriver"]],
-        operation: Operation::MatchVersion,
-        object: ObjectAt::Is("the amdgpu driver"),
-        cause: "the host's amdgpu/KFD driver is older than the image's ROCm release needs.",
-        check: "'gpuctl requirement' gives the ROCm releases for this GPU; match the image's ROCm to the host's driver, or upgrade amdgpu-dkms",
-        ..RULE
-    },
-    // HIP's hipErrorInvalidDeviceFunction, as PyTorch prints it: "HIP error: invalid device
-    // function" (code for another LLVM target, often under HSA_OVERRIDE_GFX_VERSION).
-    EmitterRule {
-        emitter: "hip",
-        who: "the HIP runtime",
-        line: &[
-            &["HIP error: invalid device function"],
-            &["hipErrorInvalidDeviceFunction"],
-        ],
-        operation: Operation::MatchVersion,
-        object: ObjectAt::Is("the GPU's LLVM target"),
-        cause: "the program has no kernel built for this GPU's LLVM target (gfx…): its ROCm build does not list the GPU, or HSA_OVERRIDE_GFX_VERSION names a target whose code does not run on it.",
-        check: "'rocminfo | grep gfx' gives the GPU's target; 'gpuctl requirement' the ROCm releases that list it; set HSA_OVERRIDE_GFX_VERSION only to a target of the same family",
-        ..RULE
-    },
+    // /dev/kfd by errno, amdgpu's kernel log, ROCm's device plugin (explain_rules_kernel.rs).
+    kernel::KFD_EPERM,
+    kernel::KFD_NODEV,
+    kernel::KFD_GROUP,
+    kernel::FIRMWARE,
+    kernel::INIT,
+    kernel::HANG,
+    kernel::PLUGIN,
+    // amd-smi's and rocm-smi's statuses (explain_rules_smi.rs).
+    smi::DRIVER,
+    smi::NO_GPU,
+    smi::PERMISSION,
+    smi::NOT_FOUND,
+    smi::LIBRARY,
+    smi::BUSY,
+    smi::UNSUPPORTED,
+    smi::OTHER,
+    // HIP: hipError_t by name, message and number (explain_rules_hip.rs).
+    hip::NO_DEVICE,
+    hip::INVALID_DEVICE,
+    hip::DRIVER,
+    hip::TARGET,
+    hip::INIT,
+    hip::FAULT,
+    hip::PROGRAM,
     // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
     // types:[...])" gpu_type=gfx1031.
     EmitterRule {

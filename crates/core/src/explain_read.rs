@@ -54,7 +54,8 @@ pub(crate) enum Answer<'r> {
     Family,
     /// The emitter's reading of this line.
     Structured(&'r Reading),
-    /// A library the image must ship: not a GPU misconfiguration.
+    /// A library the image must ship, or the workload's own failure (its out-of-memory): not a
+    /// GPU misconfiguration.
     Image,
 }
 
@@ -77,7 +78,9 @@ pub(crate) fn decide<'r>(
         return Answer::Family;
     }
     match r.owner {
-        Owner::Image if family.is_none() => Answer::Image,
+        Owner::Image | Owner::Workload if family.is_none() => Answer::Image,
+        // The workload's own failure never stands in for a family's cause.
+        Owner::Workload => Answer::Family,
         _ if r.rank < RANK_WRAPPER => Answer::Structured(r),
         _ => Answer::Family,
     }
@@ -161,8 +164,8 @@ fn mount_options(probe: &Probe, point: &str) -> Option<String> {
 }
 
 /// Why a text `explain` does not claim is still no GPU misconfiguration, when an emitter's
-/// rule can say so (a library the image lacks): the line `gpuctl explain` adds to its "none
-/// found".
+/// rule can say so (a library the image lacks, the workload's own out-of-memory): the line
+/// `gpuctl explain` adds to its "none found".
 pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> {
     let text = py_strip(stderr);
     if super::explain(text, registry, None).is_some() {
@@ -170,9 +173,13 @@ pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> 
     }
     let (rules, gpu) = rules_of(registry);
     let readings = reading::read(text, &rules, &gpu);
-    let r = readings.iter().find(|r| r.owner == Owner::Image)?;
+    let r = readings.iter().find(|r| r.owner != Owner::Stack)?;
+    let whose = match r.owner {
+        Owner::Workload => "the workload's own failure",
+        _ => "the image's packaging",
+    };
     Some(format!(
-        "line {}: {} This is the image's packaging, not the GPU's setup: {}.",
+        "line {}: {} This is {whose}, not the GPU's setup: {}.",
         r.line,
         r.sentence(),
         r.check.trim_end_matches('.')

@@ -44,8 +44,8 @@ pub use crate::families::{
     PRIORITY_KEEP_GROUPS, PRIORITY_NOTHING_INJECTED, PRIORITY_PRECISE, UNRECOGNISED,
 };
 pub use crate::reading::{
-    EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_REASON,
-    RANK_VAGUE, RANK_WRAPPER, RULE,
+    EmitterRule, EmitterStatus, LOADER, NumberAt, ObjectAt, Operation, Owner, RANK_DECISIVE,
+    RANK_NOTE, RANK_REASON, RANK_VAGUE, RANK_WRAPPER, RULE, decimal_after, hex_after, status,
 };
 // The component vocabulary of the structured fallback.
 pub use crate::reading::vocabulary::{Component, ComponentKind, words as component_words};

@@ -138,6 +138,43 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // CUDA's out of memory (cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY) is the
     // workload's, not the stack's: no rule reads it, so it stays unclaimed (a look-alike in
     // crates/cli/tests/explain_nvidia_stack.rs).
+    // The program's own faults on a GPU it reached, by their cudaGetErrorString strings and
+    // names (CUDA Runtime API reference, enum cudaError: cudaErrorIllegalAddress 700,
+    // cudaErrorAssert 710, cudaErrorLaunchFailure 719, cudaErrorLaunchOutOfResources 701,
+    // cudaErrorMisalignedAddress 716, cudaErrorIllegalInstruction 715, cudaErrorInvalidPc 718,
+    // cudaErrorHardwareStackError 714): said to be the workload's, so that no reading of the
+    // line's structure takes them for the stack's (the fallback, docs/explain.md#fallback).
+    EmitterRule {
+        line: &[
+            &["CUDA", "an illegal memory access was encountered"],
+            &["CUDA", "device-side assert triggered"],
+            &["CUDA", "unspecified launch failure"],
+            &["CUDA", "too many resources requested for launch"],
+            &["CUDA", "misaligned address"],
+            &["CUDA", "an illegal instruction was encountered"],
+            &["CUDA", "invalid program counter"],
+            &["CUDA", "hardware stack error"],
+            &["cudaErrorIllegalAddress"],
+            &["CUDA_ERROR_ILLEGAL_ADDRESS"],
+            &["cudaErrorAssert"],
+            &["CUDA_ERROR_ASSERT"],
+            &["cudaErrorLaunchFailure"],
+            &["CUDA_ERROR_LAUNCH_FAILED"],
+            &["cudaErrorLaunchOutOfResources"],
+            &["CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"],
+            &["cudaErrorMisalignedAddress"],
+            &["CUDA_ERROR_MISALIGNED_ADDRESS"],
+            &["cudaErrorIllegalInstruction"],
+            &["CUDA_ERROR_ILLEGAL_INSTRUCTION"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the program's kernel"),
+        owner: gpuctl_core::plugin::Owner::Workload,
+        cause: "the program's own kernel failed on a GPU it reached (a bad address, an assert, a launch it sized too large): no container or driver setting causes it.",
+        check: "rerun with CUDA_LAUNCH_BLOCKING=1 (or compute-sanitizer) to find the kernel; report it to the program",
+        rank: gpuctl_core::plugin::RANK_NOTE,
+        ..CUDA
+    },
     // PyTorch's torch/cuda/__init__.py `_lazy_init`: "No CUDA GPUs are available" when the
     // runtime counts no device (the torch.cuda API is also a ROCm build's, through HIP).
     EmitterRule {

@@ -119,10 +119,9 @@ impl NodeVendor {
             }
         }
         let (d, kind, n, noun) = (f.name(), f.kind, devices.len(), f.device_noun);
-        let shared = match self.shared_text() {
-            Some(s) => Some((s, self.has_shared_nodes(probe))),
-            None => None,
-        };
+        let shared = self
+            .shared_text()
+            .map(|s| (s, self.has_shared_nodes(probe)));
         // GPUs the bus lists but no driver serves are not "no GPU": doctor says why.
         let on_bus = match tier {
             None => probe.pci().gpus_of(f.pci_vendor_id, f.pci_classes).0.len(),

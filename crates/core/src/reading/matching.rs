@@ -1,22 +1,29 @@
 //! Matching one rule against one line: the line's shape, the words that make it another
 //! emitter's, and the object found by its place in the line.
 
+use super::status::{self, EmitterStatus};
 use super::{EmitterRule, ObjectAt, Reading};
 
 /// The rule's reading of `line` (number `number`, from 1), or `None` when its shape is not
-/// there, a word of [`EmitterRule::unless`] is, or the object is not one the rule reads.
+/// there, a word of [`EmitterRule::unless`] is, or the object is not one the rule reads. A
+/// status rule reads a line that names one of `present` (its statuses found in the text).
 pub(super) fn apply(
     rule: &EmitterRule,
     line: &str,
     number: usize,
     gpu: &[&str],
+    present: &[&EmitterStatus],
 ) -> Option<Reading> {
-    if !rule
+    let shape = rule
         .line
         .iter()
-        .any(|l| !l.is_empty() && l.iter().all(|w| has(line, w)))
-        || rule.unless.iter().any(|w| line.contains(w))
-    {
+        .any(|l| !l.is_empty() && l.iter().all(|w| has(line, w)));
+    let found = if rule.statuses.is_empty() {
+        None
+    } else {
+        Some(status::find(rule, line, shape, present)?)
+    };
+    if (found.is_none() && !shape) || rule.unless.iter().any(|w| line.contains(w)) {
         return None;
     }
     let object = match rule.object {
@@ -36,7 +43,11 @@ pub(super) fn apply(
     if rule.gpu_object && !object.as_deref().is_some_and(|o| names_gpu(o, gpu)) {
         return None;
     }
-    let fill = |s: &str| s.replace("{object}", object.as_deref().unwrap_or("it"));
+    let label = found.map(|s| status::label(rule, s)).unwrap_or_default();
+    let fill = |s: &str| {
+        s.replace("{object}", object.as_deref().unwrap_or("it"))
+            .replace("{status}", &label)
+    };
     Some(Reading {
         line: number,
         emitter: rule.emitter,

@@ -11,15 +11,22 @@
 
 mod matching;
 pub(crate) mod rules;
+mod rules_egl;
+mod rules_engines;
 mod rules_graphics;
 // The structured fallback (issue 31): a GPU failure no rule claims, read by its structure.
 pub(crate) mod fallback;
 mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
+mod rules_opencl;
+mod rules_vaapi;
+mod rules_vulkan;
+mod status;
 pub mod vocabulary;
 
 use matching::apply;
+pub use status::{EmitterStatus, NumberAt, decimal_after, hex_after, status};
 
 use std::collections::HashSet;
 
@@ -112,6 +119,9 @@ pub enum Owner {
     /// The image: a library it must ship itself (cuDNN, cuBLAS, the ROCm libraries). gpuctl
     /// does not claim it, and says why.
     Image,
+    /// The workload itself: its own out-of-memory, an invalid argument it passed (a status of
+    /// the runtime's enum that no set-up causes). gpuctl does not claim it, and says why.
+    Workload,
 }
 
 /// One emitter's failure of one operation: the line's shape, where its object is, and what it
@@ -155,6 +165,18 @@ pub struct EmitterRule {
     /// Lower is more specific: [`RANK_REASON`] for a line that names the reason,
     /// [`RANK_WRAPPER`] for one that only says something underneath failed.
     pub rank: u8,
+    /// When not empty, the rule reads these values of the emitter's own status enum (one
+    /// class of it, whose failure means one cause): by name anywhere, and by message, bare
+    /// name or number only on a line with one of [`EmitterRule::line`]'s shapes; `{status}`
+    /// in the cause names the one found.
+    pub statuses: &'static [EmitterStatus],
+    /// Where callers print a status's number ([`NumberAt`]).
+    pub numbers: &'static [NumberAt],
+    /// A prefix callers drop from a status's name (vulkaninfo's `ERROR_INCOMPATIBLE_DRIVER`
+    /// for `VK_ERROR_INCOMPATIBLE_DRIVER`): the name without it reads on a line of the shape.
+    pub bare: &'static str,
+    /// `{status}` gives the number in hex (`0x1008`).
+    pub hex: bool,
 }
 
 /// A reason that contradicts any other cause (the kernel driver is not loaded: no
@@ -187,6 +209,10 @@ pub const RULE: EmitterRule = EmitterRule {
     host_path: None,
     host_mount: None,
     rank: RANK_REASON,
+    statuses: &[],
+    numbers: &[],
+    bare: "",
+    hex: false,
 };
 
 /// What the dynamic loader (ld.so, dlopen, Python's ImportError) prints for a library it cannot
@@ -246,14 +272,20 @@ impl Reading {
     }
 }
 
-/// Core's rules (engines and orchestrators in [`rules::CORE_RULES`], graphics and compute
-/// loaders in rules_graphics.rs); vendors' come through
+/// Core's rules (engines and orchestrators in [`rules::CORE_RULES`] and rules_engines.rs, graphics and compute
+/// loaders in rules_graphics.rs, their status enums in rules_vaapi.rs, rules_vulkan.rs,
+/// rules_egl.rs and rules_opencl.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
         .iter()
+        .chain(rules_engines::RULES)
         .chain(rules_graphics::VAAPI_RULES)
         .chain(rules_graphics::LOADER_RULES)
+        .chain(rules_vaapi::RULES)
+        .chain(rules_egl::RULES)
+        .chain(rules_opencl::RULES)
+        .chain(rules_vulkan::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that
@@ -267,6 +299,7 @@ pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
                 .flat_map(|l| l.iter().copied())
                 .chain(r.needs.iter().copied())
         })
+        .chain(status::stems(rules.iter().copied()))
         .collect()
 }
 
@@ -286,19 +319,28 @@ pub fn read_found(
     gpu: &[&str],
     found: &HashSet<&str>,
 ) -> Vec<Reading> {
-    let candidates: Vec<&EmitterRule> = rules
+    // A status rule is a candidate when the stem of one of its statuses' names is in the
+    // text, or its shape is (a message, bare name or number reads on a line of that shape).
+    let candidates: Vec<(&EmitterRule, Vec<&EmitterStatus>)> = rules
         .iter()
         .copied()
-        .filter(|r| r.line.iter().any(|l| l.iter().all(|w| found.contains(w))))
         .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| found.contains(w)))
+        .filter_map(|r| {
+            let shape = r.line.iter().any(|l| l.iter().all(|w| found.contains(w)));
+            if r.statuses.is_empty() {
+                return shape.then(Vec::new).map(|p| (r, p));
+            }
+            let present = status::present(r, found);
+            (!present.is_empty() || shape).then_some((r, present))
+        })
         .collect();
     if candidates.is_empty() {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        for r in &candidates {
-            if let Some(reading) = apply(r, line, i + 1, gpu) {
+        for (r, present) in &candidates {
+            if let Some(reading) = apply(r, line, i + 1, gpu, present) {
                 out.push(reading);
             }
         }
@@ -307,10 +349,10 @@ pub fn read_found(
 }
 
 /// The reading that explains the text: the most specific; of two as specific, the host's
-/// stack before the image (a missing driver library explains the image's missing ones), then
+/// stack before the image or the workload (a missing driver library explains the image's missing ones), then
 /// the later line (a later line names what an earlier one wrapped).
 pub fn primary(readings: &[Reading]) -> Option<&Reading> {
-    let key = |r: &Reading| (r.rank, r.owner == Owner::Image);
+    let key = |r: &Reading| (r.rank, r.owner != Owner::Stack);
     readings
         .iter()
         .reduce(|best, r| if key(r) <= key(best) { r } else { best })
@@ -318,3 +360,5 @@ pub fn primary(readings: &[Reading]) -> Option<&Reading> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_status;

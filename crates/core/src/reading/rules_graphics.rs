@@ -149,22 +149,6 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
 
 /// The Vulkan, Mesa and OpenCL rules.
 pub(crate) const LOADER_RULES: &[EmitterRule] = &[
-    // Vulkan-Loader: VK_ERROR_INCOMPATIBLE_DRIVER from vkCreateInstance when no ICD loads.
-    EmitterRule {
-        emitter: "vulkan",
-        who: "the Vulkan loader",
-        line: &[
-            &["ERROR_INCOMPATIBLE_DRIVER"],
-            &["Cannot create Vulkan instance"],
-            &["Found no drivers!"],
-        ],
-        operation: Operation::LoadLibrary,
-        cause: "no Vulkan driver (ICD) could be loaded: no ICD manifest under /usr/share/vulkan/icd.d or /etc/vulkan/icd.d names a library present in the container (NVIDIA's nvidia_icd.json comes with the graphics capability: NVIDIA_DRIVER_CAPABILITIES must include 'graphics'; Mesa's radv or anv must be in the image for AMD and Intel).",
-        check: "'ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d' in the container, then VK_LOADER_DEBUG=all vulkaninfo to see why each ICD is skipped",
-        // The loader's own line on an ICD it found (below) is more specific than the result.
-        rank: RANK_VAGUE,
-        ..RULE
-    },
     // Vulkan-Loader loader.c: "loader_scanned_icd_add: Could not get 'vkCreateInstance' via
     // 'vk_icdGetInstanceProcAddr' for ICD %s": the ICD is there and loaded, but gave no
     // instance: for NVIDIA's, the GPU's device nodes were not in the container
@@ -179,13 +163,11 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
         check: "'ls -l /dev/nvidia* /dev/dri' in the container; give the GPU with its graphics capability (CDI 'nvidia.com/gpu=all', or NVIDIA_DRIVER_CAPABILITIES=graphics,...) and check VK_LOADER_DEBUG=all vulkaninfo",
         ..RULE
     },
+    // loader.c: "terminator_CreateInstance: Failed to CreateInstance in ICD %d. Skipping ICD."
     EmitterRule {
         emitter: "vulkan",
         who: "the Vulkan loader",
-        line: &[
-            &["ERROR_INITIALIZATION_FAILED"],
-            &["Failed to CreateInstance in ICD"],
-        ],
+        line: &[&["Failed to CreateInstance in ICD"]],
         operation: Operation::Initialise,
         cause: "a Vulkan driver was found but did not start: it cannot reach its GPU (no device node or render node passed, or NVIDIA's user-space libraries of another release than the kernel module).",
         check: "VK_LOADER_DEBUG=all vulkaninfo in the container; the GPU's nodes must be there, and for NVIDIA the ICD's libGLX_nvidia.so must be the host driver's release",
@@ -228,6 +210,9 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
             &["failed to create dri2 screen"],
             &["failed to create dri3 screen"],
             &["Failed to query drm device"],
+            // Mesa's platform_*.c: the EGL error string when no DRI screen starts.
+            &["DRI2: failed to create screen"],
+            &["DRI2: failed to load driver"],
         ],
         operation: Operation::Open,
         object: ObjectAt::Is("the GPU's DRM device"),
@@ -245,17 +230,6 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
         cause: "Mesa could not load its '{object}' driver (the MESA-LOADER line before this says why: missing, or a library of its own that does not fit), so OpenGL falls back to software or fails.",
         check: "'LIBGL_DEBUG=verbose glxinfo -B' in the container names the file it tried and why it failed",
         rank: RANK_VAGUE,
-        ..RULE
-    },
-    // OpenCL ICD loader: CL_PLATFORM_NOT_FOUND_KHR (-1001) from clGetPlatformIDs
-    // (KhronosGroup/OpenCL-Guide#33).
-    EmitterRule {
-        emitter: "opencl-icd",
-        who: "the OpenCL ICD loader",
-        line: &[&["clGetPlatformIDs", "-1001"], &["PLATFORM_NOT_FOUND_KHR"]],
-        operation: Operation::LoadLibrary,
-        cause: "no OpenCL platform could be loaded: /etc/OpenCL/vendors holds no .icd file naming a library present in the container (NVIDIA's nvidia.icd comes with the compute capability; AMD's and Intel's ICDs must be installed in the image).",
-        check: "'ls /etc/OpenCL/vendors' and 'clinfo' in the container; OCL_ICD_ENABLE_TRACE=1 shows why each ICD is skipped",
         ..RULE
     },
 ];

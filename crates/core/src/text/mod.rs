@@ -8,7 +8,13 @@ pub use gpuctl_host::text::*;
 /// catalogue has a few hundred words).
 pub fn present<'w>(text: &str, words: &[&'w str]) -> std::collections::HashSet<&'w str> {
     let words: Vec<&'w str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-    let Ok(ac) = aho_corasick::AhoCorasick::new(&words) else {
+    // A DFA steps each byte with one table lookup, however many words there are; the default
+    // (a contiguous NFA for a few hundred words) walks deeper states and failure links for every
+    // byte that begins a word, which a long log pays for line by line.
+    let Ok(ac) = aho_corasick::AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .build(&words)
+    else {
         // Only a pattern set too large for the automaton fails; search them one by one.
         return words.into_iter().filter(|w| text.contains(w)).collect();
     };

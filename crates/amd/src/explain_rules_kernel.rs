@@ -1,0 +1,129 @@
+//! AMD's kernel side read by structure (issue 31): /dev/kfd's open by errno, the amdgpu
+//! driver's start-up failures in the kernel log, and ROCm's Kubernetes device plugin.
+
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
+
+/// ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" (rocminfo.cc's
+/// CheckInitialState, strerror(errno)), by errno. EACCES, ENOENT and EINVAL are families
+/// (`amd-kfd-*`), ENOMEM the rule in explain_rules.rs.
+const KFD_OPEN: EmitterRule = EmitterRule {
+    emitter: "rocminfo",
+    who: "the ROCm runtime",
+    operation: Operation::Open,
+    object: ObjectAt::Is("/dev/kfd"),
+    ..RULE
+};
+
+/// The amdgpu driver in the kernel log.
+const AMDGPU: EmitterRule = EmitterRule {
+    emitter: "amdgpu-kernel-module",
+    who: "the amdgpu kernel driver",
+    ..RULE
+};
+
+/// What to check when amdgpu did not start on the GPU.
+const AMDGPU_INIT_CHECK: &str = "'sudo dmesg | grep -i -e amdgpu -e firmware' on the host names the failing step; install a linux-firmware (or amdgpu-dkms-firmware) at least as new as the kernel, rebuild the initramfs ('sudo update-initramfs -u' / 'sudo dracut -f'), or use a kernel that supports the GPU";
+
+/// EPERM: the node is in the container but the device cgroup (or a seccomp or LSM rule)
+/// does not allow it: bind-mounted as a volume rather than passed as a device.
+pub(crate) const KFD_EPERM: EmitterRule = EmitterRule {
+    line: &[&["/dev/kfd read-write: Operation not permitted"]],
+    cause: "the container has /dev/kfd but may not open it (EPERM): the device cgroup does not allow the node (it was bind-mounted with '-v /dev/kfd' instead of passed with '--device /dev/kfd', or a Kubernetes pod got it without the device plugin), or an LSM denied it.",
+    check: "pass it as a device ('--device /dev/kfd --device /dev/dri', or the amd.com/gpu CDI device) rather than as a volume; in Kubernetes request amd.com/gpu from the device plugin",
+    ..KFD_OPEN
+};
+
+/// ENODEV / ENXIO: a /dev/kfd node with no driver behind it (a node left in a container's
+/// /dev, or amdgpu loaded without KFD).
+pub(crate) const KFD_NODEV: EmitterRule = EmitterRule {
+    line: &[
+        &["/dev/kfd read-write: No such device"],
+        &["/dev/kfd read-write: No such device or address"],
+    ],
+    cause: "/dev/kfd exists but no driver answers it (ENODEV/ENXIO): the host's amdgpu driver is not loaded, was loaded without KFD (no GPU it supports for compute), or the node is a stale copy in the container's /dev.",
+    check: "on the host 'lsmod | grep amdgpu', 'ls -l /dev/kfd' and 'sudo dmesg | grep kfd'; pass the host's node with '--device /dev/kfd'",
+    host_path: Some("/sys/module/amdgpu"),
+    rank: RANK_DECISIVE,
+    ..KFD_OPEN
+};
+
+/// rocminfo.cc: "%s is not member of \"%s\" group, the default DRM access group. Users
+/// must be a member of the \"%s\" group or another DRM access group in order for ROCm
+/// applications to run successfully."
+pub(crate) const KFD_GROUP: EmitterRule = EmitterRule {
+    line: &[&["is not member of", "the default DRM access group"]],
+    object: ObjectAt::After("is not member of "),
+    cause: "the user is not in {object}, the group that owns /dev/kfd and the render nodes, so ROCm may not open them.",
+    check: "'sudo usermod -aG render,video $USER' and log in again; in a rootless container keep the groups with '--group-add keep-groups' (crun)",
+    ..KFD_OPEN
+};
+
+/// The kernel's firmware loader (drivers/base/firmware_loader/main.c): "Direct firmware
+/// load for %s failed with error %d", for amdgpu's (and radeon's) files.
+pub(crate) const FIRMWARE: EmitterRule = EmitterRule {
+    line: &[&["Direct firmware load for ", "failed with error"]],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::After("Direct firmware load for "),
+    objects: &["amdgpu/", "radeon/"],
+    cause: "the kernel could not load the GPU's firmware file {object} (error -2: the file is not in /lib/firmware or the initramfs): the host's linux-firmware is older than the kernel's amdgpu, so the GPU does not start and no container can use it.",
+    check: AMDGPU_INIT_CHECK,
+    rank: RANK_DECISIVE,
+    ..AMDGPU
+};
+
+/// drivers/gpu/drm/amd/amdgpu/amdgpu_kms.c: "Fatal error during GPU init"; amdgpu_device.c:
+/// "early_init of IP block <%s> failed %d", "sw_init ...", "hw_init ...",
+/// "amdgpu_device_ip_init failed"; drivers/base/dd.c: "probe of %s failed with error %d".
+/// Panfrost prints the same "Fatal error during GPU init": only amdgpu's line is read.
+pub(crate) const INIT: EmitterRule = EmitterRule {
+    line: &[
+        &["amdgpu", "Fatal error during GPU init"],
+        &["amdgpu", "early_init of IP block"],
+        &["amdgpu", "sw_init of IP block"],
+        &["amdgpu", "hw_init of IP block"],
+        &["amdgpu_device_ip_init failed"],
+        &["amdgpu", ": probe of ", "failed with error"],
+    ],
+    operation: Operation::Initialise,
+    object: ObjectAt::Is("the GPU"),
+    cause: "the amdgpu driver failed to start on the GPU (a firmware file missing or older than the kernel, an IP block it could not initialise, or a GPU this kernel does not support yet), so the host has no usable AMD GPU and no container setting helps.",
+    check: AMDGPU_INIT_CHECK,
+    host_path: Some("/dev/kfd"),
+    rank: RANK_DECISIVE,
+    ..AMDGPU
+};
+
+/// amdgpu_job.c: "ring %s timeout, signaled seq=%u, emitted seq=%u"; amdgpu_device.c "GPU
+/// reset begin!" and the VM fault reports ("[gfxhub] page fault", "GCVM_L2_PROTECTION_FAULT").
+pub(crate) const HANG: EmitterRule = EmitterRule {
+    line: &[
+        &["amdgpu", "ring", "timeout"],
+        &["amdgpu", "GPU reset begin"],
+        &["amdgpu", "page fault"],
+        &["GCVM_L2_PROTECTION_FAULT"],
+    ],
+    operation: Operation::FindDevice,
+    object: ObjectAt::Is("the GPU"),
+    cause: "the GPU hung or faulted running a job, and the amdgpu driver reset it: code for another target (HSA_OVERRIDE_GFX_VERSION), a bug of the program, ROCm, Mesa or the firmware; the GPU had been reached, so it is not a container set-up problem.",
+    check: "'sudo dmesg | grep -i -e amdgpu -e \"page fault\"' on the host names the process; drop an HSA_OVERRIDE_GFX_VERSION naming another target, and update the kernel and linux-firmware",
+    rank: RANK_VAGUE,
+    ..AMDGPU
+};
+
+/// ROCm/k8s-device-plugin internal/pkg/amdgpu/amdgpu.go: "amdgpu driver unavailable.
+/// exiting with exit code 2. error: %s" when /sys/module/amdgpu/drivers/ is missing;
+/// plugin.go "No GPU nodes found via properties" (KFD's topology shows no GPU).
+pub(crate) const PLUGIN: EmitterRule = EmitterRule {
+    emitter: "amd-device-plugin",
+    who: "ROCm's Kubernetes device plugin",
+    line: &[
+        &["amdgpu driver unavailable"],
+        &["No GPU nodes found via properties"],
+    ],
+    operation: Operation::FindDevice,
+    object: ObjectAt::Is("amd.com/gpu"),
+    cause: "the device plugin found no AMD GPU on the node (no /sys/module/amdgpu/drivers/ or no GPU in KFD's topology), so the node offers no amd.com/gpu: the amdgpu driver is not loaded on the node, or the plugin's pod does not see the host's /sys.",
+    check: "on the node 'lsmod | grep amdgpu' and 'ls /sys/class/kfd/kfd/topology/nodes'; install amdgpu (or the AMD GPU operator's driver) and run the plugin's DaemonSet with the host's /sys mounted",
+    host_path: Some("/sys/module/amdgpu"),
+    ..RULE
+};
