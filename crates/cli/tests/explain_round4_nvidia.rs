@@ -56,6 +56,21 @@ pub(crate) fn read(
     )
 }
 
+/// The line is read by the emitter rules as `emitter` failing `operation`, and the cause names
+/// `word` (every module's `read_by_emitter` table).
+pub(crate) fn assert_read_by_emitter(emitter: &str, operation: &str, word: &str, text: &str) {
+    assert_eq!(
+        read(text),
+        (Some("gpu-structured"), Some(emitter), Some(operation)),
+        "{text}"
+    );
+    let c = cause(text).to_lowercase();
+    assert!(
+        c.contains(&word.to_lowercase()),
+        "{word} not in {c} for {text}"
+    );
+}
+
 /// The cause a structured answer gives.
 pub(crate) fn cause(text: &str) -> String {
     explain(text, Registry::discovered(), None)

@@ -2,7 +2,7 @@
 //! Each row is a line composed from the emitter's own source string (cited above it) as a user
 //! sees it, read by the rules of issue 31's round 4.
 
-use super::{cause, read};
+use super::{assert_read_by_emitter, cause, read};
 use rstest::rstest;
 
 /// Read by the emitter: (emitter, operation, a word of the cause, the line).
@@ -160,16 +160,7 @@ fn read_by_emitter(
     #[case] word: &str,
     #[case] text: &str,
 ) {
-    assert_eq!(
-        read(text),
-        (Some("gpu-structured"), Some(emitter), Some(operation)),
-        "{text}"
-    );
-    let c = cause(text).to_lowercase();
-    assert!(
-        c.contains(&word.to_lowercase()),
-        "{word} not in {c} for {text}"
-    );
+    assert_read_by_emitter(emitter, operation, word, text);
 }
 
 /// Kept by a family whose remedy is more specific: (family, a word of its diagnosis, the line).
