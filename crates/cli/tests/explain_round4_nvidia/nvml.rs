@@ -2,7 +2,7 @@
 //! Each row is a line composed from the emitter's own source string (cited above it) as a user
 //! sees it, read by the rules of issue 31's round 4.
 
-use super::{assert_read_by_emitter, cause, read};
+use super::{assert_read_by_emitter, read};
 use rstest::rstest;
 
 /// Read by the emitter: (emitter, operation, a word of the cause, the line).
