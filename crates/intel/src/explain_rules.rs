@@ -8,6 +8,7 @@ use gpuctl_core::plugin::{
 
 use crate::explain_rules_kernel as kernel;
 use crate::explain_rules_media as media;
+use crate::explain_rules_round5 as round5;
 use crate::explain_rules_sycl as sycl;
 use crate::explain_rules_ze as ze;
 
@@ -31,6 +32,12 @@ const IMAGE_LIBS: &[&str] = &[
 
 /// Intel's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
+    // Round 5: the small-BAR refusal, the loader's trace for the GPU driver, intel_gpu_top's
+    // PMU, SYCL under WSL2 (explain_rules_round5.rs).
+    round5::SMALL_BAR,
+    round5::ZE_DRIVER,
+    round5::GPU_TOP_PMU,
+    round5::SYCL_WSL,
     // Level Zero's ze_result_t by name and number (explain_rules_ze.rs).
     ze::DEVICE_LOST,
     ze::UNINITIALIZED,

@@ -9,6 +9,7 @@ pub mod explain;
 mod explain_rules;
 mod explain_rules_kernel;
 mod explain_rules_media;
+mod explain_rules_round5;
 mod explain_rules_sycl;
 mod explain_rules_ze;
 pub mod families;

@@ -20,6 +20,7 @@ mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
 mod rules_opencl;
+mod rules_round5;
 mod rules_vaapi;
 mod rules_vulkan;
 mod status;
@@ -274,7 +275,7 @@ impl Reading {
 
 /// Core's rules (engines and orchestrators in [`rules::CORE_RULES`] and rules_engines.rs, graphics and compute
 /// loaders in rules_graphics.rs, their status enums in rules_vaapi.rs, rules_vulkan.rs,
-/// rules_egl.rs and rules_opencl.rs); vendors' come through
+/// rules_egl.rs and rules_opencl.rs; round 5's in rules_round5.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
@@ -286,6 +287,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_egl::RULES)
         .chain(rules_opencl::RULES)
         .chain(rules_vulkan::RULES)
+        .chain(rules_round5::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that
