@@ -22,6 +22,10 @@ use gpuctl_core::plugin::{
 
 use crate::explain_rules_cli::{CLI, HOOK};
 
+/// A decisive line that names why a later decisive line (RmInitAdapter's failure, the fabric
+/// manager service's exit) failed: the later line only wraps it, so the reason must outrank it.
+const RANK_NAMES_WHY: u8 = RANK_DECISIVE - 1;
+
 /// The kernel module's lines.
 const NVRM: EmitterRule = EmitterRule {
     emitter: "nvidia-kernel-module",
@@ -44,7 +48,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "the open kernel module of this release drives only data-center GPUs by default, and this GPU is a GeForce or workstation one: it refuses the GPU (RmInitAdapter fails) unless the module parameter NVreg_OpenRmEnableUnsupportedGpus=1 is set.",
         check: "set 'options nvidia NVreg_OpenRmEnableUnsupportedGpus=1' in /etc/modprobe.d (or on the kernel command line: nvidia.NVreg_OpenRmEnableUnsupportedGpus=1) and reload the module, or install the proprietary kernel module flavour; drivers from 560 on drive GeForce GPUs with the open module by default",
         host_path: Some("/sys/module/nvidia"),
-        rank: RANK_DECISIVE,
+        rank: RANK_NAMES_WHY,
         ..NVRM
     },
     // osinit.c: "GPU %04x:%02x:%02x.%x: RmInitAdapter failed! (0x%x:0x%x:%d)": the step that
@@ -69,7 +73,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("an NVSwitch"),
         cause: "the fabric manager found no NVSwitch on this machine, so it had nothing to manage and exited: it is only for NVSwitch systems (HGX and DGX boards); GPUs joined by an NVLink bridge, or with no NVLink, need no fabric manager.",
         check: "'nvidia-smi nvlink --status' and 'lspci -d 10de: | grep -i bridge'; on a machine without NVSwitch disable the service ('sudo systemctl disable --now nvidia-fabricmanager') and remove the package",
-        rank: RANK_DECISIVE - 1,
+        rank: RANK_NAMES_WHY,
         ..RULE
     },
     // nvc_ldcache.c (debug log, `-d` or config.toml's debug file): "executing %s from host at
