@@ -106,6 +106,33 @@ fn the_wsl_reading_only_under_wsl(
     assert!(!cause.contains("WSL2"), "{text}: {cause}");
 }
 
+/// docker's '--gpus' with no driver on a machine whose graphics the text names as Intel's or
+/// AMD's only (moby daemon/devices.go: only NVIDIA's or AMD's toolkit registers a "gpu"
+/// driver): no NVIDIA GPU to serve it; with an NVIDIA GPU named too, the toolkit's family.
+#[test]
+fn gpus_on_a_machine_with_only_intel_graphics() {
+    let line = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].";
+    let text = format!("Graphics: Mesa Intel® Xe Graphics (TGL GT2)\n{line}");
+    let e = explain(&text, Registry::discovered(), None).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        (
+            e.family.as_str(),
+            e.emitter,
+            e.operation.map(|o| o.as_str())
+        ),
+        ("gpu-structured", Some("docker"), Some("find-device")),
+        "{text}"
+    );
+    assert!(e.cause.unwrap_or_default().contains("CPU"));
+    for text in [
+        line.to_string(),
+        format!("Graphics: Mesa Intel® Xe Graphics, NVIDIA GeForce RTX 3050 Mobile\n{line}"),
+    ] {
+        let e = explain(&text, Registry::discovered(), None).unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(e.family.as_str(), "nvidia-docker-no-gpu-driver", "{text}");
+    }
+}
+
 /// Look-alikes: the new rules' words where their cause does not hold.
 #[rstest]
 // glibc's ldconfig on an ordinary library directory (not WSL's driver store)

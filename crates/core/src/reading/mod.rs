@@ -141,6 +141,9 @@ pub struct EmitterRule {
     /// When not empty, the text must hold one of these somewhere (an informational line, such
     /// as the DRM driver ffmpeg opened, explains only beside the failure it belongs to).
     pub needs: &'static [&'static str],
+    /// The text must hold none of these anywhere: an environment reading that holds only
+    /// where the text names no GPU of another kind (a machine whose only GPU is Intel's).
+    pub absent: &'static [&'static str],
     /// What it was doing.
     pub operation: Operation,
     /// Where the object is.
@@ -200,6 +203,7 @@ pub const RULE: EmitterRule = EmitterRule {
     line: &[],
     unless: &[],
     needs: &[],
+    absent: &[],
     operation: Operation::Initialise,
     object: ObjectAt::None,
     objects: &[],
@@ -300,6 +304,7 @@ pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
                 .iter()
                 .flat_map(|l| l.iter().copied())
                 .chain(r.needs.iter().copied())
+                .chain(r.absent.iter().copied())
         })
         .chain(status::stems(rules.iter().copied()))
         .collect()
@@ -327,6 +332,7 @@ pub fn read_found(
         .iter()
         .copied()
         .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| found.contains(w)))
+        .filter(|r| !r.absent.iter().any(|w| found.contains(w)))
         .filter_map(|r| {
             let shape = r.line.iter().any(|l| l.iter().all(|w| found.contains(w)));
             if r.statuses.is_empty() {

@@ -42,6 +42,22 @@ const JETSON: &[&str] = &[
     "host-files-for-container.d",
 ];
 
+/// Words that name an integrated or discrete GPU of Intel or AMD as the machine's graphics (as
+/// inxi, lshw, GNOME's About page and lspci print them).
+const OTHER_GRAPHICS: &[&str] = &[
+    "Intel® Xe Graphics",
+    "Intel(R) Xe Graphics",
+    "Mesa Intel",
+    "UHD Graphics",
+    "Iris Xe",
+    "Iris(R) Xe",
+    "AMD/ATI",
+    "Radeon",
+];
+
+/// Words that name an NVIDIA GPU: with one of them the machine may have both.
+const NVIDIA_GPU: &[&str] = &["NVIDIA", "GeForce", "Quadro", "Tesla", "RTX", "GTX"];
+
 /// A reading that holds only in the environment the text shows: more specific than the same
 /// line's general reading (which has [`RANK_REASON`]).
 pub(crate) const RANK_ENVIRONMENT: u8 = RANK_REASON - 1;
@@ -73,6 +89,20 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "the daemon has no \"cdi\" device driver (features.cdi is off), and the text is from WSL2: with Docker Desktop the engine runs in Docker Desktop's own VM and ignores the distribution's /etc/docker/daemon.json, so the feature must be set in Docker Desktop.",
         check: "in Docker Desktop, Settings > Docker Engine, add '\"features\": {\"cdi\": true}' and apply (it restarts the engine); a docker engine installed inside the WSL distribution reads its /etc/docker/daemon.json instead",
         rank: RANK_ENVIRONMENT,
+        ..DOCKER
+    },
+    // moby daemon/devices.go: '--gpus' asks for a driver with the "gpu" capability, which only
+    // the NVIDIA driver (daemon/devices_nvidia_linux.go, when nvidia-container-runtime-hook is
+    // installed) or AMD's (daemon/devices_amd_linux.go) registers; where the text names only
+    // an Intel or AMD GPU as the machine's graphics, the NVIDIA toolkit is not the remedy.
+    EmitterRule {
+        line: &[&["could not select device driver \"\" with capabilities: [[gpu]]"]],
+        needs: OTHER_GRAPHICS,
+        absent: NVIDIA_GPU,
+        object: ObjectAt::Is("a GPU device driver"),
+        cause: "the daemon has no device driver for '--gpus', and the text names only an Intel or AMD GPU as this machine's graphics: '--gpus' is served by NVIDIA's container toolkit for an NVIDIA GPU (or AMD's container toolkit), so on a machine without an NVIDIA GPU the program must run on the CPU or take its GPU another way.",
+        check: "'lspci -nn | grep -i -e vga -e 3d' on the host lists the GPUs; with no NVIDIA GPU drop '--gpus' (run on the CPU, or pass an Intel or AMD GPU with '--device /dev/dri' and, for ROCm, '--device /dev/kfd' to an image built for it); with one, install and configure the NVIDIA container toolkit",
+        rank: RANK_DECISIVE,
         ..DOCKER
     },
     // moby daemon/runtime_unix.go under Docker Desktop: the runtimes come from its settings.
