@@ -137,6 +137,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     kernel::KFD_GROUP,
     kernel::FIRMWARE,
     kernel::INIT,
+    kernel::KFD_SKIPPED,
     kernel::HANG,
     kernel::PLUGIN,
     // amd-smi's and rocm-smi's statuses (explain_rules_smi.rs).

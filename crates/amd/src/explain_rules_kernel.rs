@@ -127,3 +127,21 @@ pub(crate) const PLUGIN: EmitterRule = EmitterRule {
     host_path: Some("/sys/module/amdgpu"),
     ..RULE
 };
+
+/// KFD, amdgpu's compute side (torvalds/linux drivers/gpu/drm/amd/amdkfd/kfd_device.c):
+/// kgd2kfd_probe's "skipped device %x:%x, PCI rejects atomics %d<%d" (a GPU that needs PCIe
+/// atomics on a platform or slot without them) and kgd2kfd_device_init's "device %x:%x NOT
+/// added due to errors". Either way ROCm has no GPU though amdgpu drives the display.
+pub(crate) const KFD_SKIPPED: EmitterRule = EmitterRule {
+    line: &[
+        &["kfd", "skipped device ", "PCI rejects atomics"],
+        &["kfd", "device ", "NOT added due to errors"],
+    ],
+    operation: Operation::Initialise,
+    object: ObjectAt::Is("the GPU's compute (KFD) device"),
+    cause: "the amdgpu driver runs the GPU but KFD did not add it as a compute device, so ROCm (rocminfo, HIP) sees no GPU: 'PCI rejects atomics' means the GPU needs PCIe atomic operations (gfx8 GPUs such as Polaris, and older firmware of later ones) and the CPU, chipset, slot or a PCIe switch on the way does not provide them; 'NOT added due to errors' means KFD's own start-up on it failed.",
+    check: "'sudo dmesg | grep kfd' on the host; 'sudo lspci -vvv -s <bus id> | grep -i atomic' shows the slot's AtomicOps; move the GPU to a slot wired to the CPU, use a platform with PCIe atomics (Intel Haswell or AMD Zen and later), update the GPU firmware (linux-firmware) where the check compares its version, or use a newer GPU",
+    host_path: Some("/sys/class/kfd/kfd/topology/nodes"),
+    rank: RANK_DECISIVE,
+    ..AMDGPU
+};

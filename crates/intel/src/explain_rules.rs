@@ -6,6 +6,7 @@ use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
 
+use crate::explain_rules_environment as environment;
 use crate::explain_rules_kernel as kernel;
 use crate::explain_rules_media as media;
 use crate::explain_rules_sycl as sycl;
@@ -31,6 +32,12 @@ const IMAGE_LIBS: &[&str] = &[
 
 /// Intel's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
+    // Round 5: the small-BAR refusal, the loader's trace for the GPU driver, intel_gpu_top's
+    // PMU, SYCL under WSL2 (explain_rules_environment.rs).
+    environment::SMALL_BAR,
+    environment::ZE_DRIVER,
+    environment::GPU_TOP_PMU,
+    environment::SYCL_WSL,
     // Level Zero's ze_result_t by name and number (explain_rules_ze.rs).
     ze::DEVICE_LOST,
     ze::UNINITIALIZED,

@@ -35,7 +35,8 @@ const CLI: EmitterRule = EmitterRule {
 /// ([`crate::explain_rules_nvml_codes::RULES`], [`crate::explain_rules_cuda_enum::RULES`]),
 /// the toolkit's Go binaries ([`crate::explain_rules_ctk::RULES`]), the Kubernetes components
 /// ([`crate::explain_rules_k8s::RULES`]) and the driver's own processes
-/// ([`crate::explain_rules_kernel::RULES`]), read as one list.
+/// ([`crate::explain_rules_kernel::RULES`]), and round 5's
+/// ([`crate::explain_rules_environment::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -50,6 +51,8 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_ctk::RULES,
         crate::explain_rules_k8s::RULES,
         crate::explain_rules_kernel::RULES,
+        crate::explain_rules_environment::RULES,
+        crate::explain_rules_environment::TORCH_ARCH,
     ]
     .concat()
     .into_iter()

@@ -19,6 +19,7 @@ pub(crate) mod fallback;
 mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
+mod rules_environment;
 mod rules_opencl;
 mod rules_vaapi;
 mod rules_vulkan;
@@ -140,6 +141,9 @@ pub struct EmitterRule {
     /// When not empty, the text must hold one of these somewhere (an informational line, such
     /// as the DRM driver ffmpeg opened, explains only beside the failure it belongs to).
     pub needs: &'static [&'static str],
+    /// The text must hold none of these anywhere: an environment reading that holds only
+    /// where the text names no GPU of another kind (a machine whose only GPU is Intel's).
+    pub absent: &'static [&'static str],
     /// What it was doing.
     pub operation: Operation,
     /// Where the object is.
@@ -199,6 +203,7 @@ pub const RULE: EmitterRule = EmitterRule {
     line: &[],
     unless: &[],
     needs: &[],
+    absent: &[],
     operation: Operation::Initialise,
     object: ObjectAt::None,
     objects: &[],
@@ -274,7 +279,7 @@ impl Reading {
 
 /// Core's rules (engines and orchestrators in [`rules::CORE_RULES`] and rules_engines.rs, graphics and compute
 /// loaders in rules_graphics.rs, their status enums in rules_vaapi.rs, rules_vulkan.rs,
-/// rules_egl.rs and rules_opencl.rs); vendors' come through
+/// rules_egl.rs and rules_opencl.rs; round 5's in rules_environment.rs); vendors' come through
 /// [`crate::backend::Diagnostics::emitter_rules`].
 pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
     rules::CORE_RULES
@@ -286,6 +291,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_egl::RULES)
         .chain(rules_opencl::RULES)
         .chain(rules_vulkan::RULES)
+        .chain(rules_environment::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that
@@ -298,6 +304,7 @@ pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
                 .iter()
                 .flat_map(|l| l.iter().copied())
                 .chain(r.needs.iter().copied())
+                .chain(r.absent.iter().copied())
         })
         .chain(status::stems(rules.iter().copied()))
         .collect()
@@ -325,6 +332,7 @@ pub fn read_found(
         .iter()
         .copied()
         .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| found.contains(w)))
+        .filter(|r| !r.absent.iter().any(|w| found.contains(w)))
         .filter_map(|r| {
             let shape = r.line.iter().any(|l| l.iter().all(|w| found.contains(w)));
             if r.statuses.is_empty() {
