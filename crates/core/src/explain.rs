@@ -106,6 +106,22 @@ impl Explanation {
     /// The text `gpuctl explain` prints: the lines that show the failure, the diagnosis with
     /// this host's facts and doctor's findings, and the hint.
     pub fn render(&self) -> String {
+        // The quoted lines, and the objects a reading took from them, are the log's own bytes:
+        // a control character in them (an escape sequence a container printed) is written as
+        // `\u{1b}`, so that it cannot move the cursor, retitle the terminal or hide text
+        // (docs/output-safety.md#text-output). The layout's own line breaks stay.
+        let raw = self.render_raw();
+        let mut out = String::with_capacity(raw.len());
+        for line in raw.split_inclusive('\n') {
+            let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+            out.push_str(&crate::text::escape_controls(body));
+            out.push_str(end);
+        }
+        out
+    }
+
+    /// The text before its control characters are escaped.
+    fn render_raw(&self) -> String {
         let unrecognised = self.family == families::UNRECOGNISED || self.family == STRUCTURED;
         let mut out = if self.family == STRUCTURED {
             format!(
