@@ -10,9 +10,14 @@
 //! randomisation (its libraries, stack and heap keep it). docs/performance.md has the figures.
 fn main() {
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
+    // A static build (`-C target-feature=+crt-static`, the DaemonSet image's,
+    // deploy/container/Containerfile) is a static PIE, which `-no-pie` would turn back into a
+    // program that asks for the dynamic loader: it keeps rustc's own link.
+    let static_crt = std::env::var("CARGO_CFG_TARGET_FEATURE")
+        .is_ok_and(|f| f.split(',').any(|f| f == "crt-static"));
     // `-no-pie` is gcc's and clang's driver flag; only the bins get it, never a test or a
     // library, so nothing else in the workspace is linked differently.
-    if linux {
+    if linux && !static_crt {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
     println!("cargo::rerun-if-changed=build.rs");
