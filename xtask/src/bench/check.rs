@@ -32,6 +32,9 @@ pub enum Input {
     Fleet(usize),
     /// `--root tests/hosts/dgx-b200`, then a generated 16 MiB stderr file given last.
     Stderr,
+    /// `--root tests/hosts/dgx-b200`, then a file of podman's one error line (the common case:
+    /// what explain's fixed costs, its automata and tables, come to).
+    HookError,
 }
 
 /// One measured command line.
@@ -70,7 +73,7 @@ const fn w(
 }
 
 /// The workloads, in the order they run (issue 26's list).
-pub const WORKLOADS: [Workload; 10] = [
+pub const WORKLOADS: [Workload; 11] = [
     w(
         "args-none-8",
         Input::Host(8),
@@ -146,6 +149,14 @@ pub const WORKLOADS: [Workload; 10] = [
     w(
         "explain-16mib",
         Input::Stderr,
+        &["explain"],
+        0,
+        "no-cgroups = true",
+        false,
+    ),
+    w(
+        "explain-hook-error",
+        Input::HookError,
         &["explain"],
         0,
         "no-cgroups = true",
@@ -308,7 +319,7 @@ impl<'a> Inputs<'a> {
             })?,
             Input::Fixture(name) => self.fixture(name),
             Input::AllNvidiaIds => self.fixture("empty"),
-            Input::Stderr => self.fixture("dgx-b200"),
+            Input::Stderr | Input::HookError => self.fixture("dgx-b200"),
             Input::Fleet(_) => PathBuf::new(),
         };
         let mut args: Vec<OsString> = Vec::new();
@@ -329,6 +340,15 @@ impl<'a> Inputs<'a> {
             }
             Input::Stderr => {
                 let f = self.path("stderr", |s| stderr_file(s.dir))?;
+                args.push(f.into());
+            }
+            Input::HookError => {
+                let f = self.path("hook-error", |s| {
+                    let f = s.dir.join("podman-hook.err");
+                    std::fs::write(&f, HOOK_ERROR)
+                        .map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+                    Ok(f)
+                })?;
                 args.push(f.into());
             }
             Input::Host(_) | Input::Fixture(_) => {}
