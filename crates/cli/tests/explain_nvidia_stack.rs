@@ -7,40 +7,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use gpuctl_core::commands::explain::explain;
 use gpuctl_core::plugin::Registry;
 use gpuctl_testkit::Tree;
+
+#[path = "support/explain.rs"]
+mod support;
+use support::{cause, explain_on, read};
 use rstest::rstest;
 
 use gpuctl_amd as _;
 use gpuctl_intel as _;
 use gpuctl_nvidia as _;
 
-/// The family code, the emitter and the operation explain answers with.
-fn read(
-    text: &str,
-) -> (
-    Option<&'static str>,
-    Option<&'static str>,
-    Option<&'static str>,
-) {
-    let e = explain(text, Registry::discovered(), None);
-    (
-        e.as_ref().map(|e| e.family.as_str()),
-        e.as_ref().and_then(|e| e.emitter),
-        e.as_ref().and_then(|e| e.operation).map(|o| o.as_str()),
-    )
-}
 
-/// The cause a structured answer gives.
-fn cause(text: &str) -> String {
-    explain(text, Registry::discovered(), None)
-        .and_then(|e| e.cause)
-        .unwrap_or_default()
-}
 
 /// Real texts, each read by its emitter's rule as `gpu-structured`, and the word of the cause
 /// its thread gives.
@@ -360,21 +341,6 @@ fn the_hook_binary_is_not_the_runtime_binary() {
     assert_eq!(read(text).0, Some("nvidia-legacy-hook"));
 }
 
-/// `gpuctl explain` on `root`'s host: its stdout, after checking it diagnosed (exit 0).
-fn explain_on(root: &Path, text: &str) -> String {
-    let out = cargo_bin_cmd!("gpuctl")
-        .env_clear()
-        .arg("--root")
-        .arg(root)
-        .arg("explain")
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
 
 /// The host decides between the two causes of PyTorch's "Found no NVIDIA driver": a host with
 /// an AMD GPU and no NVIDIA one runs a CUDA build on the wrong GPU (NVIDIA/k8s-device-plugin#812);

@@ -13,12 +13,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use gpuctl_core::commands::explain::explain;
 use gpuctl_core::plugin::Registry;
 use gpuctl_testkit::Tree;
+
+#[path = "support/explain.rs"]
+mod support;
+pub(crate) use support::{assert_read_by_emitter, explain_on, read};
 use rstest::rstest;
 
 use gpuctl_amd as _;
@@ -40,43 +42,8 @@ mod nvml;
 #[path = "explain_round4_nvidia/toolkit.rs"]
 mod toolkit;
 
-/// The family code, the emitter and the operation explain answers with.
-pub(crate) fn read(
-    text: &str,
-) -> (
-    Option<&'static str>,
-    Option<&'static str>,
-    Option<&'static str>,
-) {
-    let e = explain(text, Registry::discovered(), None);
-    (
-        e.as_ref().map(|e| e.family.as_str()),
-        e.as_ref().and_then(|e| e.emitter),
-        e.as_ref().and_then(|e| e.operation).map(|o| o.as_str()),
-    )
-}
 
-/// The line is read by the emitter rules as `emitter` failing `operation`, and the cause names
-/// `word` (every module's `read_by_emitter` table).
-pub(crate) fn assert_read_by_emitter(emitter: &str, operation: &str, word: &str, text: &str) {
-    assert_eq!(
-        read(text),
-        (Some("gpu-structured"), Some(emitter), Some(operation)),
-        "{text}"
-    );
-    let c = cause(text).to_lowercase();
-    assert!(
-        c.contains(&word.to_lowercase()),
-        "{word} not in {c} for {text}"
-    );
-}
 
-/// The cause a structured answer gives.
-pub(crate) fn cause(text: &str) -> String {
-    explain(text, Registry::discovered(), None)
-        .and_then(|e| e.cause)
-        .unwrap_or_default()
-}
 
 /// The diagnosis, whichever answer gives it.
 pub(crate) fn diagnosis(text: &str) -> String {
@@ -175,21 +142,6 @@ fn a_signal_kill_stays_generic() {
     assert_eq!(read(text).0, Some("nvidia-legacy-hook"));
 }
 
-/// `gpuctl explain` on `root`'s host: its stdout, after checking it diagnosed (exit 0).
-fn explain_on(root: &Path, text: &str) -> String {
-    let out = cargo_bin_cmd!("gpuctl")
-        .env_clear()
-        .arg("--root")
-        .arg(root)
-        .arg("explain")
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
 
 /// The hook could not enter its driver root: the host says which root config.toml names and
 /// whether it is there (src/driver.c `change root failed`).
