@@ -149,6 +149,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     smi::BUSY,
     smi::UNSUPPORTED,
     smi::OTHER,
+    smi::SENSORS,
     // HIP: hipError_t by name, message and number (explain_rules_hip.rs).
     hip::NO_DEVICE,
     hip::INVALID_DEVICE,

@@ -179,3 +179,21 @@ pub(crate) const OTHER: EmitterRule = EmitterRule {
     rank: RANK_NOTE,
     ..SMI
 };
+
+/// rocm-smi's own complaints about the GPU's sysfs and hwmon files (ROCm/rocm_smi_lib
+/// python_smi_tools/rocm_smi.py: "GPU[%s]\t: %s, Unexpected data received" and "Expected
+/// integer value from monitor, but got"): the driver answered with nothing. Said beside a
+/// family's cause, not over it, since a tool older than the GPU prints the same for the fields
+/// it does not know (ROCm/TheRock#642, corpus 237: a GPU in a bad state, a reboot fixed it).
+pub(crate) const SENSORS: EmitterRule = EmitterRule {
+    line: &[
+        &["Unexpected data received"],
+        &["Expected integer value from monitor, but got"],
+    ],
+    needs: &["rocm-smi", "ROCm System Management Interface", "HSA_STATUS_", "rocminfo"],
+    operation: Operation::Open,
+    object: ObjectAt::Is("the GPU's sysfs and hwmon files"),
+    cause: "they gave no data: the GPU is not answering (hung or in a bad state after a fault, which a GPU reset or a reboot clears), or this rocm-smi does not know those fields of the GPU (then the rest works).",
+    check: "'sudo dmesg | grep -iE \"amdgpu.*(timeout|reset|fault)\"' on the host: a ring timeout or failed reset means the GPU is hung (reboot, or 'cat /sys/kernel/debug/dri/N/amdgpu_gpu_recover' as root); otherwise compare rocm-smi's release with the GPU's support",
+    ..SMI
+};

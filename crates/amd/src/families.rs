@@ -37,9 +37,11 @@ pub const FAMILIES: &[Family] = &[
             &["/dev/kfd read-write: No such file or directory"],
             &["\"/dev/kfd\": no such file or directory"],
             &["stat /dev/kfd: no such file or directory"],
+            // docker's wording as a user copies it (ROCm/legacy-rocm-build#4062, corpus 248).
+            &["/dev/kfd no such file or directory"],
         ],
         priority: PRIORITY_PRECISE,
-        diagnosis: "/dev/kfd is missing: on the host the amdgpu driver was loaded without KFD, or /dev/kfd was not passed to the container.",
+        diagnosis: "/dev/kfd is missing: on the host the amdgpu driver was loaded without KFD, or /dev/kfd was not passed to the container. Under WSL2 there is no /dev/kfd at all: ROCm on WSL reaches the GPU through /dev/dxg, so a native Linux recipe's '--device /dev/kfd' cannot work there.",
         remedy: "Hint: load amdgpu on the host ('sudo modprobe amdgpu') and pass '--device /dev/kfd' with the\nrender nodes ('podman run $(gpuctl args amd) ...').",
         checks: &[doctor::DRIVER, doctor::KFD_CHECK],
     },

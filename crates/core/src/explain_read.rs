@@ -45,7 +45,9 @@ pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Fami
     words.extend(reading::words(&rules));
     let found = crate::text::present(text, &words);
     let best = crate::families::classify_found(&found, registry);
-    (best, reading::read_found(text, &rules, &gpu, &found))
+    let mut readings = reading::read_found(text, &rules, &gpu, &found);
+    readings.extend(reading::listing::render_groups(text));
+    (best, readings)
 }
 
 /// What explains the text.

@@ -43,9 +43,14 @@ pub const FAMILIES: &[Family] = &[
         // Only the driver's own "init failed" (libva va.c): a bare "vaInitialize failed" is
         // read by its VA status and the lines before it (no driver file, no driver name for
         // the node: an NVIDIA GPU's, intel/libva#652), which this family's cause would contradict.
-        signs: &[&["libva error:", "init failed"]],
+        // The same line as a user copies it without "error" (blakeblackshear/frigate#3655,
+        // corpus 247): still the driver file's own init.
+        signs: &[
+            &["libva error:", "init failed"],
+            &["libva: ", "_drv_video.so init failed"],
+        ],
         priority: PRIORITY_GROUPS + 3,
-        diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open.",
+        diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open. i965 and iHD are Intel's: on an AMD GPU (radeonsi) or an NVIDIA one (nvidia) LIBVA_DRIVER_NAME is unset or not set where the container reads it, so libva tried an Intel driver.",
         remedy: "Hint: name the driver that fits the GPU ('-e LIBVA_DRIVER_NAME=iHD', or 'i965' for older GPUs), install libva and\nthe driver from the same release, and pass the render node ('podman run $(gpuctl args intel) ...').",
         checks: &[doctor::DRIVER, doctor::NODES],
     },

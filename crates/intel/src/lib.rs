@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod explain;
 mod explain_rules;
 mod explain_rules_environment;
+mod explain_rules_frameworks;
 mod explain_rules_kernel;
 mod explain_rules_media;
 mod explain_rules_sycl;

@@ -53,6 +53,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_kernel::RULES,
         crate::explain_rules_environment::RULES,
         crate::explain_rules_environment::TORCH_ARCH,
+        crate::explain_rules_frameworks::RULES,
     ]
     .concat()
     .into_iter()

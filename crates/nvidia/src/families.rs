@@ -48,8 +48,11 @@ pub const FAMILIES: &[Family] = &[
             // cudaError_t 35 by name (CUDA Runtime API reference, cudaErrorInsufficientDriver).
             &["cudaErrorInsufficientDriver"],
         ],
+        // The second reading, a container given no driver (the NVIDIA variables mistyped, no
+        // --gpus or CDI device), is imagegenius/docker-immich#349's (corpus 246): a 550 driver,
+        // a CUDA 12 image, error 35.
         priority: PRIORITY_KEEP_GROUPS - 2,
-        diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem.",
+        diagnosis: "the image asks for a newer CUDA than the host's NVIDIA driver supports (its NVIDIA_REQUIRE_CUDA): the driver is too old for the image, not a cgroup or hook problem. Where the CUDA runtime inside the container says it (error 35) and the host's driver is new enough, the container was not given the driver at all: the runtime reports a driver it cannot load as an insufficient one.",
         remedy: "Hint: upgrade the host's NVIDIA driver to a branch that supports the image's CUDA, or use an\nimage built for an older CUDA ('nvidia-smi' on the host prints the CUDA version the driver supports).",
         // The text's CUDA against the loaded driver's: whether this host shows the cause is
         // that comparison, not whether the driver is healthy otherwise.

@@ -64,8 +64,10 @@ pub const DRIVER_REQUIREMENT: Family = Family {
         &["unsatisfied condition: driver"],
         &["unsatisfied condition: brand"],
     ],
+    // The toolkit too old for the brand: NVIDIA/nvidia-container-toolkit#24 (corpus 235),
+    // whose maintainer names 1.9.0.
     priority: PRIORITY_KEEP_GROUPS - 2,
-    diagnosis: "the image's NVIDIA_REQUIRE_* names a driver branch or GPU brand this host does not satisfy (old CUDA images ask for 'brand=tesla,driver>=418,driver<419'): the hook refused the GPU before the container started.",
+    diagnosis: "the image's NVIDIA_REQUIRE_* names a driver branch or GPU brand this host does not satisfy (old CUDA images ask for 'brand=tesla,driver>=418,driver<419'): the hook refused the GPU before the container started. Or, for a brand clause, the host's toolkit is older than the brand names the image lists: libnvidia-container before 1.9.0 does not know 'quadrortx', 'nvidiartx' and the other RTX brands, so no GPU satisfies them.",
     remedy: "Hint: upgrade the host driver to the branch the image names, or use a newer image; where the clause is an\nold image's brand list for another GPU, start it with '-e NVIDIA_DISABLE_REQUIRE=1'.",
     checks: &[doctor_codes::DRIVER],
 };

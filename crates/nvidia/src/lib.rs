@@ -26,6 +26,7 @@ mod explain_rules_cuda;
 mod explain_rules_cuda_codes;
 mod explain_rules_cuda_enum;
 mod explain_rules_environment;
+mod explain_rules_frameworks;
 mod explain_rules_k8s;
 mod explain_rules_kernel;
 mod explain_rules_libs;

@@ -19,6 +19,7 @@ pub(crate) mod fallback;
 mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
+pub(crate) mod listing;
 mod rules_environment;
 mod rules_opencl;
 mod rules_vaapi;

@@ -1,0 +1,38 @@
+//! Issue 31, round 6: the frameworks' own lines about NVIDIA's stack that held-out set G
+//! (corpus 211-250) showed were read wrongly or not at all. Each rule names its source.
+//!
+//! - PyTorch's torch/utils/cpp_extension.py prints "No CUDA runtime is found, using
+//!   CUDA_HOME='…'" when `torch.cuda.is_available()` is false: PyTorch sees no usable GPU
+//!   (Thinklab-SJTU/ThinkMatch#51, corpus 244: a container started without the NVIDIA runtime).
+//! - JAX's jax/_src/xla_bridge.py prints "CUDA backend failed to initialize: <why> (Set
+//!   TF_CPP_MIN_LOG_LEVEL=0 …)"; with jaxlib/cuda/versions_helpers.cc's query failing on
+//!   CUDA_ERROR_NOT_INITIALIZED the CUDA plug-in and jaxlib are not one build (jax-ml/jax#20722,
+//!   corpus 249: "due to incorrect jax version"): the image's install, not the host's driver.
+
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RULE};
+
+/// The rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    EmitterRule {
+        emitter: "cuda",
+        who: "PyTorch",
+        line: &[&["No CUDA runtime is found, using CUDA_HOME="]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a CUDA GPU"),
+        cause: "PyTorch found no usable CUDA GPU (torch.cuda.is_available() is false; CUDA_HOME is only where the CUDA toolkit is): the container was not given the GPU (no '--gpus', CDI device or NVIDIA runtime), the host's driver is not loaded, or the image's PyTorch is a CPU-only build.",
+        check: "run 'nvidia-smi' in the container: if it is missing, start it with '--device nvidia.com/gpu=all' (podman, CDI) or '--gpus all' (docker); if it works, check 'python -c \"import torch; print(torch.version.cuda)\"' (None is a CPU-only build)",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "JAX",
+        line: &[&["CUDA backend failed to initialize", "CUDA_ERROR_NOT_INITIALIZED"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("JAX's CUDA plug-in"),
+        owner: Owner::Image,
+        cause: "JAX's CUDA plug-in queried the GPU before CUDA was initialised, which is what a jaxlib and CUDA plug-in of different releases (or a jaxlib that is not the CUDA build) do: the image's JAX install, not the host's driver.",
+        check: "install matching wheels in the image ('pip install -U \"jax[cuda12]\"', so that jax, jaxlib and jax-cuda12-plugin agree); if they already match, run 'nvidia-smi' in the container",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+];
