@@ -34,6 +34,8 @@ use gpuctl_nvidia as _;
 #[case("[h264_nvenc @ 0x55d1] No capable devices found\nError initializing output stream 0:0 -- Error while opening encoder", "ffmpeg", "find-device", "NVENC engine")]
 // ollama/ollama discover/gpu_info_nvcuda.c ("cuda driver library init failure: %d")
 #[case("time=2025-01-01T00:00:00Z level=WARN source=gpu.go:562 msg=\"unknown error initializing cuda driver library\" library=/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03 error=\"cuda driver library init failure: 999\"", "ollama", "initialise", "nvidia_uvm")]
+// ollama/ollama discover/gpu_info_nvml.c ("nvml vram init failure: %d")
+#[case("time=2025-01-01T00:00:00Z level=INFO source=gpu.go:620 msg=\"Unable to load nvml management library\" library=/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15 error=\"nvml vram init failure: 9\"", "ollama", "initialise", "NVML_ERROR_DRIVER_NOT_LOADED")]
 // ollama/ollama discover/gpu.go ("no compatible GPUs were discovered")
 #[case("time=2025-01-01T00:00:00Z level=INFO source=gpu.go:217 msg=\"looking for compatible GPUs\"\ntime=2025-01-01T00:00:00Z level=INFO source=gpu.go:377 msg=\"no compatible GPUs were discovered\"", "ollama", "find-device", "no GPU")]
 #[rustfmt::skip]

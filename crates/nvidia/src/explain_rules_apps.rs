@@ -111,6 +111,22 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_REASON - 1,
         ..RULE
     },
+    // ollama/ollama discover/gpu_info_nvml.c: "nvml vram init failure: %d", the nvmlReturn_t
+    // nvmlInit_v2 returned (9 NVML_ERROR_DRIVER_NOT_LOADED, 18 NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+    // the library itself was loaded.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["nvml vram init failure: "]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("libnvidia-ml.so"),
+        cause: "libnvidia-ml.so was loaded but nvmlInit failed with the NVML return code ollama prints: 9 (NVML_ERROR_DRIVER_NOT_LOADED) means the NVIDIA kernel module is not loaded on the host; 18 (NVML_ERROR_LIB_RM_VERSION_MISMATCH) means the library is of another driver release than the kernel module (the image ships its own, or the host's driver was upgraded without a reboot).",
+        check: DRIVER_CHECK,
+        host_path: Some("/sys/module/nvidia"),
+        // The loader's reading of the same line's library= is wrong: the library loaded.
+        rank: RANK_REASON - 1,
+        ..RULE
+    },
     // ollama/ollama discover/gpu.go: "no compatible GPUs were discovered", after every
     // library it tried failed (their own lines name why).
     EmitterRule {
