@@ -33,6 +33,9 @@ fn diagnosis(text: &str) -> String {
 #[case("ls", "open", "gid 109", "$ docker exec plex ls -l /dev/dri\ncrw-rw---- 1 root video 226,   0 Nov 19 22:28 card0\ncrw-rw---- 1 root   109 226, 128 Nov 19 22:28 renderD128\nCodecs: hardware transcoding: opening hw device failed")]
 // the same in a Proxmox LXC (tteck/Proxmox#2523): the GID names another group there
 #[case("ls", "open", "ssl-cert", "ls -l /dev/dri\ncrw-rw---- 1 root video    226,   0 Feb 21 10:11 card0\ncrw-rw---- 1 root ssl-cert 226, 128 Feb 21 10:11 renderD128")]
+// FFmpeg libavcodec/nvenc.c nvenc_load_libraries: the requirement line after a library it
+// could not load is the library's absence (styler00dollar/VSGAN-tensorrt-docker#42), not an old driver
+#[case("dynamic-loader", "load-library", "", "[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1\n[hevc_nvenc @ 0x55ca461fa380] The minimum required Nvidia driver for nvenc is (unknown) or newer")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,

@@ -36,7 +36,8 @@ const CLI: EmitterRule = EmitterRule {
 /// the toolkit's Go binaries ([`crate::explain_rules_ctk::RULES`]), the Kubernetes components
 /// ([`crate::explain_rules_k8s::RULES`]) and the driver's own processes
 /// ([`crate::explain_rules_kernel::RULES`]), and round 5's
-/// ([`crate::explain_rules_environment::RULES`]), read as one list.
+/// ([`crate::explain_rules_environment::RULES`]) and round 6's applications
+/// ([`crate::explain_rules_apps::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -54,6 +55,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_environment::RULES,
         crate::explain_rules_environment::TORCH_ARCH,
         crate::explain_rules_frameworks::RULES,
+        crate::explain_rules_apps::RULES,
     ]
     .concat()
     .into_iter()
