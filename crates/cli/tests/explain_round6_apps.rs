@@ -15,6 +15,10 @@ use gpuctl_amd as _;
 use gpuctl_intel as _;
 use gpuctl_nvidia as _;
 
+#[path = "support/explain.rs"]
+mod support;
+use support::assert_read_by_emitter;
+
 #[rstest]
 // pytorch/pytorch c10/cuda/CUDAFunctions.cpp ("The NVIDIA driver on your system is too old
 // (found version %d)"), raised as RuntimeError and repeated by torch/cuda/__init__.py's
@@ -45,14 +49,7 @@ fn read_by_emitter_operation_and_cause(
     #[case] operation: &str,
     #[case] word: &str,
 ) {
-    let e = explain(text, Registry::discovered(), None).unwrap_or_else(|| panic!("{text}"));
-    assert_eq!(
-        (e.family.as_str(), e.emitter, e.operation.map(|o| o.as_str())),
-        ("gpu-structured", Some(emitter), Some(operation)),
-        "{text}"
-    );
-    let cause = e.cause.unwrap_or_default();
-    assert!(cause.contains(word), "{text}: {cause}");
+    assert_read_by_emitter(emitter, operation, word, text);
 }
 
 /// The application's own build is the image's: said, not claimed.

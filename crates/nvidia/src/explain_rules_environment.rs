@@ -46,7 +46,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::MatchVersion,
         cause: "the open kernel module of this release drives only data-center GPUs by default, and this GPU is a GeForce or workstation one: it refuses the GPU (RmInitAdapter fails) unless the module parameter NVreg_OpenRmEnableUnsupportedGpus=1 is set.",
-        check: "set 'options nvidia NVreg_OpenRmEnableUnsupportedGpus=1' in /etc/modprobe.d (or on the kernel command line: nvidia.NVreg_OpenRmEnableUnsupportedGpus=1) and reload the module, or install the proprietary kernel module flavour; drivers from 560 on drive GeForce GPUs with the open module by default",
+        check: "set 'options nvidia NVreg_OpenRmEnableUnsupportedGpus=1' in /etc/modprobe.d (or on the kernel command line: nvidia.NVreg_OpenRmEnableUnsupportedGpus=1) and reload the module, or install the proprietary kernel module flavour; only releases 515 to 535 print this refusal: from 545 on the parameter is no longer needed (kernel-open/nvidia/nv-reg.h), so upgrading the driver also ends it",
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_NAMES_WHY,
         ..NVRM

@@ -60,5 +60,5 @@ pub(crate) fn explain_on(root: &Path, text: &str) -> String {
         .get_output()
         .stdout
         .clone();
-    String::from_utf8(out).unwrap()
+    String::from_utf8_lossy(&out).into_owned()
 }
