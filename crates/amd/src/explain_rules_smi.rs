@@ -190,7 +190,12 @@ pub(crate) const SENSORS: EmitterRule = EmitterRule {
         &["Unexpected data received"],
         &["Expected integer value from monitor, but got"],
     ],
-    needs: &["rocm-smi", "ROCm System Management Interface", "HSA_STATUS_", "rocminfo"],
+    needs: &[
+        "rocm-smi",
+        "ROCm System Management Interface",
+        "HSA_STATUS_",
+        "rocminfo",
+    ],
     operation: Operation::Open,
     object: ObjectAt::Is("the GPU's sysfs and hwmon files"),
     cause: "they gave no data: the GPU is not answering (hung or in a bad state after a fault, which a GPU reset or a reboot clears), or this rocm-smi does not know those fields of the GPU (then the rest works).",

@@ -7,21 +7,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-
 use gpuctl_core::commands::explain::explain;
 use gpuctl_core::plugin::Registry;
 use gpuctl_testkit::Tree;
 
 #[path = "support/explain.rs"]
 mod support;
-use support::{cause, explain_on, read};
 use rstest::rstest;
+use support::{cause, explain_on, read};
 
 use gpuctl_amd as _;
 use gpuctl_intel as _;
 use gpuctl_nvidia as _;
-
-
 
 /// Real texts, each read by its emitter's rule as `gpu-structured`, and the word of the cause
 /// its thread gives.
@@ -340,7 +337,6 @@ fn the_hook_binary_is_not_the_runtime_binary() {
     let text = r#"docker: Error response from daemon: OCI runtime create failed: exec: "nvidia-container-runtime-hook": executable file not found in $PATH: unknown."#;
     assert_eq!(read(text).0, Some("nvidia-legacy-hook"));
 }
-
 
 /// The host decides between the two causes of PyTorch's "Found no NVIDIA driver": a host with
 /// an AMD GPU and no NVIDIA one runs a CUDA build on the wrong GPU (NVIDIA/k8s-device-plugin#812);

@@ -13,15 +13,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-
 use gpuctl_core::commands::explain::explain;
 use gpuctl_core::plugin::Registry;
 use gpuctl_testkit::Tree;
 
 #[path = "support/explain.rs"]
 mod support;
-pub(crate) use support::{assert_read_by_emitter, explain_on, read};
 use rstest::rstest;
+pub(crate) use support::{assert_read_by_emitter, explain_on, read};
 
 use gpuctl_amd as _;
 use gpuctl_intel as _;
@@ -41,9 +40,6 @@ mod k8s;
 mod nvml;
 #[path = "explain_round4_nvidia/toolkit.rs"]
 mod toolkit;
-
-
-
 
 /// The diagnosis, whichever answer gives it.
 pub(crate) fn diagnosis(text: &str) -> String {
@@ -141,7 +137,6 @@ fn a_signal_kill_stays_generic() {
         "nvidia-container-cli: ldcache error: process /sbin/ldconfig terminated with signal 9\n";
     assert_eq!(read(text).0, Some("nvidia-legacy-hook"));
 }
-
 
 /// The hook could not enter its driver root: the host says which root config.toml names and
 /// whether it is there (src/driver.c `change root failed`).

@@ -105,7 +105,9 @@ fn look_alikes_stay_unclaimed(#[case] text: &str) {
 #[rstest]
 #[case("crw-rw-rw- 1 root 109 226, 128 Nov 19 22:28 renderD128\nopening hw device failed")]
 #[case("crw-rw---- 1 root render 226, 128 Nov 19 22:28 renderD128\nopening hw device failed")]
-#[case("crw-rw---- 1 root video 226, 0 Nov 19 22:28 card0\ncrw-rw---- 1 root 109 226, 0 Nov 19 22:28 card1\nfailed")]
+#[case(
+    "crw-rw---- 1 root video 226, 0 Nov 19 22:28 card0\ncrw-rw---- 1 root 109 226, 0 Nov 19 22:28 card1\nfailed"
+)]
 fn a_listing_with_the_node_s_own_group_is_not_the_cause(#[case] text: &str) {
     assert_ne!(read(text).1, Some("ls"), "{text}");
 }

@@ -55,9 +55,13 @@ fn read_by_emitter_operation_and_cause(
 /// The application's own build is the image's: said, not claimed.
 #[rstest]
 // pytorch/pytorch torch/cuda/__init__.py (_lazy_init)
-#[case("  File \"/usr/lib/python3/site-packages/torch/cuda/__init__.py\", line 284, in _lazy_init\n    raise AssertionError(\"Torch not compiled with CUDA enabled\")\nAssertionError: Torch not compiled with CUDA enabled")]
+#[case(
+    "  File \"/usr/lib/python3/site-packages/torch/cuda/__init__.py\", line 284, in _lazy_init\n    raise AssertionError(\"Torch not compiled with CUDA enabled\")\nAssertionError: Torch not compiled with CUDA enabled"
+)]
 // jax-ml/jax jax/_src/xla_bridge.py
-#[case("WARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.")]
+#[case(
+    "WARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."
+)]
 fn the_application_s_own_build_is_the_image_s(#[case] text: &str) {
     assert!(
         explain(text, Registry::discovered(), None).is_none(),
@@ -72,13 +76,20 @@ fn the_application_s_own_build_is_the_image_s(#[case] text: &str) {
 // "No capable devices found" from another program (no NVENC encoder in the text)
 #[case("scanner: No capable devices found on the USB bus")]
 // the workload's own errors, in the same applications' words
-#[case("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)")]
+#[case(
+    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity)"
+)]
 #[case("[h264_nvenc @ 0x55] InitializeEncoder failed: invalid param (8): Invalid Level.")]
-#[case("time=2025-01-01T00:00:00Z level=INFO source=gpu.go:217 msg=\"looking for compatible GPUs\"")]
+#[case(
+    "time=2025-01-01T00:00:00Z level=INFO source=gpu.go:217 msg=\"looking for compatible GPUs\""
+)]
 fn look_alikes_stay_unclaimed(#[case] text: &str) {
     let e = explain(text, Registry::discovered(), None);
     assert!(
-        e.as_ref().is_none_or(|e| !matches!(e.emitter, Some("ffmpeg" | "ollama" | "pytorch" | "tensorflow"))),
+        e.as_ref().is_none_or(|e| !matches!(
+            e.emitter,
+            Some("ffmpeg" | "ollama" | "pytorch" | "tensorflow")
+        )),
         "{text}: {:?}",
         e.map(|e| e.diagnosis)
     );
@@ -90,5 +101,9 @@ fn look_alikes_stay_unclaimed(#[case] text: &str) {
 fn the_reason_outranks_ollama_s_summary() {
     let text = "level=WARN source=gpu.go:562 msg=\"unknown error initializing cuda driver library\" library=/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03 error=\"cuda driver library init failure: 999\"\nlevel=INFO source=gpu.go:347 msg=\"no compatible GPUs were discovered\"";
     let e = explain(text, Registry::discovered(), None).unwrap_or_else(|| panic!("{text}"));
-    assert_eq!(e.operation.map(|o| o.as_str()), Some("initialise"), "{text}");
+    assert_eq!(
+        e.operation.map(|o| o.as_str()),
+        Some("initialise"),
+        "{text}"
+    );
 }

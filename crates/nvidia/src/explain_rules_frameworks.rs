@@ -26,7 +26,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "cuda",
         who: "JAX",
-        line: &[&["CUDA backend failed to initialize", "CUDA_ERROR_NOT_INITIALIZED"]],
+        line: &[&[
+            "CUDA backend failed to initialize",
+            "CUDA_ERROR_NOT_INITIALIZED",
+        ]],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("JAX's CUDA plug-in"),
         owner: Owner::Image,
