@@ -82,6 +82,10 @@ pub(crate) const COMPONENTS: &[Component] = &[
     image("MIOpen"),
     image("librccl"),
     image("libhipblas"),
+    // The GPU by AMD's own names, as programs print it when they find none or not this one
+    // (AMD's product pages: Radeon, Radeon PRO, Instinct).
+    Component::of(ComponentKind::Device, "AMD GPU").prefix(),
+    Component::of(ComponentKind::Device, "Radeon").prefix(),
 ];
 
 /// The words of [`COMPONENTS`]: AMD's `gpu_words`.

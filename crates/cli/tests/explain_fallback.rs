@@ -247,6 +247,8 @@ fn every_component_s_failure_is_answered() {
                     format!("Error: exec: \"{w}\": executable file not found in $PATH")
                 }
                 ComponentKind::Flag => format!("docker: unknown flag: {w}"),
+                ComponentKind::Device => format!("Error: no {w} found"),
+                other => panic!("compose a failure line for the new kind {other:?}"),
             };
             let answered = read(&line).is_some();
             if answered == (c.kind == ComponentKind::ImageLibrary) {

@@ -58,7 +58,7 @@ const WSL_UNAME: &str = "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n";
 // NVIDIA/gpu-operator validator/main.go; the operator's CRI-O docs (hooks_dir)
 #[case("$ grep -A2 hooks_dir /etc/crio/crio.conf\nhooks_dir = [\"/usr/share/containers/oci/hooks.d\"]\n$ kubectl logs nvidia-operator-validator-x -c toolkit-validation\ntoolkit is not ready\ntime=\"2024-01-01T00:00:00Z\" level=info msg=\"Error: error validating toolkit installation: exec: \\\"nvidia-smi\\\": executable file not found in $PATH\"", "gpu-operator-validator", "find-runtime", "hooks_dir")]
 // Mesa src/glx dri2_glx.c / dri3_glx.c ("No matching fbConfigs or visuals found")
-#[case("libGL error: No matching fbConfigs or visuals found\nlibGL error: failed to load driver: iris", "mesa-loader", "match-version", "older Mesa")]
+#[case("libGL error: No matching fbConfigs or visuals found\nlibGL error: failed to load driver: iris", "mesa-loader", "match-version", "another GL stack")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] text: &str,

@@ -84,6 +84,10 @@ pub(crate) const COMPONENTS: &[Component] = &[
     image("libdnnl"),
     image("libmfx"),
     image("libvpl"),
+    // The GPU by Intel's own names, as programs print it when they find none or not this one
+    // (Intel's product pages: Intel Arc, Data Center GPU).
+    Component::of(ComponentKind::Device, "Intel GPU").prefix(),
+    Component::of(ComponentKind::Device, "Intel Arc").prefix(),
 ];
 
 /// The words of [`COMPONENTS`]: Intel's `gpu_words`.

@@ -194,6 +194,10 @@ pub(crate) const COMPONENTS: &[Component] = &[
     image("NCCL"),
     image("TensorRT"),
     image("libnvinfer"),
+    // The GPU by NVIDIA's own names, as programs print it when they find none or not this one
+    // (NVIDIA's product pages: GeForce).
+    Component::of(ComponentKind::Device, "NVIDIA GPU").prefix(),
+    Component::of(ComponentKind::Device, "GeForce").prefix(),
 ];
 
 /// The words of [`COMPONENTS`]: NVIDIA's `gpu_words`.

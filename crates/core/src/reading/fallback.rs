@@ -14,7 +14,7 @@
 //! that reads as its failure is [`Fallback::Unrecognised`] only when no line reports a failure
 //! at all, or one does next to the component's line.
 
-use super::fallback_causes::{cause, operation};
+use super::fallback_causes::{cause, device_operation, operation};
 use super::fallback_object::{nodes, object_of};
 use super::fallback_scan::{
     Found, Known, Mention, Vocabulary, any_failure, command_of, is_command, is_exception,
@@ -66,7 +66,7 @@ struct Candidate<'t> {
 
 /// Reads `text` by its structure with the vocabulary `v`.
 pub fn read(text: &str, v: &Vocabulary) -> Fallback {
-    let found = scan(text, v);
+    let found = devices_only_failing(scan(text, v));
     if found.is_empty() || not_the_stack_at_all(text) {
         return Fallback::Unclaimed;
     }
@@ -108,6 +108,29 @@ pub fn read(text: &str, v: &Vocabulary) -> Fallback {
         }
     }
     Fallback::Unrecognised(words)
+}
+
+/// The GPU by a generic word counts only where it is the line's only component and the line
+/// says the GPU was not found, not the one the program supports, or did not start: `No GPU
+/// found` is the GPU stack's failure, `model loaded on GPU 0` or `GPU memory: 3 GiB` beside an
+/// error is not; a line with a more specific component is read by that one.
+fn devices_only_failing(found: Vec<Found<'_>>) -> Vec<Found<'_>> {
+    let device = |m: &Mention| m.known.component.kind == K::Device;
+    found
+        .into_iter()
+        .filter_map(|mut f| {
+            if f.mentions.iter().all(device) {
+                let lower = f.text.to_ascii_lowercase();
+                let reads = device_operation(&lower).is_some()
+                    && is_failure(f.text)
+                    && !workload_or_image(f.text, &lower);
+                reads.then_some(f)
+            } else {
+                f.mentions.retain(|m| !device(m));
+                Some(f)
+            }
+        })
+        .collect()
 }
 
 /// The failure lines that name a component: a line of its own, the exception line a
@@ -234,10 +257,16 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
     // With no object, the emitter's own kind says what failed (a kernel module's probe).
     let (cause_t, check_t) = cause(op, kind.or(by.map(|k| k.component.kind)));
     let nodes = nodes(v, vendor);
-    let object_s = object.as_ref().map(|(o, _, _)| o.clone());
+    // The GPU is what the operation looks for, not an object of it: "could not find a usable
+    // device", not "… device GPU".
+    let object_s = object
+        .as_ref()
+        .filter(|(_, k, _)| *k != K::Device)
+        .map(|(o, _, _)| o.clone());
     let fill = |t: &str| {
         t.replace("{object}", object_s.as_deref().unwrap_or("it"))
             .replace("{who}", who)
+            .replace("{vendor} GPU", vendor.map_or("GPU", |_| "{vendor} GPU"))
             .replace("{vendor}", vendor.unwrap_or("GPU"))
             .replace("{nodes}", &nodes)
     };

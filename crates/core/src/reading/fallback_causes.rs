@@ -60,6 +60,8 @@ const OPERATIONS: &[(Operation, &[&str])] = &[
             "no cuda gpus",
             "no hip gpus",
             "-capable device",
+            " capable device",
+            "platforms found",
             "could not find any",
             "unable to find any",
             "failed to find any",
@@ -120,6 +122,104 @@ const OPERATIONS: &[(Operation, &[&str])] = &[
     ),
 ];
 
+/// The GPU's own nouns, lowered, as [`device_operation`] looks for them (the vocabulary's
+/// [`ComponentKind::Device`] words).
+const DEVICE_NOUNS: &[&str] = &["gpus", "gpu", "radeon", "geforce", "intel arc"];
+
+/// What a line (lowered) says about the GPU by a generic noun, from the words right around
+/// the noun: that none was found (`No GPU found`, `GPU not detected`, `requires a GPU`), that
+/// this one is not supported (`unsupported GPU`, `GPU is not supported`), or that it did not
+/// start (`failed to initialize GPU`). Anything else (`loaded on GPU 0`, `GPU memory`) says
+/// nothing of the GPU, and the noun is then no component of the line. A noun glued into a
+/// name (`tensorflow-gpu`, `gpu_layers`, `/gpu/`) is no GPU.
+pub(super) fn device_operation(lower: &str) -> Option<Operation> {
+    const FIND_AFTER: &[&str] = &[
+        " not found",
+        " not detected",
+        " not available",
+        " is not available",
+        " unavailable",
+        " is required",
+        " required",
+        " device not found",
+        " devices not found",
+        " device is not available",
+        " was not found",
+        " were not found",
+        " is not accessible",
+        " not accessible",
+        " is missing",
+        " missing",
+    ];
+    const FIND_BEFORE: &[&str] = &[
+        "requires a ",
+        "requires ",
+        "need a ",
+        "needs a ",
+        "find any ",
+        "find a ",
+        "detect any ",
+        "detect a ",
+        "detected no ",
+    ];
+    const MATCH_AFTER: &[&str] = &[
+        " is not supported",
+        " not supported",
+        " unsupported",
+        " is too old",
+        " is not compatible",
+        " not compatible",
+        " is incompatible",
+    ];
+    const MATCH_BEFORE: &[&str] = &["unsupported ", "not a supported ", "incompatible "];
+    const INIT_AFTER: &[&str] = &[
+        " initialization failed",
+        " initialisation failed",
+        " failed to initialize",
+        " failed to initialise",
+        " init failed",
+    ];
+    const INIT_BEFORE: &[&str] = &[
+        "initialize ",
+        "initialise ",
+        "init ",
+        "initialize the ",
+        "initialise the ",
+    ];
+    let glued =
+        |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || b"-_/=".contains(&c));
+    let b = lower.as_bytes();
+    let (mut found, mut standalone) = (None, false);
+    for noun in DEVICE_NOUNS {
+        for (at, _) in lower.match_indices(noun) {
+            let end = at + noun.len();
+            let next = match b.get(end) {
+                Some(b's') if !noun.ends_with('s') => b.get(end + 1).copied(),
+                c => c.copied(),
+            };
+            if glued(at.checked_sub(1).map(|i| b[i])) || glued(next) {
+                continue;
+            }
+            standalone = true;
+            let (before, after) = (&lower[..at], lower[end..].trim_start_matches('s'));
+            let after_any = |w: &[&str]| w.iter().any(|p| after.starts_with(p));
+            let before_any = |w: &[&str]| w.iter().any(|p| before.ends_with(p));
+            let op = if before_any(MATCH_BEFORE) || after_any(MATCH_AFTER) {
+                Operation::MatchVersion
+            } else if before_any(INIT_BEFORE) || after_any(INIT_AFTER) {
+                Operation::Initialise
+            } else if before_any(FIND_BEFORE) || after_any(FIND_AFTER) {
+                Operation::FindDevice
+            } else {
+                continue;
+            };
+            found.get_or_insert(op);
+        }
+    }
+    let none = standalone && super::fallback_scan::none_found(lower);
+    found.or_else(|| none.then_some(Operation::FindDevice))
+}
+
 /// `text` as lower-case words: a status name's parts apart (`hipErrorInvalidDevice`,
 /// `CUDA_ERROR_NO_DEVICE` read as "hip error invalid device", "cuda error no device").
 pub(super) fn as_words(text: &str) -> String {
@@ -156,6 +256,10 @@ pub(super) fn operation(text: &str, object: Option<ComponentKind>) -> (Operation
             .find(|(o, _)| *o == op)
             .is_some_and(|(_, words)| words.iter().any(|w| lower.contains(w)))
     };
+    if object == Some(K::Device) {
+        return device_operation(&text.to_ascii_lowercase())
+            .map_or((Operation::Initialise, false), |op| (op, true));
+    }
     if object == Some(K::Resource) && found(Operation::Allocate) {
         return (Operation::Allocate, true);
     }
@@ -221,6 +325,14 @@ pub(super) fn cause(op: Operation, kind: Option<ComponentKind>) -> (&'static str
         (O::FindDevice | O::MatchVersion, Some(K::Variable)) => (
             "{object} has a value the stack does not take, or selects devices the container does not have.",
             "'env | grep {object}' in the container and the vendor's documented values (NVIDIA_VISIBLE_DEVICES=all, NVIDIA_DRIVER_CAPABILITIES=compute,utility; CUDA_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES count from 0 among the GPUs the container was given)",
+        ),
+        (O::FindDevice, Some(K::Device)) => (
+            "the program found no {vendor} GPU it can use: the container was not given one (no CDI device, '--device' nodes or '--gpus'), its user may not open the device nodes, a *_VISIBLE_DEVICES selection hides them, or the host's driver does not drive the GPU (not loaded, or too old for it).",
+            "'gpuctl detect' and 'gpuctl doctor' on the host (GPU, driver, nodes, groups); run the container with the GPU given as 'gpuctl args' prints it, and 'ls -l /dev/dri /dev/nvidia* /dev/kfd' inside it",
+        ),
+        (O::MatchVersion, Some(K::Device)) => (
+            "the program does not support this GPU, or not with what it found: its build lacks the GPU's architecture (an NVIDIA compute capability, an AMD gfx target; ROCm's HSA_OVERRIDE_GFX_VERSION can stand in a close relative), or the driver or user space it found is too old or too new for the GPU.",
+            "'gpuctl detect' names the GPU; compare it with the program's list of supported GPUs and its build's architectures; 'gpuctl requirement' gives the driver this GPU needs",
         ),
         (O::FindDevice, _) => (
             "the container was not given the {vendor} GPU (no device nodes or driver files), its user may not open the nodes, a *_VISIBLE_DEVICES selection hides them, or the host's driver does not see the GPU.",

@@ -17,7 +17,11 @@ pub(super) fn object_of(
         .iter()
         .filter(|m| m.known.component.kind != K::Runtime)
         .filter(|m| by != Some(m.known))
-        .filter(|m| !m.known.component.word.contains([':', ' ']))
+        // A phrase is no object, but the GPU by a vendor's two-word name (`AMD GPU`) is what a
+        // device line is about.
+        .filter(|m| {
+            m.known.component.kind == K::Device || !m.known.component.word.contains([':', ' '])
+        })
         .collect();
     let m = things
         .iter()

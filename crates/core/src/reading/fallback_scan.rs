@@ -150,6 +150,12 @@ const FAILURE: &[&str] = &[
     "unknown runtime",
     "not detected",
     "errno",
+    // A crash or a run that ended in failure, as shells, runtimes and compose print it.
+    "segmentation fault",
+    "core dumped",
+    "exited with",
+    "check failed",
+    "capable device",
 ];
 
 /// Words that say there was no failure: removed before [`FAILURE`] is looked for.
@@ -202,7 +208,8 @@ pub(super) fn any_failure(text: &str) -> bool {
 /// Whether `line` reports a failure: one of [`FAILURE`]'s words once [`NO_FAILURE`]'s are
 /// gone, or klog's error shape (`E0312 10:00:00.000000`).
 pub(super) fn is_failure(line: &str) -> bool {
-    let klog = line.as_bytes().first() == Some(&b'E')
+    // klog's and glog's error and fatal shapes (`E0312 10:00:00`, `F0000 00:00:…`).
+    let klog = matches!(line.as_bytes().first(), Some(b'E' | b'F'))
         && line.len() > 5
         && line.as_bytes()[1..5].iter().all(u8::is_ascii_digit);
     klog || says_failure(&line.to_ascii_lowercase())
@@ -213,7 +220,20 @@ fn says_failure(lower: &str) -> bool {
     for w in NO_FAILURE {
         lower = lower.replace(w, " ");
     }
-    FAILURE.iter().any(|w| lower.contains(w))
+    FAILURE.iter().any(|w| lower.contains(w)) || none_found(&lower)
+}
+
+/// "No <thing> found" (or detected, available, discovered): a program's own words that it
+/// looked for something and found none (`No Intel Arc GPU found`, `no available GPU device
+/// found`), `no` a word of its own and the verb within a few words of it.
+pub(super) fn none_found(lower: &str) -> bool {
+    const VERBS: &[&str] = &[" found", " detected", " available", " discovered"];
+    lower.match_indices("no ").any(|(at, _)| {
+        let word = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+        let rest = &lower[at + 2..];
+        let near = &rest[..rest.floor_char_boundary(48)];
+        word && VERBS.iter().any(|v| near.contains(v))
+    })
 }
 
 /// Whether `lower` (a lowered line) names a failure of its own once its wrappers' words are

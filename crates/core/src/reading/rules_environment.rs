@@ -6,7 +6,9 @@
 //!   with capabilities: %v"), daemon/devices.go (the driver named by the request, or the first
 //!   whose capabilities match), daemon/cdi.go (the "cdi" driver, registered only when the
 //!   daemon's `features.cdi` is on); Docker Desktop's docs: its engine is configured in
-//!   Settings > Docker Engine, not by a WSL distribution's /etc/docker/daemon.json.
+//!   Settings > Docker Engine, not by a WSL distribution's /etc/docker/daemon.json
+//!   (docs.docker.com/engine/daemon/: with Docker Desktop the daemon is configured from its
+//!   settings, not by editing daemon.json).
 //! - glibc elf/ldconfig.c ("%s is not a symbolic link") on WSL's /usr/lib/wsl/lib, where the
 //!   Windows driver ships copies of libcuda.so.1 (Microsoft's and NVIDIA's CUDA on WSL guide:
 //!   the directory is mounted from the Windows driver store, read-only).
@@ -15,7 +17,9 @@
 //!   and nvidia-container-toolkit's CSV files in
 //!   /etc/nvidia-container-runtime/host-files-for-container.d).
 //! - Mesa src/glx (dri2_glx.c, dri3_glx.c, drisw_glx.c: "No matching fbConfigs or visuals
-//!   found", printed after "libGL error: ").
+//!   found", printed after "libGL error: "): GLX matches Mesa's DRI configs against the
+//!   visuals the X server lists, so an X server driven by another GL stack (NVIDIA's GLX, a
+//!   remote server) or another Mesa release leaves none.
 
 use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_NOTE, RANK_REASON, RULE};
 
@@ -149,8 +153,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[&["No matching fbConfigs or visuals found"]],
         operation: Operation::MatchVersion,
         object: ObjectAt::Is("the GLX configs"),
-        cause: "Mesa's GLX found no driver config matching the X server's visuals: the program's Mesa (a container's or a bundled runtime's) does not match the host's X server and Mesa, most often an older Mesa in the container than on the host, so the DRI driver is dropped and it falls back to software rendering or fails.",
-        check: "'glxinfo -B' on the host and in the container compare the Mesa versions; update the container's (or the bundled runtime's) Mesa to the host's release or newer",
+        cause: "Mesa's GLX found no framebuffer config matching the visuals the X server offers: the X server runs another GL stack than the program's Mesa (NVIDIA's X driver, whose GLX Mesa's libGL cannot use; a remote X server reached through ssh -X or a forwarded socket; or a Mesa of another release in the container than on the host), so the DRI driver is dropped and it falls back to software rendering or fails.",
+        check: "'glxinfo -B' on the host names the X server's GL vendor: with NVIDIA's X driver give the container NVIDIA's GL libraries (NVIDIA_DRIVER_CAPABILITIES including graphics, or the CDI spec) rather than Mesa; with a forwarded X server use a local display (or LIBGL_ALWAYS_INDIRECT=1); else match the container's Mesa to the host's release",
         ..RULE
     },
 ];

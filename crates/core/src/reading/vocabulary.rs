@@ -14,6 +14,7 @@
 /// What kind of thing a component is: the class of object a failure of it is about, which
 /// decides what the failure means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ComponentKind {
     /// A library of the host's driver that the GPU stack (a CDI spec, a hook) mounts into a
     /// container given the GPU (`libcuda.so`, `libnvidia-ml`).
@@ -40,6 +41,12 @@ pub enum ComponentKind {
     ContainerRuntime,
     /// An engine's GPU flag (`--gpus`).
     Flag,
+    /// The GPU itself, by a generic word (`GPU`, `gpus`) or a vendor's product name
+    /// (`Radeon`, `Intel Arc`): a program's own words that it found none, or not this one. A
+    /// line is read for such a word only when the word is its only component and the failure
+    /// is the GPU's finding, model or start (`no GPU found`, `unsupported GPU`), never its
+    /// memory or a file: every other GPU word is more specific.
+    Device,
 }
 
 /// One component word.
@@ -101,7 +108,7 @@ pub const fn words<const N: usize>(components: &[Component]) -> [&'static str; N
     out
 }
 
-use ComponentKind::{DeviceNode, DriverFile, Flag, Program, Runtime, Variable};
+use ComponentKind::{Device, DeviceNode, DriverFile, Flag, Program, Runtime, Variable};
 
 const VAAPI: (&str, &str) = ("vaapi", "VA-API (libva)");
 const VULKAN: (&str, &str) = ("vulkan", "the Vulkan loader");
@@ -138,6 +145,8 @@ const fn cl(kind: ComponentKind, word: &'static str) -> Component {
 /// - OpenCL: the Khronos ICD loader (`clGetPlatformIDs`, `CL_PLATFORM_NOT_FOUND_KHR`, the
 ///   `/etc/OpenCL/vendors` registry); `clinfo`.
 /// - The engines' GPU flag: docker's `--gpus` (docs.docker.com, "docker container run").
+/// - The GPU by its generic name, as programs print it when they find none (`GPU`, `GPUs`,
+///   `gpu`, `gpus`); a vendor's own product names are in its crate.
 pub const CORE_COMPONENTS: &[Component] = &[
     Component::of(DeviceNode, "/dev/dri").prefix(),
     Component::of(DeviceNode, "renderD").prefix(),
@@ -176,4 +185,9 @@ pub const CORE_COMPONENTS: &[Component] = &[
     cl(Program, "clinfo"),
     Component::of(DriverFile, "/etc/OpenCL/vendors").prefix(),
     Component::of(Flag, "--gpus"),
+    cl(Runtime, "OpenCL"),
+    Component::of(Device, "GPU"),
+    Component::of(Device, "GPUs"),
+    Component::of(Device, "gpu"),
+    Component::of(Device, "gpus"),
 ];
