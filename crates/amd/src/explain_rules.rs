@@ -196,6 +196,27 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "use the 'ollama/ollama:rocm' image (or install ollama's ROCm bundle) and pass '--device /dev/kfd --device /dev/dri'",
         ..RULE
     },
+    // PyTorch prints torch.version.hip as None in a build without ROCm (torch/version.py is
+    // generated with hip = None for a CUDA or CPU wheel; a CUDA wheel's version ends in +cuNNN):
+    // where the text asks about HIP or ROCm, the image carries a CUDA or CPU-only PyTorch,
+    // which an AMD GPU cannot run (invoke-ai/InvokeAI#7977, corpus 257).
+    EmitterRule {
+        emitter: "pytorch",
+        who: "PyTorch",
+        line: &[
+            &["torch.version.hip: None"],
+            &["torch.version.hip = None"],
+            &["torch.version.hip None"],
+        ],
+        needs: &["ROCm", "rocm"],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("PyTorch's ROCm build"),
+        owner: Owner::Image,
+        cause: "the image's PyTorch is not a ROCm build (torch.version.hip is None: a CUDA wheel, +cuNNN, or a CPU-only one), so it cannot use an AMD GPU whatever the container is given.",
+        check: "install PyTorch's ROCm wheel in the image (the index URL that names the ROCm release, e.g. https://download.pytorch.org/whl/rocm6.2) or start from a rocm/pytorch image; 'python -c \"import torch; print(torch.version.hip)\"' must print a version",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
     EmitterRule {
         objects: IMAGE_LIBS,
         owner: Owner::Image,

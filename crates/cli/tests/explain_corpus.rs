@@ -2,7 +2,10 @@
 //! explain_corpus/, its source URL and the expected family in its header), collected for issue 20
 //! after the families of explain_real.rs were written, and issue 31's held-out sets A (091-130),
 //! B (131-170), E (171-210, collected as 211-250; sets C and D were lost before they could be
-//! folded in) and G (211-250; set F's texts were lost with its machine), each 30 GPU failures and 10 look-alikes, folded in after it was scored. Every
+//! folded in) and G (211-250; set F's texts were lost with its machine), each 30 GPU failures and 10 look-alikes, folded in after it was scored;
+//! then round 7's sets H (251-280: 21 GPU failures, 9 look-alikes from GitHub issues) and I
+//! (281-309: 20 and 9 from forum, blog and documentation pages), each scored once before it
+//! was read. Every
 //! third file of the first 90 (003, 006, ...) was set aside before any family was added for them
 //! and scored as it was; the figures are in docs/explain.md. Every text must get its expectation
 //! (a family, an emitter rule's emitter and operation, or none), except the known misses a header
@@ -149,15 +152,17 @@ fn score(cases: &[&Case]) -> Score {
 }
 
 #[test]
-fn the_corpus_is_250_cited_texts_about_a_fifth_of_them_not_gpu() {
+fn the_corpus_is_309_cited_texts_about_a_quarter_of_them_not_gpu() {
     let all = corpus();
-    assert_eq!(all.len(), 250);
+    assert_eq!(all.len(), 309);
     for c in &all {
-        assert!(c.source.starts_with("https://"), "{:03}", c.id);
+        // Two of set I's pages are served over plain http.
+        let cited = c.source.starts_with("https://") || c.source.starts_with("http://");
+        assert!(cited, "{:03}", c.id);
         assert!(!c.text.trim().is_empty(), "{:03}", c.id);
     }
     let other = all.iter().filter(|c| c.expect == "none").count();
-    assert!((45..=65).contains(&other), "{other} non-GPU texts");
+    assert!((70..=85).contains(&other), "{other} non-GPU texts");
 }
 
 #[test]
@@ -185,6 +190,14 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
         (
             "issue 31 held-out set G (211-250)",
             all.iter().filter(|c| (211..=250).contains(&c.id)).collect(),
+        ),
+        (
+            "issue 31 held-out set H (251-280)",
+            all.iter().filter(|c| (251..=280).contains(&c.id)).collect(),
+        ),
+        (
+            "issue 31 set I, pages (281-309)",
+            all.iter().filter(|c| (281..=309).contains(&c.id)).collect(),
         ),
         ("all", all.iter().collect()),
     ] {

@@ -47,6 +47,7 @@ pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Fami
     let best = crate::families::classify_found(&found, registry);
     let mut readings = reading::read_found(text, &rules, &gpu, &found);
     readings.extend(reading::listing::render_groups(text));
+    readings.extend(reading::listing::no_drm_device(text));
     (best, readings)
 }
 

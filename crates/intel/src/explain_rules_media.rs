@@ -39,7 +39,7 @@ pub(crate) const NOT_FOUND: EmitterRule = EmitterRule {
     )],
     operation: Operation::FindDevice,
     object: ObjectAt::Is("a QSV implementation for the GPU"),
-    cause: "{status}: the oneVPL / Media SDK dispatcher found no runtime that drives this GPU: the image lacks the one for its generation (libmfx-gen / intel-media-runtime for Tiger Lake and newer, the legacy Media SDK libmfxhw64 for older), or the runtime could not open the GPU's render node through VA-API (iHD).",
+    cause: "{status}: the oneVPL / Media SDK dispatcher found no runtime that drives this GPU: the image lacks the one for its generation (libmfx-gen / intel-media-runtime for Tiger Lake and newer, the legacy Media SDK libmfxhw64 for older) or has it outside the directories the dispatcher searches (a runtime built into /usr/local/lib while libvpl searches the distribution's library directory; ONEVPL_SEARCH_PATH adds one), or the runtime could not open the GPU's render node through VA-API (iHD).",
     check: "'vainfo --display drm --device /dev/dri/renderD128' in the container must list the iHD driver; install the QSV runtime for the GPU's generation (libmfx-gen1.2 or libmfx1) and pass the render node with its group",
     ..QSV
 };

@@ -37,7 +37,8 @@ const CLI: EmitterRule = EmitterRule {
 /// ([`crate::explain_rules_k8s::RULES`]) and the driver's own processes
 /// ([`crate::explain_rules_kernel::RULES`]), and round 5's
 /// ([`crate::explain_rules_environment::RULES`]) and round 6's applications
-/// ([`crate::explain_rules_apps::RULES`]), read as one list.
+/// ([`crate::explain_rules_apps::RULES`]), and round 7's kernel-module build and boot fallback
+/// ([`crate::explain_rules_build::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -56,6 +57,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_environment::TORCH_ARCH,
         crate::explain_rules_frameworks::RULES,
         crate::explain_rules_apps::RULES,
+        crate::explain_rules_build::RULES,
     ]
     .concat()
     .into_iter()

@@ -75,8 +75,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the CUDA driver"),
-        cause: "CUDA's driver did not initialise and does not say why: the driver libraries in the process and the host's kernel module disagree or are missing, or the process forked after CUDA started (a 'fork' worker of a CUDA parent).",
-        check: "'nvidia-smi' in the same container must work; compare its driver version with the host's ('cat /proc/driver/nvidia/version'), and start worker processes with the 'spawn' method",
+        cause: "CUDA's driver did not initialise and does not say why: the driver libraries in the process and the host's kernel module disagree or are missing, the process may not open a node CUDA needs and nvidia-smi does not (/dev/nvidia-uvm, /dev/nvidia-caps: a rootless engine's user namespace, a device cgroup that lacks them), or the process forked after CUDA started (a 'fork' worker of a CUDA parent).",
+        check: "'nvidia-smi' in the same container must work; compare its driver version with the host's ('cat /proc/driver/nvidia/version'); if it works, 'ls -l /dev/nvidia-uvm* /dev/nvidia-caps' in the container (pass the GPU by CDI, 'gpuctl args nvidia', which lists every node; under rootless podman try it rootful), and start worker processes with the 'spawn' method",
         rank: RANK_VAGUE,
         ..CUDA
     },

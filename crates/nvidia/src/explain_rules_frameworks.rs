@@ -8,6 +8,10 @@
 //!   TF_CPP_MIN_LOG_LEVEL=0 …)"; with jaxlib/cuda/versions_helpers.cc's query failing on
 //!   CUDA_ERROR_NOT_INITIALIZED the CUDA plug-in and jaxlib are not one build (jax-ml/jax#20722,
 //!   corpus 249: "due to incorrect jax version"): the image's install, not the host's driver.
+//! - PyTorch's torch/utils/cpp_extension.py raises "CUDA_HOME environment variable is not set.
+//!   Please set it to your CUDA install root." when it builds a CUDA extension and finds no CUDA
+//!   toolkit (nvcc): the image's, whatever the GPU set-up (a runtime or CPU-only image; the
+//!   toolkit is never mounted from the host).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RULE};
 
@@ -35,6 +39,18 @@ pub(crate) const RULES: &[EmitterRule] = &[
         owner: Owner::Image,
         cause: "JAX's CUDA plug-in queried the GPU before CUDA was initialised, which is what a jaxlib and CUDA plug-in of different releases (or a jaxlib that is not the CUDA build) do: the image's JAX install, not the host's driver.",
         check: "install matching wheels in the image ('pip install -U \"jax[cuda12]\"', so that jax, jaxlib and jax-cuda12-plugin agree); if they already match, run 'nvidia-smi' in the container",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "PyTorch's extension builder",
+        line: &[&["CUDA_HOME environment variable is not set"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("the CUDA toolkit"),
+        owner: Owner::Image,
+        cause: "building a CUDA extension needs the CUDA toolkit (nvcc, its headers) in the image, and this image has none, or its PyTorch is a CPU-only build: the GPU stack mounts only the driver, never the toolkit.",
+        check: "build on a CUDA 'devel' image (nvidia/cuda:<version>-devel, pytorch/pytorch:<tag>-devel) or install the toolkit in the image and set CUDA_HOME; 'python -c \"import torch; print(torch.version.cuda)\"' (None is a CPU-only build)",
         rank: RANK_DECISIVE,
         ..RULE
     },

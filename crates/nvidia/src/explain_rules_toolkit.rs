@@ -22,8 +22,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         operation: Operation::LoadLibrary,
         object: ObjectAt::After("load library failed: "),
         objects: DRIVER_LIBS,
-        cause: "the hook found no {object} under the driver root it is configured with: the host has no NVIDIA driver's user-space libraries (no driver, or only its kernel module); or config.toml's 'root' names a driver container's tree (the GPU operator's /run/nvidia/driver) that is not there or not running; or docker runs as a snap, whose confinement hides the host's libraries.",
-        check: "'nvidia-smi' and 'ldconfig -p | grep libnvidia-ml' on the host; 'grep -n root /etc/nvidia-container-runtime/config.toml' ('root' is '/' for a driver installed on the host); 'snap list docker' (use the distribution's or docker.com's docker instead)",
+        cause: "the hook found no {object} under the driver root it is configured with: the host has no NVIDIA driver's user-space libraries (no driver, or only its kernel module); or config.toml's 'root' names a driver container's tree (the GPU operator's /run/nvidia/driver) that is not there or not running; or docker runs as a snap, whose confinement hides the host's libraries; or, under WSL 2, Windows gives no driver libraries (/usr/lib/wsl/lib) because its build or driver is too old for GPU support in WSL (Windows 10 21H2 or Windows 11, a WSL-capable NVIDIA driver).",
+        check: "'nvidia-smi' and 'ldconfig -p | grep libnvidia-ml' on the host; 'grep -n root /etc/nvidia-container-runtime/config.toml' ('root' is '/' for a driver installed on the host); 'snap list docker' (use the distribution's or docker.com's docker instead); under WSL 2 'ls /usr/lib/wsl/lib' and 'winver' on Windows",
         host_path: Some("/sys/module/nvidia"),
         // More specific than the dynamic loader's reading of the same line's dlerror.
         rank: RANK_REASON - 1,

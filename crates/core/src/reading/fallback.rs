@@ -327,6 +327,13 @@ fn not_the_stack_at_all(text: &str) -> bool {
         "pull access denied",
         "repository does not exist",
         "toomanyrequests",
+        "requested access to the resource is denied",
+        // Kubernetes' pull events (kubelet's ErrImagePull, ImagePullBackOff) and containerd's
+        // resolver ("failed to resolve reference")
+        "ErrImagePull",
+        "ImagePullBackOff",
+        "Failed to pull image",
+        "failed to resolve reference",
         // errno EMFILE (Go's lower-case, glibc's strerror), inotify's max_user_instances
         "too many open files",
         "Too many open files",

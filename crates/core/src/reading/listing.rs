@@ -7,6 +7,12 @@
 //! (tteck/Proxmox#2523, corpus 245: `ssl-cert` in an LXC). Either way the container's user is
 //! not in the node's group, so opening it is refused: the GID has to be added by number. A
 //! node listed with `render` or `video`, or that others may open (`crw-rw-rw-`), says nothing.
+//!
+//! Round 7: a listing of the DRM devices that holds none. `ls /sys/class/drm` on the host
+//! lists a `cardN` (and `renderDN`) for every GPU a kernel driver drives, beside `version`;
+//! with none, no DRM driver drives a GPU there (intel/intel-device-plugins-for-kubernetes#864:
+//! a kernel too old for the GPU, so the device plug-in advertises nothing). `ls /dev/dri`
+//! inside a container that lists no node says the container was given none.
 
 use super::{Operation, Owner, RANK_REASON, Reading};
 
@@ -23,6 +29,104 @@ pub(crate) fn render_groups(text: &str) -> Vec<Reading> {
     text.lines()
         .enumerate()
         .filter_map(|(i, line)| reading(i + 1, line))
+        .collect()
+}
+
+/// The reading of an `ls` of /sys/class/drm or /dev/dri whose output names no card or render
+/// node (a listing that names one, or whose output was not pasted, says nothing).
+pub(crate) fn no_drm_device(text: &str) -> Option<Reading> {
+    if !text.contains("/sys/class/drm") && !text.contains("/dev/dri") {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().find_map(|(i, line)| {
+        let target = listed(line)?;
+        let output: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| command(l).is_none() && !l.trim().is_empty())
+            .take(64)
+            .copied()
+            .collect();
+        let names: Vec<&str> = output.iter().flat_map(|l| entries(l)).collect();
+        let device = |n: &&str| n.starts_with("card") || n.starts_with("renderD");
+        if names.is_empty() || names.iter().any(device) || output.iter().any(|l| l.contains("No such file")) {
+            return None;
+        }
+        let (who, cause, check) = if target == "/sys/class/drm" {
+            (
+                "the host's DRM device listing",
+                "the host's /sys/class/drm lists no card or render node: no kernel driver drives a GPU on this host (i915 or xe, amdgpu, nvidia-drm not loaded, or a kernel too old for the GPU or without its firmware), so no device node exists to pass and a device plug-in advertises none.",
+                "'lspci -nnk | grep -A3 -E \"VGA|Display|3D\"' on the host names the GPU and the driver in use; 'dmesg | grep -iE \"i915|xe|amdgpu|nvidia|drm\"' says why none bound; a kernel and firmware new enough for the GPU ('gpuctl requirement <device id>')",
+            )
+        } else {
+            (
+                "the container's /dev/dri listing",
+                "/dev/dri lists no card or render node where it was listed: the container was given no GPU node (no '--device /dev/dri' or CDI device), or the host has none.",
+                "'ls -l /dev/dri' on the host; give the container the GPU as 'gpuctl args' prints it",
+            )
+        };
+        Some(Reading {
+            line: i + 1,
+            emitter: "ls",
+            operation: Operation::FindDevice,
+            object: None,
+            cause: cause.to_string(),
+            check: check.to_string(),
+            owner: Owner::Stack,
+            rank: RANK_REASON,
+            who,
+            host_path: None,
+            host_mount: None,
+        })
+    })
+}
+
+/// The command of a shell line (after a `$ ` or `# ` prompt, `user@host:dir$ `, `sudo `).
+fn command(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = match t.split_once(['$', '#']) {
+        Some((p, r))
+            if r.starts_with(' ') && (p.is_empty() || (p.contains('@') && !p.contains(' '))) =>
+        {
+            r
+        }
+        _ => return None,
+    };
+    let t = t.trim_start();
+    Some(t.strip_prefix("sudo ").unwrap_or(t).trim_start())
+}
+
+/// The directory an `ls` of one DRM directory lists (`ls -la /sys/class/drm/`).
+fn listed(line: &str) -> Option<&'static str> {
+    let mut words = command(line)?.split_whitespace();
+    if words.next() != Some("ls") {
+        return None;
+    }
+    let paths: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+    match paths.as_slice() {
+        [p] if p.trim_end_matches('/') == "/sys/class/drm" => Some("/sys/class/drm"),
+        [p] if p.trim_end_matches('/') == "/dev/dri" => Some("/dev/dri"),
+        _ => None,
+    }
+}
+
+/// The names an `ls` output line lists: a long listing's last field, or every word of a short
+/// one (`total 0`, `.` and `..` are none).
+fn entries(line: &str) -> Vec<&str> {
+    let long = line.len() > 10
+        && line.as_bytes()[1..10]
+            .iter()
+            .all(|b| b"rwxsStT-".contains(b));
+    let names: Vec<&str> = if long {
+        line.split_whitespace().last().into_iter().collect()
+    } else if line.starts_with("total ") {
+        Vec::new()
+    } else {
+        line.split_whitespace().collect()
+    };
+    names
+        .into_iter()
+        .filter(|n| *n != "." && *n != "..")
         .collect()
 }
 

@@ -26,10 +26,14 @@ pub(super) fn apply(
     if (found.is_none() && !shape) || rule.unless.iter().any(|w| line.contains(w)) {
         return None;
     }
+    // A rule of several shapes may have its object's marker in one of them only (ffmpeg's
+    // "Failed to initialise VAAPI connection" names no node, "No VA display found for device"
+    // does): the line still reads, with no object, unless the rule needs one (`objects`,
+    // `gpu_object`, below).
     let object = match rule.object {
         ObjectAt::None => None,
-        ObjectAt::After(marker) => Some(token_after(line, marker)?),
-        ObjectAt::Before(marker) => Some(token_before(line, marker)?),
+        ObjectAt::After(marker) => token_after(line, marker),
+        ObjectAt::Before(marker) => token_before(line, marker),
         ObjectAt::Is(object) => Some(object.to_string()),
         ObjectAt::Named => Some(token_named(line, rule.objects)?),
     };

@@ -270,9 +270,11 @@ pub struct Reading {
 impl Reading {
     /// "NVML could not initialise: the driver is not loaded on this host."
     pub fn sentence(&self) -> String {
-        let what = match &self.object {
-            Some(o) => format!("{} {o}", self.operation.verb()),
-            None => self.operation.verb().to_string(),
+        let what = match (&self.object, self.operation) {
+            // "could not find a WSL GPU adapter", not "find a usable device a WSL GPU adapter".
+            (Some(o), Operation::FindDevice) => format!("find {o}"),
+            (Some(o), op) => format!("{} {o}", op.verb()),
+            (None, op) => op.verb().to_string(),
         };
         format!("{} could not {what}: {}", self.who, self.cause)
     }
@@ -327,35 +329,99 @@ pub fn read_found(
     gpu: &[&str],
     found: &HashSet<&str>,
 ) -> Vec<Reading> {
+    let candidates = candidates_by(rules, &|w| found.contains(w));
+    let mut out = Vec::new();
+    let mut read = vec![false; candidates.len()];
+    if !candidates.is_empty() {
+        for (i, line) in text.lines().enumerate() {
+            for (k, (r, present)) in candidates.iter().enumerate() {
+                if let Some(reading) = apply(r, line, i + 1, gpu, present) {
+                    out.push(reading);
+                    read[k] = true;
+                }
+            }
+        }
+    }
+    if text.len() <= WRAPPED_MAX {
+        out.extend(read_wrapped(text, rules, gpu, found, &candidates, &read));
+        out.sort_by_key(|r| r.line);
+    }
+    out
+}
+
+/// A rule and the statuses of its enum found in the text.
+type Candidate<'r> = (&'r EmitterRule, Vec<&'r EmitterStatus>);
+
+/// The rules whose words `has`: every word of one of its line shapes (or, for a status rule,
+/// a status's stem), one of its `needs`, none of its `absent`.
+fn candidates_by<'r>(rules: &[&'r EmitterRule], has: &dyn Fn(&str) -> bool) -> Vec<Candidate<'r>> {
     // A status rule is a candidate when the stem of one of its statuses' names is in the
     // text, or its shape is (a message, bare name or number reads on a line of that shape).
-    let candidates: Vec<(&EmitterRule, Vec<&EmitterStatus>)> = rules
+    rules
         .iter()
         .copied()
-        .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| found.contains(w)))
-        .filter(|r| !r.absent.iter().any(|w| found.contains(w)))
+        .filter(|r| r.needs.is_empty() || r.needs.iter().any(|w| has(w)))
+        .filter(|r| !r.absent.iter().any(|w| has(w)))
         .filter_map(|r| {
-            let shape = r.line.iter().any(|l| l.iter().all(|w| found.contains(w)));
+            let shape = r.line.iter().any(|l| l.iter().all(|w| has(w)));
             if r.statuses.is_empty() {
                 return shape.then(Vec::new).map(|p| (r, p));
             }
-            let present = status::present(r, found);
+            let present = status::present_by(r, has);
             (!present.is_empty() || shape).then_some((r, present))
         })
-        .collect();
-    if candidates.is_empty() {
+        .collect()
+}
+
+/// A message a person pasted is often wrapped (a terminal's or an issue form's width): a rule
+/// whose words are in the text once its line breaks are spaces, but that read no one line,
+/// reads two neighbouring lines joined (the reading is the first line's). Only a pasted text's
+/// size: a machine's log is not wrapped, and a 16 MiB one is not read twice.
+fn read_wrapped(
+    text: &str,
+    rules: &[&EmitterRule],
+    gpu: &[&str],
+    found: &HashSet<&str>,
+    candidates: &[Candidate<'_>],
+    read: &[bool],
+) -> Vec<Reading> {
+    if !text.contains('\n') {
         return Vec::new();
     }
+    let flat = text.replace("\r\n", " ").replace('\n', " ");
+    let unread: Vec<&Candidate<'_>> = candidates
+        .iter()
+        .zip(read)
+        .filter(|(_, r)| !**r)
+        .map(|(c, _)| c)
+        .collect();
+    let joined_words = candidates_by(rules, &|w| found.contains(w) || flat.contains(w));
+    let newly: Vec<&Candidate<'_>> = joined_words
+        .iter()
+        .filter(|(r, _)| !candidates.iter().any(|(c, _)| std::ptr::eq(*c, *r)))
+        .collect();
+    if unread.is_empty() && newly.is_empty() {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for (r, present) in &candidates {
-            if let Some(reading) = apply(r, line, i + 1, gpu, present) {
+    for (r, present) in unread.into_iter().chain(newly) {
+        for (i, pair) in lines.windows(2).enumerate() {
+            let joined = format!("{} {}", pair[0].trim_end(), pair[1].trim_start());
+            let alone = |l: &str| apply(r, l, i + 1, gpu, present).is_some();
+            if alone(pair[0]) || alone(pair[1]) {
+                continue;
+            }
+            if let Some(reading) = apply(r, &joined, i + 1, gpu, present) {
                 out.push(reading);
             }
         }
     }
     out
 }
+
+/// The largest text whose wrapped lines are joined for a rule (64 KiB: a pasted message).
+const WRAPPED_MAX: usize = 64 << 10;
 
 /// The reading that explains the text: the most specific; of two as specific, the host's
 /// stack before the image or the workload (a missing driver library explains the image's missing ones), then

@@ -294,4 +294,31 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
+    // hashicorp/nomad drivers/docker/driver.go (createContainerConfig): a task given an NVIDIA
+    // device (NVIDIA_VISIBLE_DEVICES in its environment) needs the runtime the plug-in's
+    // `gpu_runtime_name` names ("nvidia") among `docker info`'s runtimes: "requested docker
+    // runtime %q was not found", and "conflicting runtime requests: gpu runtime %q conflicts
+    // with task runtime %q" for a task that names another runtime.
+    EmitterRule {
+        emitter: "nomad",
+        who: "Nomad's docker driver",
+        line: &[&["requested docker runtime ", " was not found"]],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::After("requested docker runtime "),
+        cause: "the task was given an NVIDIA GPU, and Nomad runs such a task with the docker runtime its docker plug-in's gpu_runtime_name names ({object}), which the docker daemon does not have: the NVIDIA toolkit is not registered with docker (no \"runtimes\" entry in /etc/docker/daemon.json, or the daemon not restarted since), or the host gives GPUs by CDI only (NixOS's hardware.nvidia-container-toolkit), which Nomad's docker driver does not use.",
+        check: "'docker info | grep -i runtimes' on the client node must list {object}: 'sudo nvidia-ctk runtime configure --runtime=docker' then 'sudo systemctl restart docker', or set the docker plug-in's gpu_runtime_name to the runtime docker has",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nomad",
+        who: "Nomad's docker driver",
+        line: &[&["conflicting runtime requests: gpu runtime "]],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::After("conflicting runtime requests: gpu runtime "),
+        owner: Owner::Workload,
+        cause: "the task names a runtime of its own and is given an NVIDIA GPU, which Nomad runs only with the GPU runtime {object}: the job's own configuration, not the host's.",
+        check: "drop the task's 'runtime' option (Nomad picks the GPU runtime itself), or set the docker plug-in's gpu_runtime_name to the runtime the task needs",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
 ];

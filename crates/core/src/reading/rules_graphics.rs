@@ -3,7 +3,7 @@
 //! named beside it; docs/explain.md#emitters has the table). A status a loader prints as a
 //! number is read by its name in the loader's own header (libva's va.h).
 
-use super::{EmitterRule, ObjectAt, Operation, RANK_VAGUE, RULE};
+use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
 /// What ffmpeg and libva print when VA-API fails; a line that is only informative (the DRM
 /// driver ffmpeg opened, the driver file libva tries) explains only beside one of these.
@@ -92,6 +92,33 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
         operation: Operation::FindDevice,
         cause: "ffmpeg tried the default render nodes and libva opened a display on none: no /dev/dri/renderD* node is in the container, the process may not open it (its group, usually 'render', is not among the process's groups), or no VA-API driver fits the GPU.",
         check: "'ls -l /dev/dri' in the container; pass the node ('--device /dev/dri/renderD128') and its group ('--group-add keep-groups' under crun, or the node's gid), then 'vainfo --display drm --device /dev/dri/renderD128'",
+        ..RULE
+    },
+    // ffmpeg libavutil/hwcontext_vaapi.c prints vaInitialize's VAStatus and vaErrorStr: -1 is
+    // VA_STATUS_ERROR_UNKNOWN, which libva's va.c returns when it could not name or open a
+    // driver for the display (the same as vainfo's "-1 (unknown libva error)" below).
+    EmitterRule {
+        emitter: "vaapi",
+        who: "ffmpeg's VA-API device",
+        line: &[&["Failed to initialise VAAPI connection: -1 "]],
+        operation: Operation::LoadLibrary,
+        cause: "VA_STATUS_ERROR_UNKNOWN: libva reached the render node but could not name or load a VA-API driver for the GPU: the image lacks the driver package (mesa-va-drivers for AMD, intel-media-va-driver or i965-va-driver for Intel), LIBVA_DRIVER_NAME names a driver that is not installed, or the node is not the GPU's.",
+        check: "LIBVA_MESSAGING_LEVEL=2 vainfo --display drm --device /dev/dri/renderD128 in the container names the driver file it tries; install that package in the image, or unset a wrong LIBVA_DRIVER_NAME",
+        ..RULE
+    },
+    // A denied open beside a VA-API failure (libva's drivers and ffmpeg print the errno's
+    // string, "Permission denied"): the render node is there but the process may not open it.
+    EmitterRule {
+        emitter: "vaapi",
+        who: "VA-API (libva)",
+        line: &[&["Permission denied"]],
+        needs: VA_FAILED,
+        unless: &["/dev/kfd", "/dev/nvidia"],
+        operation: Operation::Open,
+        object: ObjectAt::Is("the render node"),
+        cause: "the process may not open the GPU's render node: its user is not in the node's group inside the container (a non-root container user without the host's render or video GID, '--group-add' missing, or the image's group of that name has another GID), or SELinux or AppArmor denies the node.",
+        check: "'ls -ln /dev/dri' and 'id' inside the container: the node's GID must be among the process's groups; add it ('--group-add <the host's render GID>', or '--group-add keep-groups' under crun); 'gpuctl doctor' checks the host's groups",
+        rank: RANK_DECISIVE,
         ..RULE
     },
     // ffmpeg libavutil/hwcontext_vaapi.c: "Failed to initialise VAAPI connection: %d (%s)".

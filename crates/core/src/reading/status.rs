@@ -42,18 +42,15 @@ pub const fn hex_after(after: &'static str) -> NumberAt {
     NumberAt { after, hex: true }
 }
 
-/// The statuses of `rule` whose stem ([`stem`]) occurs somewhere in the text (`found` holds
-/// the words found in the one pass): only these are looked for by name line by line. A
+/// The statuses of `rule` whose stem ([`stem`]) occurs somewhere in the text (`has` tells,
+/// from the words found in the one pass): only these are looked for by name line by line. A
 /// message, bare name or number is looked for only on a line with the rule's shape, so it
 /// needs no word of its own in that pass.
-pub(super) fn present<'r>(
+pub(super) fn present_by<'r>(
     rule: &'r EmitterRule,
-    found: &std::collections::HashSet<&str>,
+    has: impl Fn(&str) -> bool,
 ) -> Vec<&'r EmitterStatus> {
-    rule.statuses
-        .iter()
-        .filter(|s| found.contains(stem(s.name)))
-        .collect()
+    rule.statuses.iter().filter(|s| has(stem(s.name))).collect()
 }
 
 /// The stems of every status of `rules`, each once, for the one pass over the text: a few

@@ -1,0 +1,135 @@
+//! Issue 31, round 7: what sets H (corpus 251-280) and I (281-309), each read once it was
+//! scored, showed explain reading wrongly or not at all, fixed as classes: a pasted message
+//! wrapped across lines, a rule's object marker in one of its shapes only, VA-API's unknown
+//! status and a denied render node, the kernel module's build and boot fallback, NVDEC's
+//! capability check, Nomad's GPU runtime, an image's framework build, a pull that failed, and
+//! a DRM listing that holds no device. Lines are composed from each emitter's own format
+//! string (named beside it), not copied from the threads; the look-alikes share the rules'
+//! words and are not the GPU stack's.
+
+use gpuctl_core::commands::explain::{explain, not_claimed_because};
+use gpuctl_core::plugin::Registry;
+use rstest::rstest;
+
+use gpuctl_amd as _;
+use gpuctl_intel as _;
+use gpuctl_nvidia as _;
+
+#[path = "support/explain.rs"]
+mod support;
+use support::{assert_read_by_emitter, read};
+
+#[rstest]
+// hashicorp/nomad drivers/docker/driver.go: "requested docker runtime %q was not found"
+#[case("nomad", "find-runtime", "gpu_runtime_name", "failed to create container configuration: requested docker runtime \"nvidia\" was not found")]
+// The same wrapped where a terminal broke the line (one space became the line break)
+#[case("nomad", "find-runtime", "cdi", "Driver Failure: failed to create container configuration for image \"nvidia/cuda:12.4.0-base-ubuntu22.04\": requested docker runtime\n\"nvidia\" was not found")]
+// ffmpeg libavutil/hwcontext_vaapi.c with vaInitialize's VA_STATUS_ERROR_UNKNOWN (va.h: -1)
+#[case("vaapi", "load-library", "mesa-va-drivers", "[AVHWDeviceContext @ 0x5600] Failed to initialise VAAPI connection: -1 (unknown libva error).\nDevice creation failed: -5.")]
+// The same with a denied open printed beside it (strerror(EACCES))
+#[case("vaapi", "open", "render", "[AVHWDeviceContext @ 0x5600] Failed to initialise VAAPI connection: -1 (unknown libva error).\nlibva info: va_openDriver() returns -1\nError creating a context: Permission denied")]
+// hwcontext_vaapi.c's other status: the rule's shape without its object's marker still reads
+#[case("vaapi", "initialise", "render node", "[AVHWDeviceContext @ 0x5600] Failed to initialise VAAPI connection: 1 (operation failed).")]
+// linux scripts/mod/modpost.c: "GPL-incompatible module %s.ko uses GPL-only symbol '%s'"
+#[case("kernel-module-build", "match-version", "older than the running kernel", "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'")]
+// RPM Fusion's nvidia-fallback.service, logged at boot
+#[case("nvidia-fallback", "load-library", "secure boot", "NVIDIA kernel module missing. Falling back to nouveau.")]
+// FFmpeg libavcodec/nvdec.c: cuvidGetDecoderCaps' bIsSupported is 0
+#[case("ffmpeg-nvdec", "match-version", "codec", "[hevc @ 0x55d0] Hardware is lacking required capabilities\n[hevc @ 0x55d0] Failed setup for format cuda: hwaccel initialisation returned error.")]
+// coreutils ls on the host's /sys/class/drm with no DRM device (only `version`)
+#[case("ls", "find-device", "no kernel driver drives a gpu", "$ ls /sys/class/drm\nversion")]
+// the same long listing, after a prompt with user and host
+#[case("ls", "find-device", "too old for the gpu", "root@node1:~# ls -la /sys/class/drm/\ntotal 0\ndrwxr-xr-x  2 root root    0 Jan 26 23:31 .\ndrwxr-xr-x 65 root root    0 Jan 26 23:45 ..\n-r--r--r--  1 root root 4096 Jan 26 23:31 version")]
+// the ICD loader's CL_PLATFORM_NOT_FOUND_KHR: no ICD, or a runtime that found no GPU it knows
+#[case("opencl-icd", "load-library", "newer than its release", "[CLDNN ERROR]. clGetPlatformIDs error -1001")]
+// nvidia-container-cli's "load library failed" names WSL's too old Windows among its readings
+#[case("nvidia-container-cli", "load-library", "wsl", "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown")]
+// cudaErrorInitializationError: a node CUDA needs and nvidia-smi does not
+#[case("cuda", "initialise", "rootless", "cudaGetDeviceCount() returned err=3 (cudaErrorInitializationError)")]
+// libvpl's dispatcher finding no runtime: one installed outside its search path
+#[case("qsv", "find-device", "onevpl_search_path", "[AVHWDeviceContext @ 0x5600] Error creating a MFX session: -9 (MFX_ERR_NOT_FOUND).")]
+#[rustfmt::skip]
+fn read_by_emitter_operation_and_cause(
+    #[case] emitter: &str,
+    #[case] operation: &str,
+    #[case] word: &str,
+    #[case] text: &str,
+) {
+    assert_read_by_emitter(emitter, operation, word, text);
+}
+
+/// ROCm/clr hipamd/src/hip_fatbin.cpp: "No compatible code objects found for: %s" is the
+/// no-code-object family's.
+#[test]
+fn hip_s_missing_code_object_is_the_family_s() {
+    let text = "hip_fatbin.cpp: No compatible code objects found for: gfx1030";
+    assert_eq!(read(text).0, Some("amd-hip-no-code-object"));
+}
+
+#[rstest]
+// torch/utils/cpp_extension.py: building a CUDA extension without the CUDA toolkit
+#[case(
+    "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+    "cuda toolkit"
+)]
+// torch.version.hip is None (a CUDA or CPU wheel) where the text asks about ROCm
+#[case(
+    "$ python -c 'import torch; print(torch.__version__); print(torch.version.hip)'\n2.6.0+cu124\ntorch.version.hip: None\nROCm available: False",
+    "rocm build"
+)]
+// Nomad: the job's own runtime beside a GPU
+#[case(
+    "conflicting runtime requests: gpu runtime \"nvidia\" conflicts with task runtime \"runsc\"",
+    "job's own"
+)]
+fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[case] why: &str) {
+    assert_eq!(read(text).0, None, "{text}");
+    let note = not_claimed_because(text, Registry::discovered()).unwrap_or_default();
+    assert!(note.to_lowercase().contains(why), "{why} not in {note}");
+}
+
+#[rstest]
+// Kubernetes' pull events for a removed tag: the registry's answer, whatever GPU words stand
+// around it (a pod named after nvidia-smi)
+#[case(
+    "6m22s Warning Failed pod/nvidia-smi-q852m Failed to pull image \"nvidia/cuda\": rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/nvidia/cuda:latest\": failed to resolve reference \"docker.io/nvidia/cuda:latest\": not found\n6m22s Warning Failed pod/nvidia-smi-q852m Error: ErrImagePull"
+)]
+#[case("Warning  Failed  kubelet  Error: ImagePullBackOff (nvidia-smi)")]
+// modpost's GPL-only refusal of a module that is not NVIDIA's
+#[case("ERROR: modpost: GPL-incompatible module zfs.ko uses GPL-only symbol '__rcu_read_lock'")]
+// a denied file beside no VA-API failure
+#[case("libva info: VA-API version 1.20.0\nopen /config/cache/transcode.lock: Permission denied")]
+// a DRM listing that holds a card: the host drives its GPU
+#[case("$ ls /sys/class/drm\ncard0  card0-HDMI-A-1  renderD128  version")]
+// a listing whose output was not pasted
+#[case("$ ls /sys/class/drm\n$ nvidia-smi -L")]
+// the wrapped rule's words on two lines that are not neighbours
+#[case("requested docker runtime\ncontainer started\n\"nvidia\" was not found")]
+// torch.version.hip is None where nothing asks about ROCm (a CUDA host's check)
+#[case("torch.version.hip: None\ntorch.version.cuda: 12.4")]
+fn look_alikes_are_not_read_so(#[case] text: &str) {
+    let got = read(text);
+    assert!(
+        !matches!(
+            got.1,
+            Some("nomad" | "kernel-module-build" | "vaapi" | "ls" | "pytorch")
+        ),
+        "{text}: {got:?}"
+    );
+    if text.contains("pull") || text.contains("Pull") {
+        assert_eq!(got.0, None, "{text}");
+    }
+}
+
+/// A rule whose words span two lines reads only a pasted text's size: a machine's log is not
+/// read twice.
+#[test]
+fn a_long_log_is_not_read_for_wrapped_lines() {
+    let chatter = "container started, nothing to see here\n".repeat(2_000);
+    let text = format!("{chatter}requested docker runtime\n\"nvidia\" was not found\n");
+    assert!(text.len() > 64 << 10);
+    assert_ne!(read(&text).1, Some("nomad"));
+    assert!(
+        explain(&text, Registry::discovered(), None).is_none_or(|e| e.emitter != Some("nomad"))
+    );
+}
