@@ -46,10 +46,7 @@ pub const fn hex_after(after: &'static str) -> NumberAt {
 /// from the words found in the one pass): only these are looked for by name line by line. A
 /// message, bare name or number is looked for only on a line with the rule's shape, so it
 /// needs no word of its own in that pass.
-pub(super) fn present_by<'r>(
-    rule: &'r EmitterRule,
-    has: impl Fn(&str) -> bool,
-) -> Vec<&'r EmitterStatus> {
+pub(super) fn present_by(rule: &EmitterRule, has: impl Fn(&str) -> bool) -> Vec<&EmitterStatus> {
     rule.statuses.iter().filter(|s| has(stem(s.name))).collect()
 }
 
