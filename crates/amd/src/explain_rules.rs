@@ -138,6 +138,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     kernel::FIRMWARE,
     kernel::INIT,
     kernel::KFD_SKIPPED,
+    kernel::DKMS,
     kernel::HANG,
     kernel::PLUGIN,
     // amd-smi's and rocm-smi's statuses (explain_rules_smi.rs).

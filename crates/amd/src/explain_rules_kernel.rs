@@ -145,3 +145,18 @@ pub(crate) const KFD_SKIPPED: EmitterRule = EmitterRule {
     rank: RANK_DECISIVE,
     ..AMDGPU
 };
+
+/// DKMS building ROCm's amdgpu-dkms module: "Error! Bad return status for module build on
+/// kernel: %s (%s)" with the module's tree /var/lib/dkms/amdgpu/<version> (the ROCm installer's
+/// out-of-tree driver for a kernel it does not support).
+pub(crate) const DKMS: EmitterRule = EmitterRule {
+    emitter: "dkms",
+    who: "DKMS",
+    line: &[&["Bad return status for module build on kernel: "]],
+    needs: &["dkms/amdgpu", "amdgpu-dkms"],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::Is("amdgpu-dkms to the kernel"),
+    cause: "DKMS could not build ROCm's amdgpu-dkms module for the kernel the line names: the ROCm release does not support that kernel (the out-of-tree driver lags the distribution's newest kernels) or its headers are missing; ROCm user space also runs on the kernel's own amdgpu, without amdgpu-dkms.",
+    check: "the build's make.log names the first error; install the headers of that kernel, use a kernel the ROCm release lists, or install ROCm without the DKMS driver ('amdgpu-install --no-dkms') on a recent enough kernel",
+    ..RULE
+};

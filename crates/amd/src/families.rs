@@ -78,6 +78,9 @@ pub const FAMILIES: &[Family] = &[
             // ROCm/clr hipamd/src/hip_fatbin.cpp: "No compatible code objects found for: %s"
             // (the GPU's target id), when a fat binary holds no code object for it.
             &["No compatible code objects found for"],
+            // ROCm/rocBLAS library/src/tensile_host.cpp: "rocBLAS warning: No paths matched %s"
+            // when no Tensile code object of the GPU's target is installed.
+            &["rocBLAS warning: No paths matched"],
         ],
         priority: PRIORITY_PRECISE,
         diagnosis: "the program has no GPU code for this GPU's LLVM target: the ROCm build in the image (HIP, rocBLAS's kernel library) was not built for it, so it runs on no container set-up until the image fits the GPU.",

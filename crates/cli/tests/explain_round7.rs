@@ -48,6 +48,23 @@ use support::{assert_read_by_emitter, read};
 #[case("cuda", "initialise", "rootless", "cudaGetDeviceCount() returned err=3 (cudaErrorInitializationError)")]
 // libvpl's dispatcher finding no runtime: one installed outside its search path
 #[case("qsv", "find-device", "onevpl_search_path", "[AVHWDeviceContext @ 0x5600] Error creating a MFX session: -9 (MFX_ERR_NOT_FOUND).")]
+// nvidia-installer: no headers for the running kernel, and the build step failing
+#[case("nvidia-installer", "load-library", "headers", "ERROR: Unable to find the kernel source tree for the currently running kernel.  Please make sure you have installed the kernel source files for your kernel")]
+#[case("nvidia-installer", "match-version", "compiler", "ERROR: An error occurred while performing the step: \"Building kernel modules\". See /var/log/nvidia-installer.log for details.")]
+// DKMS on NVIDIA's module (its make.log under /var/lib/dkms/nvidia)
+#[case("dkms", "match-version", "older than that kernel", "Building initial module for 6.8.0-45-generic\nError! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)\nConsult /var/lib/dkms/nvidia/550.54.14/build/make.log for more information.")]
+#[case("dkms", "load-library", "headers", "Module build for the currently running kernel was skipped since the\nkernel headers for this kernel does not seem to be installed.\nnvidia-dkms-550: dkms/nvidia")]
+// DKMS on ROCm's amdgpu-dkms
+#[case("dkms", "match-version", "out-of-tree driver", "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)\nConsult /var/lib/dkms/amdgpu/6.3.6-1697589/build/make.log for more information.")]
+// Jetson's libnvrm on /dev/nvmap
+#[case("tegra", "open", "video group", "NvRmMemInitNvmap failed with Permission denied\n549: Memory Manager Not supported\nNvRmMemMgrInit failed error type: 196626")]
+// FFmpeg libavcodec/nvenc.c's session errors by NVENCSTATUS
+#[case("nvenc", "allocate", "concurrent encode sessions", "[h264_nvenc @ 0x55d0] OpenEncodeSessionEx failed: out of memory (10): (no details)")]
+#[case("nvenc", "allocate", "concurrent encode sessions", "[hevc_nvenc @ 0x55d0] OpenEncodeSessionEx failed: incompatible client key (21): (no details)")]
+#[case("nvenc", "find-device", "no encoder", "[h264_nvenc @ 0x55d0] OpenEncodeSessionEx failed: unsupported device (2): (no details)")]
+#[case("nvenc", "match-version", "newer nvenc api", "[h264_nvenc @ 0x55d0] OpenEncodeSessionEx failed: invalid version (15): (no details)")]
+// OpenVINO's GPU plug-in with no OpenCL device
+#[case("openvino", "find-device", "intel-opencl-icd", "RuntimeError: Exception from src/inference/src/core.cpp:116:\n[GPU] No supported OCL devices found or unexpected error happened during devices query.\n[GPU] Please check OpenVINO documentation for GPU drivers setup guide.")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -60,9 +77,14 @@ fn read_by_emitter_operation_and_cause(
 
 /// ROCm/clr hipamd/src/hip_fatbin.cpp: "No compatible code objects found for: %s" is the
 /// no-code-object family's.
-#[test]
-fn hip_s_missing_code_object_is_the_family_s() {
-    let text = "hip_fatbin.cpp: No compatible code objects found for: gfx1030";
+/// ROCm/clr hip_fatbin.cpp's and rocBLAS's tensile_host.cpp's words for a GPU target the
+/// image's build has no code for are the no-code-object family's.
+#[rstest]
+#[case("hip_fatbin.cpp: No compatible code objects found for: gfx1030")]
+#[case(
+    "rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1103*co. Make sure that ROCBLAS_TENSILE_LIBPATH is set correctly."
+)]
+fn a_missing_code_object_is_the_family_s(#[case] text: &str) {
     assert_eq!(read(text).0, Some("amd-hip-no-code-object"));
 }
 
@@ -76,6 +98,11 @@ fn hip_s_missing_code_object_is_the_family_s() {
 #[case(
     "$ python -c 'import torch; print(torch.__version__); print(torch.version.hip)'\n2.6.0+cu124\ntorch.version.hip: None\nROCm available: False",
     "rocm build"
+)]
+// OpenVINO's core without the GPU plug-in
+#[case(
+    "RuntimeError: Exception from src/inference/src/core.cpp:116:\nDevice with \"GPU\" name is not registered in the OpenVINO Runtime",
+    "plug-in"
 )]
 // Nomad: the job's own runtime beside a GPU
 #[case(
@@ -105,6 +132,12 @@ fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[ca
 #[case("$ ls /sys/class/drm\n$ nvidia-smi -L")]
 // the wrapped rule's words on two lines that are not neighbours
 #[case("requested docker runtime\ncontainer started\n\"nvidia\" was not found")]
+// DKMS failing on a module that is no GPU's
+#[case(
+    "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)\nConsult /var/lib/dkms/virtualbox/7.0.14/build/make.log for more information."
+)]
+// OpenVINO without its CPU plug-in (a frozen application's packaging)
+#[case("Device with \"CPU\" name is not registered in the OpenVINO Runtime")]
 // torch.version.hip is None where nothing asks about ROCm (a CUDA host's check)
 #[case("torch.version.hip: None\ntorch.version.cuda: 12.4")]
 fn look_alikes_are_not_read_so(#[case] text: &str) {
@@ -112,7 +145,9 @@ fn look_alikes_are_not_read_so(#[case] text: &str) {
     assert!(
         !matches!(
             got.1,
-            Some("nomad" | "kernel-module-build" | "vaapi" | "ls" | "pytorch")
+            Some(
+                "nomad" | "kernel-module-build" | "vaapi" | "ls" | "pytorch" | "dkms" | "openvino"
+            )
         ),
         "{text}: {got:?}"
     );

@@ -55,6 +55,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
     sycl::PROGRAM,
     // PyTorch's XPU backend (explain_rules_frameworks.rs).
     crate::explain_rules_frameworks::NO_XPU,
+    crate::explain_rules_frameworks::OPENVINO_NO_DEVICE,
+    crate::explain_rules_frameworks::OPENVINO_NO_PLUGIN,
     // i915 in the kernel log: "GuC initialization failed %d", "GUC: load failed: status = ..."
     // (intel-gpu/intel-gpu-i915-backports#194, thesofproject/sof-test#767); the GPU is then
     // wedged or runs without GuC.

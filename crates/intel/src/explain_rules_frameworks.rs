@@ -2,8 +2,15 @@
 //! available." (raised by torch._C._xpu_init, PyTorch's XPU runtime in c10/xpu, when the SYCL
 //! runtime's Level Zero platform lists no GPU; open-edge-platform/geti-instant-learn#583, corpus
 //! 230: a container started without the render node and the render group).
+//!
+//! Round 7: OpenVINO's GPU plug-in (openvinotoolkit/openvino
+//! src/plugins/intel_gpu/src/runtime/ocl/ocl_device_detector.cpp): "[GPU] No supported OCL
+//! devices found or unexpected error happened during devices query." when OpenCL offers it no
+//! Intel GPU; and the runtime's core (src/inference/src/dev/core_impl.cpp): "Device with
+//! \"%s\" name is not registered in the OpenVINO Runtime" when no plug-in of that name is in
+//! the install (a build or frozen app without the GPU plug-in: the image's).
 
-use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RULE};
 
 /// PyTorch's XPU backend with no device.
 pub(crate) const NO_XPU: EmitterRule = EmitterRule {
@@ -14,5 +21,34 @@ pub(crate) const NO_XPU: EmitterRule = EmitterRule {
     object: ObjectAt::Is("an Intel GPU"),
     cause: "PyTorch's XPU backend found no Intel GPU through Level Zero: the container was not given the GPU's render node (/dev/dri/renderD*), its user is not in the node's group (the host's render GID), or the image lacks Intel's compute runtime (libze-intel-gpu1, intel-opencl-icd).",
     check: "'ls -l /dev/dri' and 'sycl-ls' in the container; start it with 'podman run $(gpuctl args intel) ...' (or '--device /dev/dri/renderD128 --group-add $(stat -c %g /dev/dri/renderD128)')",
+    ..RULE
+};
+
+/// OpenVINO's GPU plug-in with no OpenCL device.
+pub(crate) const OPENVINO_NO_DEVICE: EmitterRule = EmitterRule {
+    emitter: "openvino",
+    who: "OpenVINO's GPU plug-in",
+    line: &[&["No supported OCL devices found"]],
+    operation: Operation::FindDevice,
+    object: ObjectAt::Is("an Intel GPU"),
+    cause: "OpenVINO's GPU plug-in found no Intel GPU through OpenCL: the image lacks Intel's compute runtime (intel-opencl-icd), the runtime is older than the GPU, or the container was not given the render node or its group.",
+    check: "'clinfo -l' in the container must list an Intel GPU; install intel-opencl-icd of a release that supports the GPU in the image and start it with 'podman run $(gpuctl args intel) ...'",
+    ..RULE
+};
+
+/// OpenVINO without its GPU plug-in.
+pub(crate) const OPENVINO_NO_PLUGIN: EmitterRule = EmitterRule {
+    emitter: "openvino",
+    who: "the OpenVINO runtime",
+    line: &[
+        &["Device with \"GPU\" name is not registered in the OpenVINO Runtime"],
+        &["Device with \"NPU\" name is not registered in the OpenVINO Runtime"],
+    ],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::Is("OpenVINO's GPU or NPU plug-in"),
+    owner: Owner::Image,
+    cause: "the OpenVINO in the image has no plug-in for that device (a build or packaged application without libopenvino_intel_gpu_plugin or the NPU's): no GPU set-up of the host can register it.",
+    check: "install the full OpenVINO runtime in the image (the openvino wheel or the archive with its plugins), or bundle the plug-in with the application; then 'python -c \"import openvino as ov; print(ov.Core().available_devices)\"'",
+    rank: RANK_DECISIVE,
     ..RULE
 };

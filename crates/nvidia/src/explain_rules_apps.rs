@@ -144,6 +144,47 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_VAGUE,
         ..RULE
     },
+    // FFmpeg libavcodec/nvenc.c (nvenc_open_session, nvenc_print_error): "OpenEncodeSessionEx
+    // failed: %s (%d)", the text of nvenc_errors[] for the NVENCSTATUS (nvEncodeAPI.h): 10
+    // out of memory and 21 incompatible client key are what a GeForce driver answers past its
+    // concurrent-session limit (NVIDIA's Video Encode and Decode GPU Support Matrix: a limit per
+    // system on GeForce); 1 and 2 a GPU without an encoder; 15 an API newer than the driver.
+    EmitterRule {
+        emitter: "nvenc",
+        who: "NVENC (the driver's video encoder)",
+        line: &[
+            &["OpenEncodeSessionEx failed: out of memory"],
+            &["OpenEncodeSessionEx failed: incompatible client key"],
+        ],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("an encode session"),
+        cause: "the driver refused a new NVENC session: on a GeForce or other consumer GPU the driver allows only a few concurrent encode sessions per system, and other encoders (another container, a second transcode, a desktop recorder) hold them; or the GPU's memory is exhausted.",
+        check: "'nvidia-smi --query-gpu=encoder.stats.sessionCount --format=csv' on the host counts the open sessions; lower the number of simultaneous transcodes, or use a driver release with a higher limit (NVIDIA's support matrix gives it per release) or a GPU without one",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvenc",
+        who: "NVENC (the driver's video encoder)",
+        line: &[
+            &["OpenEncodeSessionEx failed: unsupported device"],
+            &["OpenEncodeSessionEx failed: no encode device"],
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the GPU's video encoder"),
+        cause: "the driver will not open an NVENC session on this device: the GPU has no encoder (GT 1030, most MX and some data-center GPUs, a MIG or vGPU profile without NVENC), or its encoder is not available to this process right now.",
+        check: "NVIDIA's Video Encode and Decode GPU Support Matrix lists the GPUs with NVENC; 'nvidia-smi -q | grep -i -A3 encoder' on the host; encode on the CPU or on a GPU with an encoder",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvenc",
+        who: "NVENC (the driver's video encoder)",
+        line: &[&["OpenEncodeSessionEx failed: invalid version"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the NVENC API"),
+        cause: "FFmpeg was built for a newer NVENC API than the host's driver provides: the driver is older than the nv-codec-headers FFmpeg was built with.",
+        check: DRIVER_TOO_OLD_CHECK,
+        ..RULE
+    },
     // jax-ml/jax jax/_src/xla_bridge.py: "An NVIDIA GPU may be present on this machine, but a
     // CUDA-enabled jaxlib is not installed. Falling back to cpu.": the image's jax has no CUDA
     // plugin.

@@ -9,11 +9,32 @@
 //! - RPM Fusion's nvidia-fallback.service (Fedora's xorg-x11-drv-nvidia): at boot, with no
 //!   nvidia module loaded, it loads nouveau and logs "NVIDIA kernel module missing. Falling
 //!   back to nouveau." The akmod not yet built for a new kernel, or refused by Secure Boot.
+//! - nvidia-installer (NVIDIA's .run installer): "Unable to find the kernel source tree for the
+//!   currently running kernel" (no headers for it) and "An error occurred while performing
+//!   the step: \"Building kernel modules\"" (the build failed; /var/log/nvidia-installer.log).
+//! - DKMS: "Error! Bad return status for module build on kernel: %s (%s)" then "Consult
+//!   /var/lib/dkms/<module>/<version>/build/make.log", and "Module build for the currently
+//!   running kernel was skipped since the kernel headers for this kernel does not seem to be
+//!   installed", read where the module is NVIDIA's.
+//! - Jetson (L4T): libnvrm's "NvRmMemInitNvmap failed with Permission denied": the process may
+//!   not open /dev/nvmap, which belongs to the video group (a container user without it, or no
+//!   NVIDIA runtime to pass the Tegra nodes).
 //! - FFmpeg libavcodec/nvdec.c: "Hardware is lacking required capabilities" when
 //!   cuvidGetDecoderCaps says the GPU's NVDEC does not decode this codec, profile, bit depth
 //!   or chroma format.
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RULE};
+
+/// Where a build of NVIDIA's module is DKMS's (its tree, the package, the command).
+const NVIDIA_DKMS: &[&str] = &[
+    "dkms/nvidia",
+    "nvidia-dkms",
+    "dkms install nvidia",
+    "dkms build nvidia",
+];
+
+/// What to check when NVIDIA's kernel module did not build.
+const BUILD_CHECK: &str = "the build log names the first error (/var/log/nvidia-installer.log, or DKMS's make.log); install the headers of the running kernel ('linux-headers-$(uname -r)', 'kernel-devel-$(uname -r)'), build with the compiler the kernel was built with ('cat /proc/version' names it), or install a driver release whose notes support this kernel";
 
 /// The rules.
 pub(crate) const RULES: &[EmitterRule] = &[
@@ -38,6 +59,66 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'modinfo -F version nvidia' and 'uname -r' (a module for this kernel?), 'sudo akmods --force --kernels $(uname -r)' and its log under /var/cache/akmods/nvidia, 'mokutil --sb-state' (enrol the akmods key with 'sudo mokutil --import /etc/pki/akmods/certs/public_key.der')",
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-installer",
+        who: "NVIDIA's installer",
+        line: &[&["Unable to find the kernel source tree for the currently running"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("the running kernel's headers"),
+        cause: "the installer must build the kernel module and found no headers (kernel source tree) for the running kernel: the headers package of this exact kernel is not installed, or the system was upgraded to a kernel it has not booted yet.",
+        check: "install the headers of the running kernel ('sudo apt install linux-headers-$(uname -r)', 'sudo dnf install kernel-devel-$(uname -r)', Proxmox's 'proxmox-headers-$(uname -r)'), or reboot into the newest kernel first; then run the installer again",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-installer",
+        who: "NVIDIA's installer",
+        line: &[&[
+            "An error occurred while performing the step",
+            "Building kernel modules",
+        ]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the kernel module"),
+        cause: "the NVIDIA kernel module did not build against the running kernel: its headers are missing or incomplete, the compiler is not the one the kernel was built with (a gcc older or newer than /proc/version's), or the driver release is older than the kernel (a symbol or interface the newer kernel changed).",
+        check: BUILD_CHECK,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dkms",
+        who: "DKMS",
+        line: &[&["Bad return status for module build on kernel: "]],
+        needs: NVIDIA_DKMS,
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the NVIDIA module to the kernel"),
+        cause: "DKMS could not build the NVIDIA kernel module for the kernel the line names: its headers are missing or incomplete, the compiler is not the one the kernel was built with, or the driver release is older than that kernel; until it builds, that kernel boots without the NVIDIA driver.",
+        check: BUILD_CHECK,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dkms",
+        who: "DKMS",
+        line: &[&[
+            "Module build for the currently running kernel was skipped",
+            "does not seem to be installed",
+        ]],
+        needs: NVIDIA_DKMS,
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("the running kernel's headers"),
+        cause: "DKMS skipped building the NVIDIA module for the running kernel because that kernel's headers are not installed: the driver is not loaded until they are and the module is built.",
+        check: "install 'linux-headers-$(uname -r)' (or 'kernel-devel-$(uname -r)'), then 'sudo dkms autoinstall' and 'sudo modprobe nvidia'",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "tegra",
+        who: "the Jetson GPU driver's user space (libnvrm)",
+        line: &[&["NvRmMemInitNvmap failed with Permission denied"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("/dev/nvmap"),
+        cause: "the process may not open Jetson's GPU memory node /dev/nvmap (and /dev/nvhost-*), which belong to the video group: the container's user is not in that group (a '--user' drops it; the host's video GID must be added by number), or the container was not started with the NVIDIA runtime that passes the Tegra nodes.",
+        check: "'ls -ln /dev/nvmap /dev/nvhost-*' and 'id' inside the container; start it with '--runtime nvidia' (or the CDI spec's devices) and '--group-add $(getent group video | cut -d: -f3)'",
         ..RULE
     },
     EmitterRule {
