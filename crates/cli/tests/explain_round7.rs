@@ -168,3 +168,22 @@ fn a_long_log_is_not_read_for_wrapped_lines() {
         explain(&text, Registry::discovered(), None).is_none_or(|e| e.emitter != Some("nomad"))
     );
 }
+
+/// A message pasted from a forum, a blog or an editor carries its typography (curly quotes, a
+/// no-break space); the tools print ASCII, so their wording is matched once it is undone.
+#[rstest]
+#[case(
+    "docker: Error response from daemon: could not select device driver \u{201C}\u{201D} with capabilities: [[gpu]].",
+    "nvidia-docker-no-gpu-driver"
+)]
+#[case(
+    "docker: Error response from daemon: unknown or invalid runtime name:\u{00A0}nvidia.",
+    "gpu-structured"
+)]
+#[case(
+    "Failed to initialize NVML: Driver/library version mismatch \u{2018}nvidia-smi\u{2019}",
+    "nvidia-nvml-version-mismatch"
+)]
+fn typography_is_undone_before_reading(#[case] text: &str, #[case] family: &str) {
+    assert_eq!(read(text).0, Some(family), "{text}");
+}

@@ -222,7 +222,10 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 /// host says about its family. A failure that matches no family but names a GPU component is
 /// answered as [`families::UNRECOGNISED`].
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
-    let text = py_strip(stderr);
+    // A message pasted from a forum or a blog carries its typography: the tools' wording is
+    // ASCII (crate::text::plain_quotes).
+    let plain = crate::text::plain_quotes(py_strip(stderr));
+    let text: &str = &plain;
     let (mut best, readings) = read::classify_and_read(text, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
         && foreign_node(text, registry, probe)

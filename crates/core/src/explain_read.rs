@@ -170,7 +170,8 @@ fn mount_options(probe: &Probe, point: &str) -> Option<String> {
 /// rule can say so (a library the image lacks, the workload's own out-of-memory): the line
 /// `gpuctl explain` adds to its "none found".
 pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> {
-    let text = py_strip(stderr);
+    let plain = crate::text::plain_quotes(py_strip(stderr));
+    let text: &str = &plain;
     if super::explain(text, registry, None).is_some() {
         return None;
     }

@@ -351,8 +351,8 @@ pub(super) fn cause(op: Operation, kind: Option<ComponentKind>) -> (&'static str
             "'dmesg' on the host, around the driver's lines; 'gpuctl doctor' checks the driver's fit with this GPU and kernel",
         ),
         (O::Initialise, _) => (
-            "its kernel driver is not loaded or does not answer (a user-space library of another release than the kernel module, device nodes missing in the container, or a GPU in a bad state).",
-            "on the host, 'gpuctl doctor' (driver loaded, nodes, fit); in the container, {nodes}, and driver libraries of the host driver's release",
+            "it did not start on the GPU, and the line does not say why: the container was not given the GPU's device nodes or may not open them, a user-space driver it needs is missing from the image or of another release than the host's kernel driver, or the kernel driver is not loaded or not answering (a GPU in a bad state).",
+            "in the container, {nodes} and the user-space driver the program loads; on the host, 'gpuctl doctor' (driver loaded, nodes, fit); the lines before this one often name the step that failed",
         ),
         (O::Mount, _) => (
             "it is missing on the host, the image already has something else there (a file where a directory goes, or a library it ships itself), or the mount is malformed (docker splits -v at ':').",

@@ -4,6 +4,40 @@
 
 pub use gpuctl_host::text::*;
 
+/// `text` with the typography a forum, a blog or an editor puts into a pasted message undone:
+/// curly single and double quotes as `'` and `"`, a no-break space as a space, and an en or em
+/// dash as the `--` it replaced (`—gpus`). The tools print ASCII, so their wording matches
+/// only once these are undone. A text with none (any machine's log) is not copied: one
+/// vectorised scan for the lead bytes of these characters decides.
+pub fn plain_quotes(text: &str) -> std::borrow::Cow<'_, str> {
+    // U+2013, U+2014, U+2018, U+2019, U+201C, U+201D are E2 80 xx; U+00A0 is C2 A0.
+    let b = text.as_bytes();
+    let typographic = memchr::memchr2_iter(0xE2, 0xC2, b).any(|i| {
+        matches!(
+            (b[i], b.get(i + 1), b.get(i + 2)),
+            (
+                0xE2,
+                Some(0x80),
+                Some(0x93 | 0x94 | 0x98 | 0x99 | 0x9C | 0x9D)
+            ) | (0xC2, Some(0xA0), _)
+        )
+    });
+    if !typographic {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\u{2018}' | '\u{2019}' => out.push('\''),
+            '\u{201C}' | '\u{201D}' => out.push('"'),
+            '\u{00A0}' => out.push(' '),
+            '\u{2013}' | '\u{2014}' => out.push_str("--"),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// The length of text from which [`present`] builds a DFA: measured with callgrind, the
 /// contiguous NFA costs some 30 instructions a byte more on a log, and the DFA some 150 M to
 /// build, so they break even near 5 MiB.
@@ -39,4 +73,38 @@ pub fn present<'w>(text: &str, words: &[&'w str]) -> std::collections::HashSet<&
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_quotes;
+    use rstest::rstest;
+    use std::borrow::Cow;
+
+    #[rstest]
+    #[case(
+        "could not select device driver \u{201C}\u{201D}",
+        "could not select device driver \"\""
+    )]
+    #[case(
+        "cannot stat \u{2018}/dev/nvidia0\u{2019}",
+        "cannot stat '/dev/nvidia0'"
+    )]
+    #[case("runtime name:\u{00A0}nvidia", "runtime name: nvidia")]
+    #[case("docker run \u{2014}gpus all", "docker run --gpus all")]
+    #[case(
+        "podman run \u{2013}device nvidia.com/gpu=all",
+        "podman run --device nvidia.com/gpu=all"
+    )]
+    fn typography_is_undone(#[case] text: &str, #[case] plain: &str) {
+        assert_eq!(plain_quotes(text), plain);
+    }
+
+    /// Text without those characters (other non-ASCII ones included) is not copied.
+    #[rstest]
+    #[case("Failed to initialize NVML: Unknown Error")]
+    #[case("━━━━━━━━ 100% ⠋ downloading… é")]
+    fn plain_text_is_borrowed(#[case] text: &str) {
+        assert!(matches!(plain_quotes(text), Cow::Borrowed(_)), "{text}");
+    }
 }
