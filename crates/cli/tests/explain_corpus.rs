@@ -243,3 +243,59 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
         fixed.join(", ")
     );
 }
+
+/// `text` as a person's paste may carry it: every line quoted in Markdown, indented as a code
+/// block, ended with CR LF, or wrapped at 80 columns (at the last space before the column, or
+/// inside a word that has none, as a terminal does).
+fn variants(text: &str) -> [(&'static str, String); 4] {
+    let each = |f: &dyn Fn(&str) -> String| text.split('\n').map(f).collect::<Vec<_>>().join("\n");
+    let wrap = |l: &str| {
+        let mut out = Vec::new();
+        let mut rest = l;
+        while rest.len() > 80 {
+            let cut = rest.floor_char_boundary(80);
+            let at = rest[..cut].rfind(' ').filter(|&i| i > 0).unwrap_or(cut);
+            out.push(rest[..at].to_string());
+            rest = rest[at..].trim_start();
+        }
+        out.push(rest.to_string());
+        out.join("\n")
+    };
+    [
+        ("quoted", each(&|l| format!("> {l}"))),
+        ("indented", each(&|l| format!("    {l}"))),
+        ("crlf", text.replace('\n', "\r\n")),
+        ("wrapped", each(&wrap)),
+    ]
+}
+
+/// Every text explain gets right as pasted it still gets right quoted, indented, with CR LF or
+/// wrapped (a `gpu-unrecognised` answer, which quotes no line of a rule, is not held to the
+/// wrapping).
+#[test]
+fn a_paste_s_formatting_does_not_change_the_answer() {
+    let mut broken = Vec::new();
+    for c in corpus()
+        .iter()
+        .filter(|c| c.known_miss.is_none() && right(c))
+    {
+        for (how, text) in variants(&c.text) {
+            if how == "wrapped" && c.expect == UNRECOGNISED.as_str() {
+                continue;
+            }
+            let moved = Case {
+                id: c.id,
+                source: c.source.clone(),
+                expect: c.expect.clone(),
+                emitter: c.emitter.clone(),
+                operation: c.operation.clone(),
+                known_miss: None,
+                text,
+            };
+            if !right(&moved) {
+                broken.push(format!("{:03} {how}: got {:?}", c.id, answer(&moved.text)));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

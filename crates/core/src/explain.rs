@@ -224,7 +224,8 @@ fn host_section(checks: &[Check], named: &[CheckCode], unrecognised: bool) -> St
 pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Option<Explanation> {
     // A message pasted from a forum or a blog carries its typography: the tools' wording is
     // ASCII (crate::text::plain_quotes).
-    let plain = crate::text::plain_quotes(py_strip(stderr));
+    let pasted = crate::text::unquote_paste(stderr);
+    let plain = crate::text::plain_quotes(py_strip(&pasted));
     let text: &str = &plain;
     let (mut best, readings) = read::classify_and_read(text, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)

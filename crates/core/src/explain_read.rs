@@ -43,7 +43,18 @@ pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Fami
     let (rules, gpu) = rules_of(registry);
     let mut words = crate::families::sign_words(registry);
     words.extend(reading::words(&rules));
-    let found = crate::text::present(text, &words);
+    // A pasted message (a small text) may be wrapped: its words are looked for with its line
+    // breaks as spaces, so a family's sign or a rule's words broken across lines are found
+    // (the rules then read the lines joined: reading::read_found).
+    // A terminal breaks a word that runs past its width where it stands, so the lines are
+    // also looked at glued together (both copies in one pass, a line break between them).
+    let found = if text.len() <= reading::WRAPPED_MAX && text.contains('\n') {
+        let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+        let haystack = format!("{}\n{}", lines.join(" "), lines.concat());
+        crate::text::present(&haystack, &words)
+    } else {
+        crate::text::present(text, &words)
+    };
     let best = crate::families::classify_found(&found, registry);
     let mut readings = reading::read_found(text, &rules, &gpu, &found);
     readings.extend(reading::listing::render_groups(text));
@@ -170,7 +181,8 @@ fn mount_options(probe: &Probe, point: &str) -> Option<String> {
 /// rule can say so (a library the image lacks, the workload's own out-of-memory): the line
 /// `gpuctl explain` adds to its "none found".
 pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> {
-    let plain = crate::text::plain_quotes(py_strip(stderr));
+    let pasted = crate::text::unquote_paste(stderr);
+    let plain = crate::text::plain_quotes(py_strip(&pasted));
     let text: &str = &plain;
     if super::explain(text, registry, None).is_some() {
         return None;

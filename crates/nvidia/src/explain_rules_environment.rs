@@ -16,9 +16,7 @@
 //!   /run/containers/oci/hooks.d (NVIDIA/gpu-operator validator/main.go
 //!   "error validating toolkit installation"; the operator's CRI-O docs: hooks_dir).
 
-use gpuctl_core::plugin::{
-    EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RANK_VAGUE, RULE,
-};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
 use crate::explain_rules_cli::{CLI, HOOK};
 
@@ -98,7 +96,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the container's devices cgroup"),
         cause: "the hook could not read the eBPF device filters attached to the container's cgroup (cgroup v2): the kernel refused bpf_prog_query (operation not permitted), because the hook runs without the privilege in that namespace — an enroot/pyxis, rootless or nested container, or a toolkit release whose cgroup handling changed (1.17.7 under enroot) where the one before worked.",
         check: "'nvidia-container-cli --version' and the toolkit's package version on the node; under enroot/pyxis or a rootless engine set 'no-cgroups = true' in /etc/nvidia-container-runtime/config.toml (the engine grants the device nodes), or install the toolkit release before or after the one that broke",
-        rank: RANK_REASON,
+        // It names the stage and the call, and says more than nvidia-hook-no-cgroups (whose
+        // sign is the same call): decisive, so the wrapped and the unwrapped line agree.
+        rank: RANK_DECISIVE,
         ..CLI
     },
     // The GPU operator's validator on CRI-O: the operator installs the NVIDIA OCI hook in

@@ -89,7 +89,19 @@ pub fn read(text: &str, v: &Vocabulary) -> Fallback {
     if excluded {
         return Fallback::Unclaimed;
     }
-    let named: Vec<&Found<'_>> = found.iter().filter(|f| !is_command(f.text)).collect();
+    // A library the image ships itself (cuDNN, NVRTC, the ROCm libraries) is no component of
+    // the GPU stack's: a text that names only such libraries is the image's, not a GPU failure
+    // left unrecognised.
+    let stack = |f: &&Found<'_>| {
+        f.mentions
+            .iter()
+            .any(|m| m.known.component.kind != K::ImageLibrary)
+    };
+    let named: Vec<&Found<'_>> = found
+        .iter()
+        .filter(|f| !is_command(f.text))
+        .filter(stack)
+        .collect();
     let beside = |f: &Found<'_>| {
         let lines: Vec<&str> = text
             .lines()

@@ -406,22 +406,61 @@ fn read_wrapped(
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for (r, present) in unread.into_iter().chain(newly) {
-        for (i, pair) in lines.windows(2).enumerate() {
-            let joined = format!("{} {}", pair[0].trim_end(), pair[1].trim_start());
-            let alone = |l: &str| apply(r, l, i + 1, gpu, present).is_some();
-            if alone(pair[0]) || alone(pair[1]) {
-                continue;
-            }
-            if let Some(reading) = apply(r, &joined, i + 1, gpu, present) {
-                out.push(reading);
+        let alone = |l: &str| apply(r, l, 1, gpu, present).is_some();
+        let mut i = 0;
+        while i < lines.len() {
+            match joined_reading(r, present, gpu, &lines[i..], i + 1, &alone) {
+                Some((reading, taken)) => {
+                    out.push(reading);
+                    i += taken;
+                }
+                None => i += 1,
             }
         }
     }
     out
 }
 
+/// The most lines one wrapped message is read across (a long line wrapped at 80 columns).
+const WRAPPED_LINES: usize = 4;
+
+/// The rule's reading of the first lines of `lines` joined (2 up to [`WRAPPED_LINES`]), and how
+/// many it took: joined with a space (a break where a space was) or with nothing (a break
+/// inside a word, as a terminal wraps a path). A window holding a line the rule reads alone is
+/// not joined: that line is its own reading.
+fn joined_reading(
+    r: &EmitterRule,
+    present: &[&EmitterStatus],
+    gpu: &[&str],
+    lines: &[&str],
+    number: usize,
+    alone: &dyn Fn(&str) -> bool,
+) -> Option<(Reading, usize)> {
+    if lines.first().is_none_or(|l| alone(l)) {
+        return None;
+    }
+    for k in 2..=WRAPPED_LINES.min(lines.len()) {
+        if alone(lines[k - 1]) {
+            return None;
+        }
+        let window = &lines[..k];
+        let spaced = window
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let glued: String = window.iter().map(|l| l.trim_end_matches('\r')).collect();
+        for joined in [spaced, glued] {
+            if let Some(reading) = apply(r, &joined, number, gpu, present) {
+                return Some((reading, k));
+            }
+        }
+    }
+    None
+}
+
 /// The largest text whose wrapped lines are joined for a rule (64 KiB: a pasted message).
-const WRAPPED_MAX: usize = 64 << 10;
+pub(crate) const WRAPPED_MAX: usize = 64 << 10;
 
 /// The reading that explains the text: the most specific; of two as specific, the host's
 /// stack before the image or the workload (a missing driver library explains the image's missing ones), then

@@ -38,6 +38,52 @@ pub fn plain_quotes(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The largest text [`unquote_paste`] looks at: a message a person pasted, not a machine's log.
+const PASTE_MAX: usize = 64 << 10;
+
+/// `text` without what a person's pasting put around every line: a Markdown quote (`> ` before
+/// each line) and an indentation all lines share (a code block indented by four spaces, a
+/// quoted e-mail). A Python traceback's exception line is told from its frames by its
+/// indentation, and a listing's fields by their place, so both read only once the common
+/// prefix is gone. A text with neither, or longer than a paste, is not copied.
+pub fn unquote_paste(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() > PASTE_MAX {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let filled = || text.lines().filter(|l| !l.trim().is_empty());
+    let quoted = filled().all(|l| l.starts_with("> ") || l.trim_end() == ">");
+    let unquote = |l: &'_ str| -> String {
+        let l = if quoted {
+            l.strip_prefix('>').unwrap_or(l)
+        } else {
+            l
+        };
+        l.strip_prefix(' ')
+            .filter(|_| quoted)
+            .unwrap_or(l)
+            .to_string()
+    };
+    let indent = filled()
+        .map(|l| {
+            let l = unquote(l);
+            l.len() - l.trim_start_matches([' ', '\t']).len()
+        })
+        .min()
+        .unwrap_or(0);
+    if !quoted && indent == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let l = unquote(l);
+            l.get(indent..)
+                .map_or_else(|| l.trim_start().to_string(), str::to_string)
+        })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
 /// The length of text from which [`present`] builds a DFA: measured with callgrind, the
 /// contiguous NFA costs some 30 instructions a byte more on a log, and the DFA some 150 M to
 /// build, so they break even near 5 MiB.
@@ -98,6 +144,29 @@ mod tests {
     )]
     fn typography_is_undone(#[case] text: &str, #[case] plain: &str) {
         assert_eq!(plain_quotes(text), plain);
+    }
+
+    /// A Markdown quote or an indentation every line shares is taken off; a text with neither
+    /// is not copied.
+    #[rstest]
+    #[case("> line one\n> \n>   indented", "line one\n\n  indented")]
+    #[case(
+        "    Traceback (most recent call last):\n      File \"x.py\"\n    RuntimeError: boom",
+        "Traceback (most recent call last):\n  File \"x.py\"\nRuntimeError: boom"
+    )]
+    #[case("\tone\n\ttwo", "one\ntwo")]
+    fn a_paste_s_common_prefix_is_taken_off(#[case] text: &str, #[case] plain: &str) {
+        assert_eq!(super::unquote_paste(text), plain);
+    }
+
+    #[rstest]
+    #[case("no prefix\n  some indented")]
+    #[case(">>> import torch\nTrue")]
+    fn a_text_without_a_common_prefix_is_borrowed(#[case] text: &str) {
+        assert!(
+            matches!(super::unquote_paste(text), Cow::Borrowed(_)),
+            "{text}"
+        );
     }
 
     /// Text without those characters (other non-ASCII ones included) is not copied.
