@@ -239,12 +239,13 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         .backends()
         .iter()
         .flat_map(|b| b.cdi_kinds())
-        .filter(|k| text.contains(&format!("{k}=")))
+        .filter(|k| crate::text::holds(text, &format!("{k}=")))
         .collect();
     if best.is_none() && !kinds.is_empty() {
         best = Some(KIND_MENTION);
     }
-    let pre_cdi = pre_cdi_podman(text);
+    let lines = crate::text::Lines::of(text);
+    let pre_cdi = pre_cdi_podman(text, &lines);
     let primary = reading::primary(&readings);
     let structured = match read::decide(best, pre_cdi.is_some(), primary) {
         read::Answer::Image => return None,
@@ -261,7 +262,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
             (None, _) => true,
             (Some(family), Fallback::Read(r)) => {
                 let needles = quote::sign_needles(&family, text);
-                let line = text.lines().nth(r.line - 1).unwrap_or("");
+                let line = lines.get(text, r.line - 1);
                 r.rank < reading::RANK_NOTE
                     && !needles.iter().chain(&kinds).any(|n| line.contains(n))
             }
@@ -275,7 +276,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     let (family, diagnosis, needles): (Family, String, Vec<&str>) = match (best, &pre_cdi) {
         _ if structured.is_some() => {
             let r = structured?;
-            let line = text.lines().nth(r.line - 1).unwrap_or("");
+            let line = lines.get(text, r.line - 1);
             (read::STRUCTURED_FAMILY, r.sentence(), vec![line])
         }
         (Some(f), Some(name)) if f.priority >= PRIORITY_CDI_SPECIFIC => {
@@ -309,10 +310,10 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     let quoted: Vec<usize> = if readings.is_empty() {
         Vec::new()
     } else {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| needles.iter().any(|n| l.contains(n)))
-            .map(|(i, _)| i + 1)
+        lines
+            .holding(text, &needles)
+            .into_iter()
+            .map(|i| i + 1)
             .collect()
     };
     details.extend(read::other_readings(&readings, &quoted));
@@ -357,8 +358,8 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
         vendor: owner.map(|b| b.vendor()),
         noun,
         stderr: text.to_string(),
-        quote: quote::lines(text, &needles),
-        lines: text.lines().count(),
+        quote: quote::lines(text, &lines, &needles),
+        lines: lines.count(),
         diagnosis,
         details,
         host: None,
@@ -377,7 +378,7 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
 /// is not a stale GPU spec: gpuctl does not claim it. podman's own CDI injection
 /// (`failed to stat CDI host device`) and a text naming a CDI kind stay claimed.
 fn foreign_node(text: &str, registry: &Registry, probe: Option<&Probe>) -> bool {
-    if text.contains("failed to stat CDI host device") {
+    if crate::text::holds(text, "failed to stat CDI host device") {
         return false;
     }
     let Some(path) = hint::missing_path(text).filter(|p| p.starts_with("/dev/")) else {
@@ -391,7 +392,7 @@ fn foreign_node(text: &str, registry: &Registry, probe: Option<&Probe>) -> bool 
         .backends()
         .iter()
         .flat_map(|b| b.cdi_kinds())
-        .any(|k| text.contains(k));
+        .any(|k| crate::text::holds(text, k));
     !owned && !kind && probe.is_none_or(|p| hint::spec_naming(p, path).is_none())
 }
 
@@ -417,8 +418,10 @@ fn stale_instead(family: Family, text: &str, probe: &Probe) -> Option<(Family, S
 /// name as a host path: `Error: stat nvidia.com/gpu=0: no such file or directory`; an old
 /// docker-compose passes it on the same way: `error gathering device information while adding
 /// custom device "nvidia.com/gpu=all": no such file or directory`.
-fn pre_cdi_podman(stderr: &str) -> Option<String> {
-    stderr.lines().find_map(|line| {
+fn pre_cdi_podman(stderr: &str, lines: &crate::text::Lines) -> Option<String> {
+    let holding = lines.holding(stderr, &["custom device \"", "stat "]);
+    holding.into_iter().find_map(|i| {
+        let line = lines.get(stderr, i);
         let name = if let Some(at) = line.find("custom device \"") {
             let rest = &line[at + 15..];
             &rest[..rest.find('"')?]

@@ -14,30 +14,24 @@ pub(super) fn sign_needles(family: &Family, text: &str) -> Vec<&'static str> {
     family
         .signs
         .iter()
-        .filter(|sign| !sign.is_empty() && sign.iter().all(|s| text.contains(s)))
+        .filter(|sign| !sign.is_empty() && sign.iter().all(|s| crate::text::holds(text, s)))
         .flat_map(|sign| sign.iter().copied())
         .collect()
 }
 
 /// The lines holding a needle, with one line of context on each side; the last line when no
 /// needle sits on one line (a sign broken across lines).
-pub(super) fn lines(text: &str, needles: &[&str]) -> Vec<Quoted> {
-    let all: Vec<&str> = text.lines().collect();
-    let hits: Vec<usize> = all
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| needles.iter().any(|n| l.contains(n)))
-        .map(|(i, _)| i)
-        .collect();
+pub(super) fn lines(text: &str, all: &crate::text::Lines, needles: &[&str]) -> Vec<Quoted> {
+    let hits = all.holding(text, needles);
     let hits = if hits.is_empty() {
-        all.len().checked_sub(1).into_iter().collect()
+        all.count().checked_sub(1).into_iter().collect()
     } else {
         hits
     };
     let mut keep: Vec<usize> = hits
         .iter()
         .flat_map(|&i| [i.saturating_sub(1), i, i + 1])
-        .filter(|&i| i < all.len())
+        .filter(|&i| i < all.count())
         .collect();
     keep.sort_unstable();
     keep.dedup();
@@ -45,7 +39,7 @@ pub(super) fn lines(text: &str, needles: &[&str]) -> Vec<Quoted> {
     keep.into_iter()
         .map(|i| Quoted {
             number: i + 1,
-            text: cut(all[i]),
+            text: cut(all.get(text, i)),
         })
         .collect()
 }

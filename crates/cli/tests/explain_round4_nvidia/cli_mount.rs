@@ -171,12 +171,6 @@ fn read_by_emitter(
     "cgroup",
     "nvidia-container-cli: mount error: open failed: /sys/fs/cgroup/devices/user.slice/devices.allow: permission denied"
 )]
-// NVIDIA/libnvidia-container src/cgroup.c, src/cgroup_legacy.c, src/nvcgo/internal/cgroup
-#[case(
-    "nvidia-hook-no-cgroups",
-    "cgroup",
-    "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted"
-)]
 // NVIDIA/libnvidia-container src/cgroup_legacy.c
 #[case(
     "nvidia-hook-no-cgroups",
@@ -189,5 +183,19 @@ fn kept_by_family(#[case] family: &str, #[case] word: &str, #[case] text: &str) 
     assert!(
         d.contains(&word.to_lowercase()),
         "{word} not in {d} for {text}"
+    );
+}
+
+/// The eBPF query's refusal (NVIDIA/libnvidia-container src/cgroup.c, src/nvcgo/internal/cgroup)
+/// was the family's until round 7: the hook's rule for the stage and the call is decisive over
+/// it, so that the line wrapped mid-word in a log (corpus 192) and unwrapped read alike, and its
+/// cause names the rootless or nested namespace and the 1.17.7 regression (what to check: no-cgroups).
+#[test]
+fn the_ebpf_query_is_the_hook_s_rule() {
+    assert_read_by_emitter(
+        "nvidia-container-cli",
+        "mount",
+        "rootless or nested",
+        "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted",
     );
 }

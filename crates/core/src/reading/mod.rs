@@ -333,9 +333,10 @@ pub fn read_found(
     let mut out = Vec::new();
     let mut read = vec![false; candidates.len()];
     if !candidates.is_empty() {
-        for (i, line) in text.lines().enumerate() {
-            for (k, (r, present)) in candidates.iter().enumerate() {
-                if let Some(reading) = apply(r, line, i + 1, gpu, present) {
+        let lines = crate::text::Lines::of(text);
+        for (k, (r, present)) in candidates.iter().enumerate() {
+            for i in lines.holding(text, &needles(r, present)) {
+                if let Some(reading) = apply(r, lines.get(text, i), i + 1, gpu, present) {
                     out.push(reading);
                     read[k] = true;
                 }
@@ -344,8 +345,24 @@ pub fn read_found(
     }
     if text.len() <= WRAPPED_MAX {
         out.extend(read_wrapped(text, rules, gpu, found, &candidates, &read));
-        out.sort_by_key(|r| r.line);
     }
+    // In line order, and within a line in the rules' order (the order `primary` breaks ties by).
+    out.sort_by_key(|r| r.line);
+    out
+}
+
+/// What a line the rule can read must hold: the longest word of one of its shapes, or the
+/// stem of one of its statuses found in the text (a status is read by its name anywhere, and
+/// by its message or number only on a line of a shape).
+fn needles<'r>(r: &'r EmitterRule, present: &[&'r EmitterStatus]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = r
+        .line
+        .iter()
+        .filter_map(|l| l.iter().copied().max_by_key(|w| w.len()))
+        .collect();
+    out.extend(present.iter().map(|s| status::stem(s.name)));
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
@@ -424,6 +441,22 @@ fn read_wrapped(
 /// The most lines one wrapped message is read across (a long line wrapped at 80 columns).
 const WRAPPED_LINES: usize = 4;
 
+/// The shortest line taken for a wrapped one (terminals and issue forms wrap at 80 columns or
+/// more: a line of under 20 characters was ended by its writer) ...
+const WRAPPED_WIDTH: usize = 20;
+
+/// ... unless the next line's first word would have run past 60 columns on it: a line is
+/// wrapped short before a long path.
+const WRAPPED_PAST: usize = 60;
+
+/// Whether `line` reads as wrapped before `next`: a line that was wrapped ran to the width,
+/// while a short one ended where its writer ended it and `next` is another message.
+fn wrapped(line: &str, next: &str) -> bool {
+    let line = line.trim();
+    let word = next.split_whitespace().next().unwrap_or("");
+    line.len() >= WRAPPED_WIDTH || line.len() + 1 + word.len() > WRAPPED_PAST
+}
+
 /// The rule's reading of the first lines of `lines` joined (2 up to [`WRAPPED_LINES`]), and how
 /// many it took: joined with a space (a break where a space was) or with nothing (a break
 /// inside a word, as a terminal wraps a path). A window holding a line the rule reads alone is
@@ -440,7 +473,7 @@ fn joined_reading(
         return None;
     }
     for k in 2..=WRAPPED_LINES.min(lines.len()) {
-        if alone(lines[k - 1]) {
+        if alone(lines[k - 1]) || !wrapped(lines[k - 2], lines[k - 1]) {
             return None;
         }
         let window = &lines[..k];

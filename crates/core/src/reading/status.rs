@@ -67,7 +67,7 @@ pub(super) fn stems<'r>(rules: impl Iterator<Item = &'r EmitterRule>) -> Vec<&'s
 /// `CL_INVALID_`, `ZE_RESULT_`; a name with fewer is its own stem), or the first two words of
 /// a camel-case name (`hipError` of `hipErrorNoDevice`, `ErrorDevice` of Vulkan-Hpp's
 /// `ErrorDeviceLost`).
-fn stem(name: &'static str) -> &'static str {
+pub(super) fn stem(name: &'static str) -> &'static str {
     if name.contains('_') {
         let end = name
             .match_indices('_')
