@@ -171,6 +171,57 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'gpuctl requirement' gives the ROCm releases that list {object}; HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family (10.3.0 for gfx103x) is ollama's documented override",
         ..RULE
     },
+    // The same check's older wording (ollama before 0.1.33, gpu/amd_linux.go): "amdgpu [%d] %s
+    // is not supported by %s %v" (ollama/ollama#4099, corpus 216), and its floor: "amdgpu too
+    // old gfx%d%d%d" for a target below the oldest its ROCm build carries.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu [", "is not supported by"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Named,
+        objects: &["gfx"],
+        cause: "the GPU's LLVM target {object} is not among those ollama's ROCm build carries code for, so it runs on the CPU.",
+        check: "'gpuctl requirement' gives the ROCm releases that list {object}; HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family (10.3.0 for gfx103x, 11.0.0 for gfx110x) is ollama's documented override",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu too old"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Named,
+        objects: &["gfx"],
+        cause: "the GPU's LLVM target {object} is older than any ollama's ROCm build supports (gfx803 and the like were dropped by ROCm), so ollama does not use it; gfx000 is a node with no GPU behind it (a CPU's KFD node), not a failure.",
+        check: "'rocminfo | grep gfx' names the GPU's target; an older ollama or a community ROCm build for it, or the CPU",
+        ..RULE
+    },
+    // discover/amd_linux.go: "no compatible amdgpu devices detected" once every AMD GPU was
+    // dropped (each by a line before it); logged as well on a host whose GPU is NVIDIA's, where
+    // the NVIDIA GPU is used: a note, the answer only where nothing says more.
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["no compatible amdgpu devices detected"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an AMD GPU it supports"),
+        cause: "ollama found no AMD GPU it can use: each was dropped on an earlier line of its log (a target outside its ROCm build, too old, an iGPU), or the container was not given /dev/kfd and the render nodes; on a host whose GPU is NVIDIA's this line is only informative.",
+        check: "OLLAMA_DEBUG=1 names each GPU ollama looks at and why it is dropped; start the container with '--device /dev/kfd --device /dev/dri' (or 'gpuctl args amd') and the ollama/ollama:rocm image",
+        rank: RANK_NOTE,
+        ..RULE
+    },
+    // discover/amd_linux.go (verifyKFDDriverAccess): "amdgpu devices detected but permission
+    // problems block access: %w".
+    EmitterRule {
+        emitter: "ollama",
+        who: "ollama's GPU discovery",
+        line: &[&["amdgpu devices detected but permission problems block access"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("/dev/kfd"),
+        cause: "ollama sees the AMD GPU but may not open /dev/kfd or the render nodes: the process's user is not in their groups (render, video) in the container, or the nodes were bind-mounted rather than passed as devices.",
+        check: "'ls -ln /dev/kfd /dev/dri' and 'id' inside the container; pass them as devices with their groups ('gpuctl args amd', or '--device /dev/kfd --device /dev/dri --group-add video --group-add render')",
+        ..RULE
+    },
     // ollama's GPU discovery: "unsupported Radeon iGPU detected skipping" is a note (the
     // discrete GPU beside it may be used: ollama/ollama#4836); "amdgpu detected, but no
     // compatible rocm library found" is an image without ollama's ROCm runners

@@ -65,6 +65,20 @@ use support::{assert_read_by_emitter, read};
 #[case("nvenc", "match-version", "newer nvenc api", "[h264_nvenc @ 0x55d0] OpenEncodeSessionEx failed: invalid version (15): (no details)")]
 // OpenVINO's GPU plug-in with no OpenCL device
 #[case("openvino", "find-device", "intel-opencl-icd", "RuntimeError: Exception from src/inference/src/core.cpp:116:\n[GPU] No supported OCL devices found or unexpected error happened during devices query.\n[GPU] Please check OpenVINO documentation for GPU drivers setup guide.")]
+// ollama discover/amd_linux.go: the target check's older wording and its floor, no AMD GPU
+// left, and the KFD access check
+#[case("ollama", "match-version", "ollama's rocm build", "time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]\"")]
+#[case("ollama", "match-version", "gfx803", "time=2025-02-26T01:11:02.714-05:00 level=WARN source=amd_linux.go:309 msg=\"amdgpu too old gfx803\" gpu=0")]
+#[case("ollama", "find-device", "dropped", "time=2025-02-26T01:11:02.714-05:00 level=INFO source=amd_linux.go:402 msg=\"no compatible amdgpu devices detected\"")]
+#[case("ollama", "open", "/dev/kfd", "level=ERROR source=amd_linux.go:410 msg=\"amdgpu devices detected but permission problems block access: kfd driver not loaded\"")]
+// Vulkan's samples and the programs built on them
+#[case("vulkan", "find-device", "graphics capability", "ggml_vulkan: vkEnumeratePhysicalDevices reported zero accessible devices.")]
+// clinfo with no platform
+#[case("opencl-icd", "load-library", "compute runtime", "$ clinfo\nNumber of platforms                               0")]
+// Mesa src/intel/dev/intel_device_info.c
+#[case("mesa-loader", "match-version", "older than the gpu", "MESA: warning: Driver does not support the 0x7d55 PCI ID.\nglx: failed to create dri3 screen")]
+// docker-compose 1.x validation on a file of format 3.x
+#[case("docker-compose", "find-runtime", "format 3.x", "ERROR: The Compose file './docker-compose.yml' is invalid because:\nUnsupported config option for services.ollama: 'runtime'\n(runtime: nvidia, for the GPU)")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -126,6 +140,12 @@ fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[ca
 #[case("ERROR: modpost: GPL-incompatible module zfs.ko uses GPL-only symbol '__rcu_read_lock'")]
 // a denied file beside no VA-API failure
 #[case("libva info: VA-API version 1.20.0\nopen /config/cache/transcode.lock: Permission denied")]
+// a compose option that names no GPU anywhere in the text
+#[case(
+    "ERROR: The Compose file './docker-compose.yml' is invalid because:\nUnsupported config option for services.web: 'runtime'"
+)]
+// clinfo with platforms
+#[case("Number of platforms                               10")]
 // a DRM listing that holds a card: the host drives its GPU
 #[case("$ ls /sys/class/drm\ncard0  card0-HDMI-A-1  renderD128  version")]
 // a listing whose output was not pasted

@@ -54,6 +54,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     sycl::RESOURCES,
     sycl::PROGRAM,
     // PyTorch's XPU backend (explain_rules_frameworks.rs).
+    crate::explain_rules_environment::MESA_PCI_ID,
     crate::explain_rules_frameworks::NO_XPU,
     crate::explain_rules_frameworks::OPENVINO_NO_DEVICE,
     crate::explain_rules_frameworks::OPENVINO_NO_PLUGIN,

@@ -11,6 +11,9 @@
 //!   perf_event_open on the i915/xe PMU.
 //! - intel/llvm sycl/doc (GetStartedGuide, containers): under WSL2 the GPU is given through
 //!   /dev/dxg and /usr/lib/wsl, not /dev/dri.
+//! - Round 7: Mesa src/intel/dev/intel_device_info.c: "Driver does not support the 0x%x PCI
+//!   ID." when the image's Mesa (iris, anv, crocus) has no entry for the GPU's device id: a
+//!   Mesa older than the GPU, so GL and Vulkan fall back to software.
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
 
@@ -83,6 +86,20 @@ pub(crate) const SYCL_WSL: EmitterRule = EmitterRule {
     object: ObjectAt::Is("a GPU device"),
     cause: "the text is from WSL2, where the GPU reaches Linux through the paravirtual /dev/dxg and the driver libraries in /usr/lib/wsl, not through /dev/dri (WSL has no i915 or xe driver): a container given only /dev/dri gets no GPU, so SYCL lists only CPU devices.",
     check: "run the container with '--device /dev/dxg -v /usr/lib/wsl:/usr/lib/wsl' and 'LD_LIBRARY_PATH=/usr/lib/wsl/lib' (and the compute runtime in the image); 'ls -l /dev/dxg /usr/lib/wsl/lib' in WSL",
+    rank: RANK_ENVIRONMENT,
+    ..RULE
+};
+
+/// Mesa's Intel drivers without the GPU's device id.
+pub(crate) const MESA_PCI_ID: EmitterRule = EmitterRule {
+    emitter: "mesa-loader",
+    who: "Mesa's Intel driver",
+    line: &[&["Driver does not support the 0x", " PCI ID"]],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::After("Driver does not support the "),
+    cause: "the Mesa in the image (iris and anv, Intel's GL and Vulkan drivers) is older than the GPU: it has no entry for device id {object}, so it does not drive it and GL and Vulkan fall back to software (llvmpipe, lavapipe).",
+    check: "'gpuctl detect' names the GPU; install a Mesa release that knows it in the image (a newer distribution base, or a backports or kisak/oibaf build)",
+    // It says why the DRI screen that fails after it could not be made.
     rank: RANK_ENVIRONMENT,
     ..RULE
 };

@@ -294,6 +294,21 @@ pub(crate) const RULES: &[EmitterRule] = &[
         rank: RANK_DECISIVE,
         ..RULE
     },
+    // docker-compose 1.x (compose/config/validation.py): "Unsupported config option for %s:
+    // %s" — file format 3.x has no 'runtime' key (2.3 and 2.4 have it; the Compose
+    // Specification that Compose 1.28+ and v2 read has it again, and asks for GPUs with
+    // deploy.resources.reservations.devices).
+    EmitterRule {
+        emitter: "docker-compose",
+        who: "docker-compose",
+        line: &[&["Unsupported config option for services.", "'runtime'"]],
+        needs: &["nvidia", "NVIDIA", "gpu", "GPU"],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::Is("the service's runtime"),
+        cause: "this docker-compose (1.x) reads the file as format 3.x, which has no 'runtime' key, so the service cannot ask for NVIDIA's runtime that way: an old docker-compose, or a 'version:' line of 3.x.",
+        check: "'docker-compose version'; with Compose v2 ('docker compose') or 1.28+ give the GPU as deploy.resources.reservations.devices (driver: nvidia, count: all, capabilities: [gpu]), or set the file to version '2.4' where 'runtime: nvidia' is valid",
+        ..RULE
+    },
     // hashicorp/nomad drivers/docker/driver.go (createContainerConfig): a task given an NVIDIA
     // device (NVIDIA_VISIBLE_DEVICES in its environment) needs the runtime the plug-in's
     // `gpu_runtime_name` names ("nvidia") among `docker info`'s runtimes: "requested docker

@@ -176,6 +176,30 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
 
 /// The Vulkan, Mesa and OpenCL rules.
 pub(crate) const LOADER_RULES: &[EmitterRule] = &[
+    // Vulkan's samples (vkcube, vulkaninfo's ancestors) and programs built on them (ggml's
+    // Vulkan backend, Godot): "vkEnumeratePhysicalDevices reported zero accessible devices":
+    // the instance started, but no driver offered a GPU.
+    EmitterRule {
+        emitter: "vulkan",
+        who: "the Vulkan loader",
+        line: &[&["vkEnumeratePhysicalDevices reported zero accessible devices"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a GPU"),
+        cause: "Vulkan started but no driver (ICD) offered a GPU: the image has no ICD for this GPU (Mesa's radv or anv, NVIDIA's nvidia_icd.json, which the toolkit mounts only with the graphics capability), or the ICD cannot reach its GPU (no render node or /dev/nvidia* in the container, or its user may not open them).",
+        check: "'ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d' and 'ls -l /dev/dri /dev/nvidia*' inside the container; for NVIDIA request NVIDIA_DRIVER_CAPABILITIES=graphics (or all); VK_LOADER_DEBUG=all shows each ICD tried",
+        ..RULE
+    },
+    // clinfo (Oblomov/clinfo): "Number of platforms" then the count clGetPlatformIDs gave.
+    EmitterRule {
+        emitter: "opencl-icd",
+        who: "the OpenCL ICD loader (as clinfo reports it)",
+        line: &[&["Number of platforms", " 0"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("an OpenCL platform"),
+        cause: "no OpenCL platform loaded: /etc/OpenCL/vendors names no ICD whose library is in the container, or every vendor runtime found no GPU it supports and offered none (Intel's compute runtime on a GPU newer than its release or without a render node it may open, ROCm's without /dev/kfd).",
+        check: "'ls /etc/OpenCL/vendors' and 'ls -l /dev/dri /dev/kfd' in the container; OCL_ICD_ENABLE_TRACE=1 clinfo shows why each ICD is skipped; install the GPU vendor's runtime of a release that supports the GPU",
+        ..RULE
+    },
     // Vulkan-Loader loader.c: "loader_scanned_icd_add: Could not get 'vkCreateInstance' via
     // 'vk_icdGetInstanceProcAddr' for ICD %s": the ICD is there and loaded, but gave no
     // instance: for NVIDIA's, the GPU's device nodes were not in the container
