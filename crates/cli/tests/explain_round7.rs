@@ -79,6 +79,14 @@ use support::{assert_read_by_emitter, read};
 #[case("mesa-loader", "match-version", "older than the gpu", "MESA: warning: Driver does not support the 0x7d55 PCI ID.\nglx: failed to create dri3 screen")]
 // docker-compose 1.x validation on a file of format 3.x
 #[case("docker-compose", "find-runtime", "format 3.x", "ERROR: The Compose file './docker-compose.yml' is invalid because:\nUnsupported config option for services.ollama: 'runtime'\n(runtime: nvidia, for the GPU)")]
+// apt and dnf on a GPU stack's package
+#[case("package-manager", "install", "container toolkit repository", "$ sudo apt-get install -y nvidia-container-toolkit\nReading package lists... Done\nE: Unable to locate package nvidia-container-toolkit")]
+#[case("package-manager", "install", "restricted", "E: Package 'nvidia-driver-535' has no installation candidate")]
+#[case("package-manager", "install", "rpm fusion", "Error: Unable to find a match: akmod-nvidia")]
+// dnf on the kernel headers where NVIDIA's driver is built (NVIDIA/gpu-driver-container#793's shape)
+#[case("package-manager", "install", "eus", "Installing NVIDIA driver kernel modules...\nError: Unable to find a match: kernel-headers-5.14.0-570.112.1.el9_6.x86_64 kernel-devel-5.14.0-570.112.1.el9_6.x86_64")]
+// the kernel's ENOEXEC on a GPU tool
+#[case("exec", "match-version", "another cpu architecture", "exec /usr/bin/nvidia-smi: exec format error")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -113,6 +121,19 @@ fn a_missing_code_object_is_the_family_s(#[case] text: &str) {
     "$ python -c 'import torch; print(torch.__version__); print(torch.version.hip)'\n2.6.0+cu124\ntorch.version.hip: None\nROCm available: False",
     "rocm build"
 )]
+// CMake's FindCUDAToolkit and its config-mode search, nvcc's architecture list
+#[case(
+    "-- Could NOT find CUDAToolkit (missing: CUDAToolkit_INCLUDE_DIR CUDA_CUDART)",
+    "cuda toolkit"
+)]
+#[case(
+    "CMake Error at CMakeLists.txt:12 (find_package):\n  Could not find a package configuration file provided by \"CUDAToolkit\"",
+    "devel"
+)]
+#[case(
+    "nvcc fatal   : Unsupported gpu architecture 'compute_89'",
+    "architecture"
+)]
 // OpenVINO's core without the GPU plug-in
 #[case(
     "RuntimeError: Exception from src/inference/src/core.cpp:116:\nDevice with \"GPU\" name is not registered in the OpenVINO Runtime",
@@ -144,6 +165,11 @@ fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[ca
 #[case(
     "ERROR: The Compose file './docker-compose.yml' is invalid because:\nUnsupported config option for services.web: 'runtime'"
 )]
+// apt and dnf on a package that is no GPU stack's, and the headers where no NVIDIA driver is built
+#[case("E: Unable to locate package libfoo-dev")]
+#[case("Error: Unable to find a match: kernel-headers-5.14.0-570.el9.x86_64")]
+// exec of a binary that is no GPU's
+#[case("exec /usr/local/bin/python3: exec format error")]
 // clinfo with platforms
 #[case("Number of platforms                               10")]
 // a DRM listing that holds a card: the host drives its GPU

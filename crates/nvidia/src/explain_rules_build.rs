@@ -19,6 +19,10 @@
 //! - Jetson (L4T): libnvrm's "NvRmMemInitNvmap failed with Permission denied": the process may
 //!   not open /dev/nvmap, which belongs to the video group (a container user without it, or no
 //!   NVIDIA runtime to pass the Tegra nodes).
+//! - dnf's "Unable to find a match: kernel-headers-%s kernel-devel-%s" and apt's "Unable to
+//!   locate package linux-headers-%s" where the text builds NVIDIA's driver (the GPU
+//!   operator's driver container, NVIDIA/gpu-driver-container#793: on RHEL 9 EUS the headers
+//!   are in AppStream EUS, which the container did not enable).
 //! - FFmpeg libavcodec/nvdec.c: "Hardware is lacking required capabilities" when
 //!   cuvidGetDecoderCaps says the GPU's NVDEC does not decode this codec, profile, bit depth
 //!   or chroma format.
@@ -108,6 +112,22 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the running kernel's headers"),
         cause: "DKMS skipped building the NVIDIA module for the running kernel because that kernel's headers are not installed: the driver is not loaded until they are and the module is built.",
         check: "install 'linux-headers-$(uname -r)' (or 'kernel-devel-$(uname -r)'), then 'sudo dkms autoinstall' and 'sudo modprobe nvidia'",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "package-manager",
+        who: "the package manager",
+        line: &[
+            &["Unable to find a match: kernel-"],
+            &["Unable to locate package linux-headers-"],
+            &["Unable to locate package kernel-"],
+        ],
+        needs: &["nvidia", "NVIDIA"],
+        operation: Operation::Install,
+        object: ObjectAt::Is("the running kernel's headers"),
+        cause: "the NVIDIA driver (a driver container, DKMS, the installer) is built against the running kernel's headers, and the repositories enabled where it runs do not hold them for this kernel: a kernel newer than the mirror's, an extended-support or otherwise pinned kernel whose headers live in a repository that is not enabled (RHEL's AppStream EUS for an EUS kernel), or a kernel of its own build.",
+        check: "'uname -r' on the node and 'dnf list --showduplicates kernel-devel' (or 'apt-cache policy linux-headers-$(uname -r)') where the driver builds; enable the repository that holds them (for the GPU operator, the driver container's repository configuration), use a precompiled driver image for the kernel, or move the node to a kernel whose headers are published",
         rank: RANK_DECISIVE,
         ..RULE
     },

@@ -18,7 +18,7 @@ use super::fallback_causes::{cause, device_operation, operation};
 use super::fallback_object::{nodes, object_of};
 use super::fallback_scan::{
     Found, Known, Mention, Vocabulary, any_failure, command_of, is_command, is_exception,
-    is_failure, is_frame, names_reason, scan,
+    is_failure, is_frame, names_reason, not_the_stack_at_all, scan,
 };
 use super::vocabulary::ComponentKind as K;
 use super::{Operation, Owner, RANK_NOTE, RANK_VAGUE, Reading};
@@ -324,35 +324,6 @@ fn workload_or_image(line: &str, lower: &str) -> bool {
         "invalid_kernel_name",
     ];
     NOT_THE_STACK.iter().any(|w| lower.contains(w)) || line.contains("\" is invalid: ")
-}
-
-/// A text whose failure is a registry's answer or a host limit, whatever GPU words stand
-/// around it: an image the registry does not have (an `nvidia/cuda` tag that was removed names
-/// CUDA, but the pull failed: NVIDIA/nvidia-docker#1735, corpus 219), a limit a GPU program met
-/// (too many open files, inotify instances: intel/intel-device-plugins-for-kubernetes#2075,
-/// corpus 218, whose other lines only follow from it). Only the fallback gives way to it: a
-/// family or rule that reads its own reason elsewhere in the text still answers.
-fn not_the_stack_at_all(text: &str) -> bool {
-    const NOT_THE_TEXT: &[&str] = &[
-        // distribution/distribution's error codes, docker's and podman's pull
-        "manifest unknown",
-        "pull access denied",
-        "repository does not exist",
-        "toomanyrequests",
-        "requested access to the resource is denied",
-        // Kubernetes' pull events (kubelet's ErrImagePull, ImagePullBackOff) and containerd's
-        // resolver ("failed to resolve reference")
-        "ErrImagePull",
-        "ImagePullBackOff",
-        "Failed to pull image",
-        "failed to resolve reference",
-        // errno EMFILE (Go's lower-case, glibc's strerror), inotify's max_user_instances
-        "too many open files",
-        "Too many open files",
-        "inotify",
-    ];
-    // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB.
-    NOT_THE_TEXT.iter().any(|w| text.contains(w))
 }
 
 /// Who printed the line: a component that prints (its runtime's name or status anywhere, a

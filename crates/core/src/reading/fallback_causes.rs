@@ -370,6 +370,10 @@ pub(super) fn cause(op: Operation, kind: Option<ComponentKind>) -> (&'static str
             "the engine or orchestrator does not know the runtime {object}: the vendor's container runtime is not installed, or not registered in the engine's configuration.",
             "'which {object}' on the node; register it (docker's /etc/docker/daemon.json 'runtimes', containerd's config.toml, CRI-O's crio.conf; 'nvidia-ctk runtime configure' writes NVIDIA's) and restart the engine",
         ),
+        (O::Install, _) => (
+            "a package of the {vendor} stack could not be installed where the line ran: its repository is not configured, or it does not serve this release.",
+            "the package manager's lines above name the package; add the vendor's repository as its install guide says, then 'gpuctl doctor'",
+        ),
         (O::RunHook, _) => (
             "a hook of the {vendor} stack failed; the lines it printed name the reason.",
             "the hook's own lines above, then 'gpuctl doctor'",

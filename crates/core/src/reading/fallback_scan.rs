@@ -310,3 +310,32 @@ pub(super) fn is_exception(line: &str) -> bool {
             .iter()
             .any(|s| name.ends_with(s))
 }
+
+/// A text whose failure is a registry's answer or a host limit, whatever GPU words stand
+/// around it: an image the registry does not have (an `nvidia/cuda` tag that was removed names
+/// CUDA, but the pull failed: NVIDIA/nvidia-docker#1735, corpus 219), a limit a GPU program met
+/// (too many open files, inotify instances: intel/intel-device-plugins-for-kubernetes#2075,
+/// corpus 218, whose other lines only follow from it). Only the fallback gives way to it: a
+/// family or rule that reads its own reason elsewhere in the text still answers.
+pub(super) fn not_the_stack_at_all(text: &str) -> bool {
+    const NOT_THE_TEXT: &[&str] = &[
+        // distribution/distribution's error codes, docker's and podman's pull
+        "manifest unknown",
+        "pull access denied",
+        "repository does not exist",
+        "toomanyrequests",
+        "requested access to the resource is denied",
+        // Kubernetes' pull events (kubelet's ErrImagePull, ImagePullBackOff) and containerd's
+        // resolver ("failed to resolve reference")
+        "ErrImagePull",
+        "ImagePullBackOff",
+        "Failed to pull image",
+        "failed to resolve reference",
+        // errno EMFILE (Go's lower-case, glibc's strerror), inotify's max_user_instances
+        "too many open files",
+        "Too many open files",
+        "inotify",
+    ];
+    // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB.
+    NOT_THE_TEXT.iter().any(|w| text.contains(w))
+}

@@ -20,7 +20,10 @@ mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
 pub(crate) mod listing;
+mod wrapped;
+pub(crate) use wrapped::WRAPPED_MAX;
 mod rules_environment;
+mod rules_install;
 mod rules_opencl;
 mod rules_vaapi;
 mod rules_vulkan;
@@ -58,6 +61,8 @@ pub enum Operation {
     Mount,
     /// Run a hook (the wrapper line: the reason is on the hook's own line).
     RunHook,
+    /// Install a package of the stack (a driver, the toolkit, kernel headers for a driver build).
+    Install,
 }
 
 impl Operation {
@@ -74,6 +79,7 @@ impl Operation {
             Operation::MatchVersion => "match-version",
             Operation::Mount => "mount",
             Operation::RunHook => "run-hook",
+            Operation::Install => "install",
         }
     }
 
@@ -90,6 +96,7 @@ impl Operation {
             Operation::MatchVersion => "match",
             Operation::Mount => "mount",
             Operation::RunHook => "run the hook",
+            Operation::Install => "install",
         }
     }
 }
@@ -295,6 +302,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_opencl::RULES)
         .chain(rules_vulkan::RULES)
         .chain(rules_environment::RULES)
+        .chain(rules_install::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that
@@ -344,7 +352,7 @@ pub fn read_found(
         }
     }
     if text.len() <= WRAPPED_MAX {
-        out.extend(read_wrapped(text, rules, gpu, found, &candidates, &read));
+        out.extend(wrapped::read(text, rules, gpu, found, &candidates, &read));
     }
     // In line order, and within a line in the rules' order (the order `primary` breaks ties by).
     out.sort_by_key(|r| r.line);
@@ -367,11 +375,14 @@ fn needles<'r>(r: &'r EmitterRule, present: &[&'r EmitterStatus]) -> Vec<&'stati
 }
 
 /// A rule and the statuses of its enum found in the text.
-type Candidate<'r> = (&'r EmitterRule, Vec<&'r EmitterStatus>);
+pub(super) type Candidate<'r> = (&'r EmitterRule, Vec<&'r EmitterStatus>);
 
 /// The rules whose words `has`: every word of one of its line shapes (or, for a status rule,
 /// a status's stem), one of its `needs`, none of its `absent`.
-fn candidates_by<'r>(rules: &[&'r EmitterRule], has: &dyn Fn(&str) -> bool) -> Vec<Candidate<'r>> {
+pub(super) fn candidates_by<'r>(
+    rules: &[&'r EmitterRule],
+    has: &dyn Fn(&str) -> bool,
+) -> Vec<Candidate<'r>> {
     // A status rule is a candidate when the stem of one of its statuses' names is in the
     // text, or its shape is (a message, bare name or number reads on a line of that shape).
     rules
@@ -389,111 +400,6 @@ fn candidates_by<'r>(rules: &[&'r EmitterRule], has: &dyn Fn(&str) -> bool) -> V
         })
         .collect()
 }
-
-/// A message a person pasted is often wrapped (a terminal's or an issue form's width): a rule
-/// whose words are in the text once its line breaks are spaces, but that read no one line,
-/// reads two neighbouring lines joined (the reading is the first line's). Only a pasted text's
-/// size: a machine's log is not wrapped, and a 16 MiB one is not read twice.
-fn read_wrapped(
-    text: &str,
-    rules: &[&EmitterRule],
-    gpu: &[&str],
-    found: &HashSet<&str>,
-    candidates: &[Candidate<'_>],
-    read: &[bool],
-) -> Vec<Reading> {
-    if !text.contains('\n') {
-        return Vec::new();
-    }
-    let flat = text.replace("\r\n", " ").replace('\n', " ");
-    let unread: Vec<&Candidate<'_>> = candidates
-        .iter()
-        .zip(read)
-        .filter(|(_, r)| !**r)
-        .map(|(c, _)| c)
-        .collect();
-    let joined_words = candidates_by(rules, &|w| found.contains(w) || flat.contains(w));
-    let newly: Vec<&Candidate<'_>> = joined_words
-        .iter()
-        .filter(|(r, _)| !candidates.iter().any(|(c, _)| std::ptr::eq(*c, *r)))
-        .collect();
-    if unread.is_empty() && newly.is_empty() {
-        return Vec::new();
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (r, present) in unread.into_iter().chain(newly) {
-        let alone = |l: &str| apply(r, l, 1, gpu, present).is_some();
-        let mut i = 0;
-        while i < lines.len() {
-            match joined_reading(r, present, gpu, &lines[i..], i + 1, &alone) {
-                Some((reading, taken)) => {
-                    out.push(reading);
-                    i += taken;
-                }
-                None => i += 1,
-            }
-        }
-    }
-    out
-}
-
-/// The most lines one wrapped message is read across (a long line wrapped at 80 columns).
-const WRAPPED_LINES: usize = 4;
-
-/// The shortest line taken for a wrapped one (terminals and issue forms wrap at 80 columns or
-/// more: a line of under 20 characters was ended by its writer) ...
-const WRAPPED_WIDTH: usize = 20;
-
-/// ... unless the next line's first word would have run past 60 columns on it: a line is
-/// wrapped short before a long path.
-const WRAPPED_PAST: usize = 60;
-
-/// Whether `line` reads as wrapped before `next`: a line that was wrapped ran to the width,
-/// while a short one ended where its writer ended it and `next` is another message.
-fn wrapped(line: &str, next: &str) -> bool {
-    let line = line.trim();
-    let word = next.split_whitespace().next().unwrap_or("");
-    line.len() >= WRAPPED_WIDTH || line.len() + 1 + word.len() > WRAPPED_PAST
-}
-
-/// The rule's reading of the first lines of `lines` joined (2 up to [`WRAPPED_LINES`]), and how
-/// many it took: joined with a space (a break where a space was) or with nothing (a break
-/// inside a word, as a terminal wraps a path). A window holding a line the rule reads alone is
-/// not joined: that line is its own reading.
-fn joined_reading(
-    r: &EmitterRule,
-    present: &[&EmitterStatus],
-    gpu: &[&str],
-    lines: &[&str],
-    number: usize,
-    alone: &dyn Fn(&str) -> bool,
-) -> Option<(Reading, usize)> {
-    if lines.first().is_none_or(|l| alone(l)) {
-        return None;
-    }
-    for k in 2..=WRAPPED_LINES.min(lines.len()) {
-        if alone(lines[k - 1]) || !wrapped(lines[k - 2], lines[k - 1]) {
-            return None;
-        }
-        let window = &lines[..k];
-        let spaced = window
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let glued: String = window.iter().map(|l| l.trim_end_matches('\r')).collect();
-        for joined in [spaced, glued] {
-            if let Some(reading) = apply(r, &joined, number, gpu, present) {
-                return Some((reading, k));
-            }
-        }
-    }
-    None
-}
-
-/// The largest text whose wrapped lines are joined for a rule (64 KiB: a pasted message).
-pub(crate) const WRAPPED_MAX: usize = 64 << 10;
 
 /// The reading that explains the text: the most specific; of two as specific, the host's
 /// stack before the image or the workload (a missing driver library explains the image's missing ones), then
