@@ -87,6 +87,8 @@ use support::{assert_read_by_emitter, read};
 #[case("package-manager", "install", "eus", "Installing NVIDIA driver kernel modules...\nError: Unable to find a match: kernel-headers-5.14.0-570.112.1.el9_6.x86_64 kernel-devel-5.14.0-570.112.1.el9_6.x86_64")]
 // the kernel's ENOEXEC on a GPU tool
 #[case("exec", "match-version", "another cpu architecture", "exec /usr/bin/nvidia-smi: exec format error")]
+// nvidia-ctk cdi generate without the driver container's root (its own spelling, "initalize")
+#[case("nvidia-ctk", "load-library", "--driver-root", "$ sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml\nERRO[0000] failed to generate CDI spec: failed to create device CDI specs: failed to initalize NVML: ERROR_LIBRARY_NOT_FOUND")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,

@@ -49,6 +49,25 @@ const CONFIG_CHECK: &str = "'nvidia-ctk config' prints the configuration the too
 
 /// The toolkit's rules.
 pub(crate) const RULES: &[EmitterRule] = &[
+    // cmd/nvidia-ctk/cdi/generate: nvcdi initialises NVML from the driver root it is given
+    // (`--driver-root`, '/' by default) and prints "failed to initalize NVML: %v" (its
+    // spelling); ERROR_LIBRARY_NOT_FOUND is no libnvidia-ml there (NVIDIA/nvidia-container-toolkit#118,
+    // corpus 250: the driver of a driver container, under /run/nvidia/driver).
+    EmitterRule {
+        line: &[
+            &["NVML", "ERROR_LIBRARY_NOT_FOUND"],
+            &["NVML", "NVML Shared Library Not Found"],
+        ],
+        needs: &["cdi generate"],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("libnvidia-ml.so.1 under its driver root"),
+        cause: "the CDI generator looks for the driver's libraries under its driver root, '/' unless --driver-root names another, and found no NVML there: the driver is not installed on this host, or it lives in a driver container's root (the GPU operator's /run/nvidia/driver, a Fedora CoreOS or other image-based host), which --driver-root must name.",
+        check: "'ls /run/nvidia/driver/usr/lib*/libnvidia-ml.so.1' and 'ldconfig -p | grep libnvidia-ml' on the host; with a driver container run 'nvidia-ctk cdi generate --driver-root=/run/nvidia/driver --output=/etc/cdi/nvidia.yaml'",
+        host_path: Some("/run/nvidia/driver"),
+        // More specific than NVML's reading of the same code.
+        rank: RANK_REASON - 1,
+        ..CTK
+    },
     // internal/oci/runtime_low_level.go: the low-level runtime config.toml's `runtimes` lists.
     EmitterRule {
         line: &[&["no runtime binary found from candidate list"]],
