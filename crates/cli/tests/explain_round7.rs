@@ -89,6 +89,9 @@ use support::{assert_read_by_emitter, read};
 #[case("exec", "match-version", "another cpu architecture", "exec /usr/bin/nvidia-smi: exec format error")]
 // nvidia-ctk cdi generate without the driver container's root (its own spelling, "initalize")
 #[case("nvidia-ctk", "load-library", "--driver-root", "$ sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml\nERRO[0000] failed to generate CDI spec: failed to create device CDI specs: failed to initalize NVML: ERROR_LIBRARY_NOT_FOUND")]
+// the GPU operator's driver container: no headers for the node's kernel, and / not shared
+#[case("driver-container", "install", "older than the repositories", "Resolving Linux kernel version...\nCould not resolve Linux kernel version")]
+#[case("driver-container", "mount", "mount propagation", "Error: failed to start container \"nvidia-driver-ctr\": Error response from daemon: path /run/nvidia/driver is mounted on / but it is not a shared mount")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -172,6 +175,10 @@ fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[ca
 #[case("Error: Unable to find a match: kernel-headers-5.14.0-570.el9.x86_64")]
 // exec of a binary that is no GPU's
 #[case("exec /usr/local/bin/python3: exec format error")]
+// another path that is not shared (no GPU's)
+#[case(
+    "docker: Error response from daemon: path /opt/CloudNAS is mounted on / but it is not a shared mount."
+)]
 // clinfo with platforms
 #[case("Number of platforms                               10")]
 // a DRM listing that holds a card: the host drives its GPU

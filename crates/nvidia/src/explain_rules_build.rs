@@ -23,6 +23,12 @@
 //!   locate package linux-headers-%s" where the text builds NVIDIA's driver (the GPU
 //!   operator's driver container, NVIDIA/gpu-driver-container#793: on RHEL 9 EUS the headers
 //!   are in AppStream EUS, which the container did not enable).
+//! - The GPU operator's driver container (NVIDIA/gpu-driver-container, nvidia-driver's
+//!   _resolve_kernel_version): "Could not resolve Linux kernel version" when its repositories
+//!   hold no kernel-headers package for the node's running kernel (the operator's docs: an
+//!   older kernel than the repositories keep). The engines' mount propagation check (moby
+//!   daemon/oci_linux.go and containerd's ensureShared: "path %q is mounted on %q but it is not
+//!   a shared mount") on the driver container's /run/nvidia/driver.
 //! - FFmpeg libavcodec/nvdec.c: "Hardware is lacking required capabilities" when
 //!   cuvidGetDecoderCaps says the GPU's NVDEC does not decode this codec, profile, bit depth
 //!   or chroma format.
@@ -128,6 +134,28 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the running kernel's headers"),
         cause: "the NVIDIA driver (a driver container, DKMS, the installer) is built against the running kernel's headers, and the repositories enabled where it runs do not hold them for this kernel: a kernel newer than the mirror's, an extended-support or otherwise pinned kernel whose headers live in a repository that is not enabled (RHEL's AppStream EUS for an EUS kernel), or a kernel of its own build.",
         check: "'uname -r' on the node and 'dnf list --showduplicates kernel-devel' (or 'apt-cache policy linux-headers-$(uname -r)') where the driver builds; enable the repository that holds them (for the GPU operator, the driver container's repository configuration), use a precompiled driver image for the kernel, or move the node to a kernel whose headers are published",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "driver-container",
+        who: "the GPU operator's driver container",
+        line: &[&["Could not resolve Linux kernel version"]],
+        operation: Operation::Install,
+        object: ObjectAt::Is("the running kernel's headers"),
+        cause: "the driver container found no kernel-headers package for the node's running kernel in its repositories, so it cannot build the driver: the node runs a kernel older than the repositories still carry (they drop superseded kernels) or newer than they have yet, or the container cannot reach them (a proxy, DNS).",
+        check: "'uname -r' on the node; update the node to the distribution's current kernel, add the archived repositories that keep its packages to the driver container (the GPU operator's custom repository configuration), or use a precompiled driver image for that kernel",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "driver-container",
+        who: "the container engine, starting the GPU operator's driver container",
+        line: &[&["/run/nvidia/driver", "but it is not a shared mount"]],
+        operation: Operation::Mount,
+        object: ObjectAt::Is("/run/nvidia/driver"),
+        cause: "the driver container publishes the driver to the node at /run/nvidia/driver by mount propagation, which needs the mount it sits on (usually /) to be shared, and on this node it is private or slave: the engine's service runs in its own mount namespace (MountFlags in docker.service), or the OS mounts / private.",
+        check: "'findmnt -o TARGET,PROPAGATION /' on the node; 'sudo mount --make-rshared /' (and make it last: a systemd unit, or drop MountFlags from the engine's service), then restart the driver pod",
         rank: RANK_DECISIVE,
         ..RULE
     },
