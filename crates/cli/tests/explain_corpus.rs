@@ -5,7 +5,8 @@
 //! folded in) and G (211-250; set F's texts were lost with its machine), each 30 GPU failures and 10 look-alikes, folded in after it was scored;
 //! then round 7's sets H (251-280: 21 GPU failures, 9 look-alikes from GitHub issues) and I
 //! (281-309: 20 and 9 from forum, blog and documentation pages), each scored once before it
-//! was read. Every
+//! was read, and set J (310-349: 30 and 10 from GitHub issues), scored before and after round 7
+//! and read only then. Every
 //! third file of the first 90 (003, 006, ...) was set aside before any family was added for them
 //! and scored as it was; the figures are in docs/explain.md. Every text must get its expectation
 //! (a family, an emitter rule's emitter and operation, or none), except the known misses a header
@@ -152,9 +153,9 @@ fn score(cases: &[&Case]) -> Score {
 }
 
 #[test]
-fn the_corpus_is_309_cited_texts_about_a_quarter_of_them_not_gpu() {
+fn the_corpus_is_349_cited_texts_about_a_quarter_of_them_not_gpu() {
     let all = corpus();
-    assert_eq!(all.len(), 309);
+    assert_eq!(all.len(), 349);
     for c in &all {
         // Two of set I's pages are served over plain http.
         let cited = c.source.starts_with("https://") || c.source.starts_with("http://");
@@ -162,7 +163,7 @@ fn the_corpus_is_309_cited_texts_about_a_quarter_of_them_not_gpu() {
         assert!(!c.text.trim().is_empty(), "{:03}", c.id);
     }
     let other = all.iter().filter(|c| c.expect == "none").count();
-    assert!((70..=85).contains(&other), "{other} non-GPU texts");
+    assert!((80..=95).contains(&other), "{other} non-GPU texts");
 }
 
 #[test]
@@ -198,6 +199,10 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
         (
             "issue 31 set I, pages (281-309)",
             all.iter().filter(|c| (281..=309).contains(&c.id)).collect(),
+        ),
+        (
+            "issue 31 held-out set J (310-349)",
+            all.iter().filter(|c| (310..=349).contains(&c.id)).collect(),
         ),
         ("all", all.iter().collect()),
     ] {
@@ -269,8 +274,20 @@ fn variants(text: &str) -> [(&'static str, String); 4] {
     ]
 }
 
+/// Whether explain's answer to `text` is the structured fallback's (a component and a failure
+/// on one line, read by the line's structure) or `gpu-unrecognised`: both read lines as they
+/// are, so a line a paste wrapped is two lines to them.
+fn by_line_structure(text: &str) -> bool {
+    explain(text, Registry::discovered(), None).is_some_and(|e| {
+        UNRECOGNISED == e.family.as_str()
+            || e.details
+                .iter()
+                .any(|d| d.starts_with("read from the line's structure"))
+    })
+}
+
 /// Every text explain gets right as pasted it still gets right quoted, indented, with CR LF or
-/// wrapped (a `gpu-unrecognised` answer, which quotes no line of a rule, is not held to the
+/// wrapped (an answer read by the line's structure, the fallback's, is not held to the
 /// wrapping).
 #[test]
 fn a_paste_s_formatting_does_not_change_the_answer() {
@@ -279,8 +296,9 @@ fn a_paste_s_formatting_does_not_change_the_answer() {
         .iter()
         .filter(|c| c.known_miss.is_none() && right(c))
     {
+        let structural = by_line_structure(&c.text);
         for (how, text) in variants(&c.text) {
-            if how == "wrapped" && c.expect == UNRECOGNISED.as_str() {
+            if how == "wrapped" && structural {
                 continue;
             }
             let moved = Case {

@@ -92,6 +92,20 @@ use support::{assert_read_by_emitter, read};
 // the GPU operator's driver container: no headers for the node's kernel, and / not shared
 #[case("driver-container", "install", "older than the repositories", "Resolving Linux kernel version...\nCould not resolve Linux kernel version")]
 #[case("driver-container", "mount", "mount propagation", "Error: failed to start container \"nvidia-driver-ctr\": Error response from daemon: path /run/nvidia/driver is mounted on / but it is not a shared mount")]
+// FFmpeg fftools' init_hw_device failing on a QSV device (set J's LXC render group)
+#[case("ffmpeg", "initialise", "another group's name", "Device creation failed: -542398533.\nFailed to set value 'qsv=hw' for option 'init_hw_device': Generic error in an external library\nError parsing global options: Generic error in an external library")]
+// intel/llvm's device-architecture extension on a GPU newer than the runtime
+#[case("sycl", "match-version", "older than the gpu", "terminate called after throwing an instance of 'sycl::_V1::exception'\n  what():  The current device architecture is not supported by sycl_ext_oneapi_device_architecture.")]
+// a JetPack CUDA library missing in an l4t build on a Jetson
+#[case("dynamic-loader", "load-library", "docker's default", "Step 7/9 : RUN python3 setup.py install (l4t-pytorch on a Jetson Xavier)\nOSError: libcurand.so.10: cannot open shared object file: No such file or directory")]
+// /dev/kfd listed as root's only (coreutils ls -l)
+#[case("ls", "open", "udev rule", "$ ls -la /dev | grep kfd\ncrw-------   1 root    root    234,   0 May 21 05:13 kfd")]
+// FFmpeg libavutil/hwcontext_opencl.c's platform count
+#[case("opencl-icd", "load-library", "in the image", "[AVHWDeviceContext @ 0x5612] Failed to get number of OpenCL platforms: -1001.\nDevice creation failed: -19.")]
+// the kubelet's admission right after a node restart
+#[case("kubelet", "allocate", "restarted", "Warning  UnexpectedAdmissionError  84s  kubelet  Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected")]
+// nvidia-smi's device handle on a GPU that shut itself off
+#[case("nvml", "find-device", "overheating", "$ nvidia-smi\nUnable to determine the device handle for GPU0000:07:00.0: Unknown Error")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -179,6 +193,12 @@ fn the_image_s_or_the_job_s_own_is_said_and_not_claimed(#[case] text: &str, #[ca
 #[case(
     "docker: Error response from daemon: path /opt/CloudNAS is mounted on / but it is not a shared mount."
 )]
+// PyTorch's tensors on two devices: the program's own placement
+#[case(
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument index in method wrapper_CUDA__index_select)"
+)]
+// a render node its group may open (crw-rw----) and a JetPack library where nothing says Jetson
+#[case("crw-rw----  1 root render 226, 128 May 21 05:13 renderD128")]
 // clinfo with platforms
 #[case("Number of platforms                               10")]
 // a DRM listing that holds a card: the host drives its GPU
@@ -241,4 +261,16 @@ fn a_long_log_is_not_read_for_wrapped_lines() {
 )]
 fn typography_is_undone_before_reading(#[case] text: &str, #[case] family: &str) {
     assert_eq!(read(text).0, Some(family), "{text}");
+}
+
+/// NVML's Unknown Error at start-up names the kubelet's static CPU manager beside systemd's
+/// daemon-reload: both rewrite the container's device cgroup (NVIDIA/nvidia-docker#966).
+#[test]
+fn nvml_s_unknown_error_names_the_kubelet_s_cpu_manager() {
+    let text = "# nvidia-smi\nFailed to initialize NVML: Unknown Error";
+    assert_eq!(read(text).0, Some("nvidia-nvml-unknown-error"));
+    let d = explain(text, Registry::discovered(), None)
+        .map(|e| e.diagnosis)
+        .unwrap_or_default();
+    assert!(d.contains("static CPU manager"), "{d}");
 }

@@ -59,6 +59,7 @@ pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Fami
     let mut readings = reading::read_found(text, &rules, &gpu, &found);
     readings.extend(reading::listing::render_groups(text));
     readings.extend(reading::listing::no_drm_device(text));
+    readings.extend(reading::listing::owner_only(text));
     (best, readings)
 }
 

@@ -56,6 +56,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // PyTorch's XPU backend (explain_rules_frameworks.rs).
     crate::explain_rules_environment::MESA_PCI_ID,
     crate::explain_rules_frameworks::NO_XPU,
+    crate::explain_rules_frameworks::SYCL_ARCHITECTURE,
     crate::explain_rules_frameworks::OPENVINO_NO_DEVICE,
     crate::explain_rules_frameworks::OPENVINO_NO_PLUGIN,
     // i915 in the kernel log: "GuC initialization failed %d", "GUC: load failed: status = ..."

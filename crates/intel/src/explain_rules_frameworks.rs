@@ -3,7 +3,11 @@
 //! runtime's Level Zero platform lists no GPU; open-edge-platform/geti-instant-learn#583, corpus
 //! 230: a container started without the render node and the render group).
 //!
-//! Round 7: OpenVINO's GPU plug-in (openvinotoolkit/openvino
+//! Round 7: the SYCL runtime's device-architecture extension (intel/llvm
+//! sycl/source/detail/device_impl.cpp): "The current device architecture is not supported by
+//! sycl_ext_oneapi_device_architecture." when the runtime has no entry for the GPU: a oneAPI
+//! release older than the GPU (intel/ipex-llm#12809: a Battlemage card under an older image).
+//! OpenVINO's GPU plug-in (openvinotoolkit/openvino
 //! src/plugins/intel_gpu/src/runtime/ocl/ocl_device_detector.cpp): "[GPU] No supported OCL
 //! devices found or unexpected error happened during devices query." when OpenCL offers it no
 //! Intel GPU; and the runtime's core (src/inference/src/dev/core_impl.cpp): "Device with
@@ -49,6 +53,19 @@ pub(crate) const OPENVINO_NO_PLUGIN: EmitterRule = EmitterRule {
     owner: Owner::Image,
     cause: "the OpenVINO in the image has no plug-in for that device (a build or packaged application without libopenvino_intel_gpu_plugin or the NPU's): no GPU set-up of the host can register it.",
     check: "install the full OpenVINO runtime in the image (the openvino wheel or the archive with its plugins), or bundle the plug-in with the application; then 'python -c \"import openvino as ov; print(ov.Core().available_devices)\"'",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// The SYCL runtime without the GPU's architecture.
+pub(crate) const SYCL_ARCHITECTURE: EmitterRule = EmitterRule {
+    emitter: "sycl",
+    who: "the SYCL runtime",
+    line: &[&["device architecture is not supported by sycl_ext_oneapi_device_architecture"]],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::Is("the GPU's architecture"),
+    cause: "the oneAPI (SYCL) runtime in the image is older than the GPU: it has no entry for this GPU's architecture (a newer Intel GPU, such as Battlemage or Lunar Lake, than its release), so a program that asks for it stops.",
+    check: "'sycl-ls' in the container names the GPU; use an image whose oneAPI and compute runtime releases support it (the framework's newer image, or oneAPI 2025 and a matching intel-opencl-icd / libze-intel-gpu1)",
     rank: RANK_DECISIVE,
     ..RULE
 };

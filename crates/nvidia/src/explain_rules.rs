@@ -276,6 +276,21 @@ const RULES: &[EmitterRule] = &[
         check: "give the container the GPU ('podman run $(gpuctl args nvidia) ...') and check 'nvidia-smi' inside it; on the host, 'ldconfig -p | grep libcuda'",
         ..LOADER
     },
+    // On a Jetson (L4T) the NVIDIA runtime mounts JetPack's CUDA libraries from the host (the
+    // CSV files under /etc/nvidia-container-runtime/host-files-for-container.d): an l4t image
+    // holds them only in a container that runtime starts, and a docker build step runs with it
+    // only when it is docker's default runtime (dusty-nv/jetson-containers' setup docs;
+    // corpus 272's and set J's threads).
+    EmitterRule {
+        objects: IMAGE_LIBS,
+        needs: &[
+            "l4t", "L4T", "jetson", "Jetson", "JetPack", "Tegra", "Tx2", "Xavier", "Orin",
+        ],
+        cause: "on a Jetson the NVIDIA runtime mounts JetPack's CUDA libraries, {object} among them, from the host into a container it starts: this one was started without it, most often a 'docker build' step, which uses the NVIDIA runtime only when it is docker's default.",
+        check: "set '\"default-runtime\": \"nvidia\"' in /etc/docker/daemon.json and restart docker before building, and run containers with '--runtime nvidia'; 'ls /etc/nvidia-container-runtime/host-files-for-container.d' lists what it mounts",
+        rank: RANK_DECISIVE + 1,
+        ..LOADER
+    },
     EmitterRule {
         objects: IMAGE_LIBS,
         owner: Owner::Image,

@@ -119,7 +119,7 @@ pub const FAMILIES: &[Family] = &[
         code: FamilyCode::new("nvidia-nvml-unknown-error"),
         signs: &[&["Failed to initialize NVML: Unknown Error"]],
         priority: PRIORITY_PRECISE + 1,
-        diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes.",
+        diagnosis: "the container lost its device cgroup rules for the NVIDIA nodes: systemd re-applied the unit's rules (a 'systemctl daemon-reload') and dropped the ones the runtime added, because /dev/char has no links to the NVIDIA nodes; on a Kubernetes node the kubelet's static CPU manager policy rewrites the container's cgroup the same way (NVIDIA/nvidia-docker#966).",
         remedy: "Hint: recreate the container; to stop it recurring create the /dev/char links\n('sudo nvidia-ctk system create-dev-char-symlinks --create-all') or pass the GPUs with CDI.",
         checks: &[doctor_codes::DEV_CHAR],
     },

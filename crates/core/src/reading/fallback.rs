@@ -322,6 +322,8 @@ fn workload_or_image(line: &str, lower: &str) -> bool {
         "built without",
         "no kernel named",
         "invalid_kernel_name",
+        // PyTorch's tensors on two devices: the program's own placement
+        "expected all tensors to be on the same device",
     ];
     NOT_THE_STACK.iter().any(|w| lower.contains(w)) || line.contains("\" is invalid: ")
 }

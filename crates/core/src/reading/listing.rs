@@ -32,6 +32,45 @@ pub(crate) fn render_groups(text: &str) -> Vec<Reading> {
         .collect()
 }
 
+/// The readings of every `/dev/kfd` or render node listed as its owner's only (`crw-------
+/// root root … kfd`): no udev rule gave it the group and mode (0660, render or video) that lets
+/// anyone but root open it (ROCm/ROCT-Thunk-Interface#36: a kernel's amdgpu without ROCm's
+/// udev rule).
+pub(crate) fn owner_only(text: &str) -> Vec<Reading> {
+    if !text.contains("kfd") && !text.contains("renderD") {
+        return Vec::new();
+    }
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [mode, _links, _owner, _group, _major, _minor, .., name] = fields.as_slice() else {
+                return None;
+            };
+            let node = name.rsplit('/').next().unwrap_or(name);
+            let gpu = node == "kfd"
+                || node
+                    .strip_prefix("renderD")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            let m = mode.as_bytes();
+            let only_owner = m.len() >= 10 && m[0] == b'c' && &m[4..10] == b"------";
+            (gpu && only_owner).then(|| Reading {
+                line: i + 1,
+                emitter: "ls",
+                operation: Operation::Open,
+                object: Some(format!("/dev/{}{node}", if node == "kfd" { "" } else { "dri/" })),
+                cause: "the node may be opened by its owner only (mode 0600): no udev rule gave it the group and mode that let a user or a container's process open it (render or video, 0660), as ROCm's and the distributions' rules do; only root can use the GPU.".to_string(),
+                check: "'ls -l /dev/kfd /dev/dri' on the host; add a udev rule (KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"; the same for renderD*) or install the vendor's package that ships it, then 'sudo udevadm trigger' and add the user to that group".to_string(),
+                owner: Owner::Stack,
+                rank: RANK_REASON,
+                who: "the node's listing",
+                host_path: None,
+                host_mount: None,
+            })
+        })
+        .collect()
+}
+
 /// The reading of an `ls` of /sys/class/drm or /dev/dri whose output names no card or render
 /// node (a listing that names one, or whose output was not pasted, says nothing).
 pub(crate) fn no_drm_device(text: &str) -> Option<Reading> {

@@ -179,7 +179,7 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         line: &[&["allocate unhealthy devices "]],
         operation: Operation::Allocate,
         object: ObjectAt::After("allocate unhealthy devices "),
-        cause: "every {object} device the plugin advertises is unhealthy: the plugin's health check failed (a GPU fallen off the bus, an Xid error, a driver reloaded under it).",
+        cause: "the kubelet holds no healthy {object} device for the pod (every one it has is unhealthy, or none is registered yet): the plugin's health check failed (a GPU fallen off the bus, an Xid error, a driver reloaded under it), or, right after the node restarted, the kubelet admitted its pods again before the device plugin had registered its devices (the pod is rejected with UnexpectedAdmissionError and must be recreated).",
         check: "the device plugin's log on that node names the failed health check; 'nvidia-smi' / 'rocm-smi' on the node shows the GPU's state",
         ..RULE
     },

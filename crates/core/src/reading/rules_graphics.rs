@@ -3,7 +3,7 @@
 //! named beside it; docs/explain.md#emitters has the table). A status a loader prints as a
 //! number is read by its name in the loader's own header (libva's va.h).
 
-use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
+use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE};
 
 /// What ffmpeg and libva print when VA-API fails; a line that is only informative (the DRM
 /// driver ffmpeg opened, the driver file libva tries) explains only beside one of these.
@@ -92,6 +92,23 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
         operation: Operation::FindDevice,
         cause: "ffmpeg tried the default render nodes and libva opened a display on none: no /dev/dri/renderD* node is in the container, the process may not open it (its group, usually 'render', is not among the process's groups), or no VA-API driver fits the GPU.",
         check: "'ls -l /dev/dri' in the container; pass the node ('--device /dev/dri/renderD128') and its group ('--group-add keep-groups' under crun, or the node's gid), then 'vainfo --display drm --device /dev/dri/renderD128'",
+        ..RULE
+    },
+    // FFmpeg fftools (opt_init_hw_device): "Failed to set value '%s' for option
+    // 'init_hw_device': %s" when the hardware device named (qsv=, vaapi=, cuda=, opencl=) could
+    // not be created; the lines before it name the step, this one only what was asked.
+    EmitterRule {
+        emitter: "ffmpeg",
+        who: "FFmpeg's hardware device",
+        line: &[&["Failed to set value '", "for option 'init_hw_device'"]],
+        operation: Operation::Initialise,
+        object: ObjectAt::After("Failed to set value "),
+        objects: &["qsv", "vaapi", "cuda", "opencl", "vulkan", "drm"],
+        cause: "FFmpeg could not create the hardware device {object}: its render node is not in the container or the process may not open it (the node's group, which inside an LXC or with another GID shows as another group's name or a number), or the driver it needs is missing (iHD for QSV and VA-API on Intel, radeonsi on AMD, the NVIDIA driver's libraries for cuda).",
+        check: "'ls -ln /dev/dri' and 'id' as the service's user inside the container (the node's GID must be among its groups); 'vainfo --display drm --device /dev/dri/renderD128' names the driver; for cuda 'nvidia-smi' in the container",
+        // Below a vague line that names the device's own failure (QSV's MFX session, VA-API's
+        // status): it is the answer only where no line before it says more.
+        rank: RANK_NOTE - 1,
         ..RULE
     },
     // ffmpeg libavutil/hwcontext_vaapi.c prints vaInitialize's VAStatus and vaErrorStr: -1 is

@@ -33,6 +33,8 @@ const CL: EmitterRule = EmitterRule {
 /// Where OpenCL's callers print a code.
 const NUMBERS: &[NumberAt] = &[
     decimal_after("clGetPlatformIDs("),
+    // FFmpeg libavutil/hwcontext_opencl.c: "Failed to get number of OpenCL platforms: %d."
+    decimal_after("platforms: "),
     decimal_after("clGetDeviceIDs("),
     decimal_after("returned "),
     decimal_after("error "),
