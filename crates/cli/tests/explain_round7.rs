@@ -116,8 +116,6 @@ fn read_by_emitter_operation_and_cause(
     assert_read_by_emitter(emitter, operation, word, text);
 }
 
-/// ROCm/clr hipamd/src/hip_fatbin.cpp: "No compatible code objects found for: %s" is the
-/// no-code-object family's.
 /// ROCm/clr hip_fatbin.cpp's and rocBLAS's tensile_host.cpp's words for a GPU target the
 /// image's build has no code for are the no-code-object family's.
 #[rstest]

@@ -46,40 +46,35 @@ const NOT_IN_SOURCES: &str = "the package sources this machine uses do not hold 
 /// What to check for [`NOT_IN_SOURCES`].
 const SOURCES_CHECK: &str = "'apt-cache policy {object}' or 'dnf list --showduplicates {object}' shows where it could come from; add the vendor's repository as its install guide says (NVIDIA's container toolkit guide for nvidia-container-toolkit, AMD's amdgpu-install for ROCm), refresh the lists ('apt-get update'), and check the release it serves against /etc/os-release";
 
+/// A package manager that found no GPU stack's package by the name asked for.
+const NOT_FOUND: EmitterRule = EmitterRule {
+    emitter: "package-manager",
+    operation: Operation::Install,
+    objects: GPU_PACKAGES,
+    cause: NOT_IN_SOURCES,
+    check: SOURCES_CHECK,
+    ..RULE
+};
+
 /// The rules.
 pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
-        emitter: "package-manager",
         who: "the package manager (apt)",
         line: &[&["Unable to locate package "]],
-        operation: Operation::Install,
         object: ObjectAt::After("Unable to locate package "),
-        objects: GPU_PACKAGES,
-        cause: NOT_IN_SOURCES,
-        check: SOURCES_CHECK,
-        ..RULE
+        ..NOT_FOUND
     },
     EmitterRule {
-        emitter: "package-manager",
         who: "the package manager (apt)",
         line: &[&["Package '", "' has no installation candidate"]],
-        operation: Operation::Install,
         object: ObjectAt::After("Package '"),
-        objects: GPU_PACKAGES,
-        cause: NOT_IN_SOURCES,
-        check: SOURCES_CHECK,
-        ..RULE
+        ..NOT_FOUND
     },
     EmitterRule {
-        emitter: "package-manager",
         who: "the package manager (dnf)",
         line: &[&["Unable to find a match: "]],
-        operation: Operation::Install,
         object: ObjectAt::After("Unable to find a match: "),
-        objects: GPU_PACKAGES,
-        cause: NOT_IN_SOURCES,
-        check: SOURCES_CHECK,
-        ..RULE
+        ..NOT_FOUND
     },
     EmitterRule {
         emitter: "exec",
