@@ -227,7 +227,9 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     let pasted = crate::text::unquote_paste(stderr);
     let plain = crate::text::plain_quotes(py_strip(&pasted));
     let text: &str = &plain;
-    let (mut best, readings) = read::classify_and_read(text, registry);
+    // One line index for the rules, the quote and the pre-CDI check.
+    let lines = crate::text::Lines::of(text);
+    let (mut best, readings) = read::classify_and_read(text, &lines, registry);
     if best.is_some_and(|f| f.remedy == families::STALE_CDI_HINT)
         && foreign_node(text, registry, probe)
     {
@@ -244,7 +246,6 @@ pub fn explain(stderr: &str, registry: &Registry, probe: Option<&Probe>) -> Opti
     if best.is_none() && !kinds.is_empty() {
         best = Some(KIND_MENTION);
     }
-    let lines = crate::text::Lines::of(text);
     let pre_cdi = pre_cdi_podman(text, &lines);
     let primary = reading::primary(&readings);
     let structured = match read::decide(best, pre_cdi.is_some(), primary) {

@@ -39,7 +39,11 @@ pub fn rules_of(registry: &Registry) -> (Vec<&'static EmitterRule>, Vec<&'static
 
 /// The families' and the emitter rules' words found in `text` in one pass (a stderr can be
 /// 16 MiB: one scan, not one per catalogue), then the family and the readings.
-pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Family>, Vec<Reading>) {
+pub(crate) fn classify_and_read(
+    text: &str,
+    lines: &crate::text::Lines,
+    registry: &Registry,
+) -> (Option<Family>, Vec<Reading>) {
     let (rules, gpu) = rules_of(registry);
     let mut words = crate::families::sign_words(registry);
     words.extend(reading::words(&rules));
@@ -56,7 +60,7 @@ pub(crate) fn classify_and_read(text: &str, registry: &Registry) -> (Option<Fami
         crate::text::present(text, &words)
     };
     let best = crate::families::classify_found(&found, registry);
-    let mut readings = reading::read_found(text, &rules, &gpu, &found);
+    let mut readings = reading::read_found(text, lines, &rules, &gpu, &found);
     readings.extend(reading::listing::render_groups(text));
     readings.extend(reading::listing::no_drm_device(text));
     readings.extend(reading::listing::owner_only(text));

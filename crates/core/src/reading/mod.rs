@@ -326,13 +326,16 @@ pub fn words(rules: &[&EmitterRule]) -> Vec<&'static str> {
 /// looked for in one pass first, so that a long log costs one scan plus the few rules whose
 /// words it holds.
 pub fn read(text: &str, rules: &[&EmitterRule], gpu: &[&str]) -> Vec<Reading> {
-    read_found(text, rules, gpu, &crate::text::present(text, &words(rules)))
+    let found = crate::text::present(text, &words(rules));
+    read_found(text, &crate::text::Lines::of(text), rules, gpu, &found)
 }
 
 /// [`read`] on the words already found in the text (`found` holds at least those of
-/// [`words`] that occur).
+/// [`words`] that occur) and its line index (`lines`, which the caller also quotes from: one
+/// index a text).
 pub fn read_found(
     text: &str,
+    lines: &crate::text::Lines,
     rules: &[&EmitterRule],
     gpu: &[&str],
     found: &HashSet<&str>,
@@ -341,7 +344,6 @@ pub fn read_found(
     let mut out = Vec::new();
     let mut read = vec![false; candidates.len()];
     if !candidates.is_empty() {
-        let lines = crate::text::Lines::of(text);
         for (k, (r, present)) in candidates.iter().enumerate() {
             for i in lines.holding(text, &needles(r, present)) {
                 if let Some(reading) = apply(r, lines.get(text, i), i + 1, gpu, present) {
