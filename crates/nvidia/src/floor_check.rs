@@ -28,7 +28,32 @@ pub enum Listing {
 /// A release the open README was read at, and the ids it lists.
 struct OpenRelease {
     release: DriverRelease,
-    ids: Vec<u16>,
+    /// The table's id column as it stands: sorted 4-digit lower-case hex ids one space apart (a
+    /// test checks every row). It is searched where it lies rather than parsed into numbers:
+    /// parsing 192 rows of 200 ids was a fifth of `explain` on one line (docs/performance.md).
+    ids: &'static str,
+}
+
+impl OpenRelease {
+    /// Whether the release lists `device_id`: a binary search over the column's fixed-width ids.
+    fn lists(&self, device_id: u16) -> bool {
+        let key = format!("{device_id:04x}");
+        let bytes = self.ids.as_bytes();
+        let count = bytes.len().div_ceil(5);
+        let (mut lo, mut hi) = (0, count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let Some(id) = bytes.get(mid * 5..mid * 5 + 4) else {
+                return false;
+            };
+            match id.cmp(key.as_bytes()) {
+                std::cmp::Ordering::Equal => return true,
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        false
+    }
 }
 
 fn open_releases() -> &'static [OpenRelease] {
@@ -38,13 +63,9 @@ fn open_releases() -> &'static [OpenRelease] {
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .filter_map(|l| {
-                let cols: Vec<&str> = l.split('\t').collect();
-                let release = DriverRelease::parse(cols.first()?).ok()?;
-                let ids = cols
-                    .get(3)?
-                    .split(' ')
-                    .filter_map(|i| u16::from_str_radix(i, 16).ok())
-                    .collect();
+                let mut cols = l.split('\t');
+                let release = DriverRelease::parse(cols.next()?).ok()?;
+                let ids = cols.nth(2)?;
                 Some(OpenRelease { release, ids })
             })
             .collect()
@@ -91,7 +112,7 @@ pub fn open_listing(device_id: u16, spec: &DriverRelease) -> Listing {
             Listing::Unknown(first_words(device_id))
         };
     };
-    let lists = |r: &OpenRelease| r.ids.contains(&device_id);
+    let lists = |r: &OpenRelease| r.lists(device_id);
     if let Some(r) = releases
         .iter()
         .find(|r| r.release == *spec && !spec.is_branch_only())
@@ -255,6 +276,55 @@ mod tests {
             Listing::Lacks(_) => "lacks",
             Listing::Depends(_) => "depends",
             Listing::Unknown(_) => "unknown",
+        }
+    }
+
+    /// `OpenRelease::lists` searches the id column where it lies: every row must hold sorted,
+    /// distinct 4-digit lower-case hex ids one space apart, as many as its count column says,
+    /// and the search must agree with reading the column id by id.
+    #[test]
+    fn every_open_release_row_is_searchable_as_it_lies() {
+        let rows: Vec<&str> = OPEN_RELEASES
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .collect();
+        assert_eq!(rows.len(), open_releases().len(), "a row did not read");
+        for (row, r) in rows.iter().zip(open_releases()) {
+            let cols: Vec<&str> = row.split('\t').collect();
+            let ids: Vec<&str> = r.ids.split(' ').collect();
+            assert_eq!(
+                cols[2].parse::<usize>().ok(),
+                Some(ids.len()),
+                "{}",
+                cols[0]
+            );
+            assert!(
+                ids.windows(2).all(|w| w[0] < w[1]),
+                "{} is not sorted",
+                cols[0]
+            );
+            for id in &ids {
+                assert!(
+                    id.len() == 4
+                        && id
+                            .bytes()
+                            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                    "{}: {id:?}",
+                    cols[0]
+                );
+            }
+            let listed: std::collections::BTreeSet<u16> = ids
+                .iter()
+                .map(|i| u16::from_str_radix(i, 16).unwrap())
+                .collect();
+            for probe in (0..=0xffffu16).step_by(7).chain(listed.iter().copied()) {
+                assert_eq!(
+                    r.lists(probe),
+                    listed.contains(&probe),
+                    "{} {probe:04x}",
+                    cols[0]
+                );
+            }
         }
     }
 

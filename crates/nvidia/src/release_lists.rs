@@ -15,17 +15,27 @@ const LISTS: &str = include_str!("../data/proprietary-lists.tsv");
 /// Where one release's README and json put one device id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListEntry {
-    /// README sections naming it: `current`, `gsp`, `legacy-340` (the legacy branch).
-    pub readme: Vec<String>,
+    /// README sections naming it, comma-separated as the table gives them (`current`, `gsp`,
+    /// `legacy-340`: the legacy branch); empty when none does. Kept as the table's text, not
+    /// split into owned strings: the table's 14,000 rows are read at every start that asks the
+    /// model, and their allocations were half that reading (docs/performance.md).
+    readme: &'static str,
     /// `supported-gpus.json`: `current`, `legacy-NNN`, or `None` when the json lacks the id or
     /// the release ships none (see [`ReadRelease::has_json`]).
-    pub json: Option<String>,
+    pub json: Option<&'static str>,
     /// The json's `kernelopen` feature flag (`None` without a json).
     pub kernelopen: Option<bool>,
     /// Every row naming it gives a subsystem (the id is listed for those boards only).
     pub subsystem_only: bool,
     /// The product name of its first row.
-    pub name: String,
+    pub name: &'static str,
+}
+
+impl ListEntry {
+    /// The README sections naming it: `current`, `gsp`, `legacy-340`.
+    pub fn readme(&self) -> impl Iterator<Item = &'static str> + use<> {
+        self.readme.split(',').filter(|s| !s.is_empty())
+    }
 }
 
 /// What one release read says of one id.
@@ -95,24 +105,19 @@ impl ReadRelease {
         // A legacy section of this release's own branch ("A6. The 470.xx driver still
         // supports", 470 only) is part of what it supports.
         let own = |s: &str| legacy_branch(s).is_some_and(|b| b == branch);
-        if e.readme.iter().any(|s| s == "current") || e.json.as_deref() == Some("current") {
+        if e.readme().any(|s| s == "current") || e.json == Some("current") {
             return Membership::Listed("Appendix A".to_string());
         }
-        if let Some(s) = e.readme.iter().find(|s| own(s)) {
+        if let Some(s) = e.readme().find(|s| own(s)) {
             return Membership::Listed(format!(
                 "Appendix A, \"The {}.xx driver still supports\"",
                 legacy_label(s)
             ));
         }
-        if e.readme.iter().any(|s| s == "gsp") {
+        if e.readme().any(|s| s == "gsp") {
             return Membership::Listed("its GSP Firmware chapter".to_string());
         }
-        match e
-            .readme
-            .iter()
-            .chain(e.json.iter())
-            .find(|s| s.starts_with("legacy-"))
-        {
+        match e.readme().chain(e.json).find(|s| s.starts_with("legacy-")) {
             Some(s) => Membership::LegacyOnly(format!("{}.xx", legacy_label(s))),
             None => Membership::NotListed,
         }
@@ -143,7 +148,7 @@ fn legacy_branch(section: &str) -> Option<u32> {
 /// back). The table (850 KB, 14,000 rows) is read once per process by every command that asks
 /// the model, so rows are cut by one pass over their bytes and a row's release is parsed only
 /// when it differs from the row before's (rows come grouped by release): issue 26's budgets.
-pub fn parse(text: &str) -> Vec<ReadRelease> {
+pub fn parse(text: &'static str) -> Vec<ReadRelease> {
     let mut out: Vec<ReadRelease> = Vec::new();
     // The previous row's release text and the index in `out` it named.
     let mut last: Option<(&str, Option<usize>)> = None;
@@ -186,19 +191,15 @@ pub fn parse(text: &str) -> Vec<ReadRelease> {
             continue;
         };
         let entry = ListEntry {
-            readme: if readme == "-" {
-                Vec::new()
-            } else {
-                readme.split(',').map(str::to_string).collect()
-            },
-            json: (json != "-" && json != "n/a").then(|| json.to_string()),
+            readme: if readme == "-" { "" } else { readme },
+            json: (json != "-" && json != "n/a").then_some(json),
             kernelopen: match kopen {
                 "yes" => Some(true),
                 "no" => Some(false),
                 _ => None,
             },
             subsystem_only: subsys == "yes",
-            name: name.to_string(),
+            name,
         };
         out[index].ids.insert(dev, entry);
     }
