@@ -159,6 +159,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
     hip::INIT,
     hip::FAULT,
     hip::PROGRAM,
+    // Round 8: HSA under WSL, a crash inside the HIP runtime (explain_rules_round8.rs).
+    crate::explain_rules_round8::WSL,
+    crate::explain_rules_round8::HIP_CRASH,
     // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
     // types:[...])" gpu_type=gfx1031.
     EmitterRule {

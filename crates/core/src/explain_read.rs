@@ -64,6 +64,7 @@ pub(crate) fn classify_and_read(
     readings.extend(reading::listing::render_groups(text));
     readings.extend(reading::listing::no_drm_device(text));
     readings.extend(reading::listing::owner_only(text));
+    readings.extend(reading::listing_sycl::no_gpu(text));
     (best, readings)
 }
 

@@ -125,7 +125,9 @@ pub const DRIVER_UNREACHABLE: Family = Family {
     code: FamilyCode::new("nvidia-driver-unreachable"),
     signs: &[&["couldn't communicate with the NVIDIA driver"]],
     priority: PRIORITY_HOOK + 2,
-    diagnosis: "nvidia-smi found its libraries but no kernel driver: on the host the nvidia module is not loaded (nouveau holds the GPU, Secure Boot refused the module, a kernel update without a rebuilt module); in a container, the device nodes were not passed.",
+    // An update of the driver's packages (unattended-upgrades) that replaced some of them is
+    // among the causes (set K: lyulyul/shine-cluster#50, a partial upgrade of a 460 driver).
+    diagnosis: "nvidia-smi found its libraries but no kernel driver: on the host the nvidia module is not loaded (nouveau holds the GPU, Secure Boot refused the module, a kernel or driver package update without a rebuilt module, such as an unattended upgrade that replaced part of the driver's packages); in a container, the device nodes were not passed.",
     remedy: "Hint: run 'nvidia-smi' on the host; if it fails there too, load the module ('sudo modprobe nvidia', and\n'sudo dmesg | grep -i nvrm' says why not); if only the container fails, start it with\n'podman run $(gpuctl args nvidia) ...'.",
     checks: &[doctor_codes::DRIVER],
 };
@@ -163,7 +165,11 @@ pub const USER_LIBS_MISSING: Family = Family {
         &["couldn't find libnvidia-ml.so library"],
     ],
     priority: PRIORITY_NOTHING_INJECTED,
-    diagnosis: "the NVIDIA driver's user-space libraries (libcuda.so.1, libnvidia-ml.so.1) are not in the container: they come from the host together with the GPU, so no GPU was given to it (or a box was made without the host's driver).",
-    remedy: "Hint: give the container the GPU ('podman run $(gpuctl args nvidia) ...'; for a box 'distrobox create --nvidia');\nthe image itself must not ship a libcuda of its own.",
+    // Mounted but not in the linker cache is the second reading: the toolkit runs the
+    // ldconfig its config.toml names (`@/sbin/ldconfig.real` in the Ubuntu package,
+    // `@/sbin/ldconfig` in Debian's and the RPMs), and running ldconfig in the container found
+    // them (set K: NVIDIA/libnvidia-container#67).
+    diagnosis: "the NVIDIA driver's user-space libraries (libcuda.so.1, libnvidia-ml.so.1) are not found in the container: they come from the host together with the GPU, so no GPU was given to it (or a box was made without the host's driver), or they were mounted but the container's linker cache does not list them (the toolkit's ldconfig step did not run: its config.toml names an ldconfig this host lacks, such as Ubuntu's '@/sbin/ldconfig.real' on a Debian host).",
+    remedy: "Hint: give the container the GPU ('podman run $(gpuctl args nvidia) ...'; for a box 'distrobox create --nvidia');\nthe image itself must not ship a libcuda of its own. If it was given the GPU, 'ldconfig -p | grep -i nvidia' in the\ncontainer: empty while 'ls /usr/lib/x86_64-linux-gnu/libnvidia-ml*' finds them means the linker cache was not\nrefreshed: 'ldconfig' in the container, and the ldconfig line of /etc/nvidia-container-runtime/config.toml.",
     checks: &[codes::TIER, doctor_codes::DRIVER],
 };

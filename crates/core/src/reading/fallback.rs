@@ -276,6 +276,16 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
         .filter(|(_, k, _)| *k != K::Device)
         .map(|(o, _, _)| o.clone());
     let fill = |t: &str| {
+        // With no object, a noun the object would have followed stands alone ("the kernel
+        // module is not there", not "the kernel module it is not there").
+        let t = match object_s {
+            Some(_) => t.to_string(),
+            None => ["module", "file", "runtime", "pod"]
+                .iter()
+                .fold(t.to_string(), |t, n| {
+                    t.replace(&format!("{n} {{object}}"), n)
+                }),
+        };
         t.replace("{object}", object_s.as_deref().unwrap_or("it"))
             .replace("{who}", who)
             .replace("{vendor} GPU", vendor.map_or("GPU", |_| "{vendor} GPU"))

@@ -156,6 +156,10 @@ const FAILURE: &[&str] = &[
     "exited with",
     "check failed",
     "capable device",
+    // PyTorch's and TensorFlow's own out-of-memory ("CUDA out of memory. Tried to allocate"):
+    // a failure line, so that its reading is found and said to be the workload's
+    // (`workload_or_image`) rather than the text left "not recognised" (set K).
+    "out of memory",
 ];
 
 /// Words that say there was no failure: removed before [`FAILURE`] is looked for.
@@ -338,4 +342,11 @@ pub(super) fn not_the_stack_at_all(text: &str) -> bool {
     ];
     // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB.
     NOT_THE_TEXT.iter().any(|w| text.contains(w))
+        // docker's pull of a tag the registry lacks: "manifest for %s not found" (set K),
+        // looked for across a line break, as a pasted message may be wrapped.
+        || text.match_indices("manifest for ").any(|(i, _)| {
+            let rest = text.get(i..).unwrap_or("");
+            let near = rest.get(..rest.len().min(300)).unwrap_or(rest);
+            near.contains("not found") || near.contains("not\nfound")
+        })
 }

@@ -20,11 +20,13 @@ mod fallback_causes;
 mod fallback_object;
 pub(crate) mod fallback_scan;
 pub(crate) mod listing;
+pub(crate) mod listing_sycl;
 mod wrapped;
 pub(crate) use wrapped::WRAPPED_MAX;
 mod rules_environment;
 mod rules_install;
 mod rules_opencl;
+mod rules_round8;
 mod rules_vaapi;
 mod rules_vulkan;
 mod status;
@@ -303,6 +305,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_vulkan::RULES)
         .chain(rules_environment::RULES)
         .chain(rules_install::RULES)
+        .chain(rules_round8::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that

@@ -119,7 +119,9 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
         who: "ffmpeg's VA-API device",
         line: &[&["Failed to initialise VAAPI connection: -1 "]],
         operation: Operation::LoadLibrary,
-        cause: "VA_STATUS_ERROR_UNKNOWN: libva reached the render node but could not name or load a VA-API driver for the GPU: the image lacks the driver package (mesa-va-drivers for AMD, intel-media-va-driver or i965-va-driver for Intel), LIBVA_DRIVER_NAME names a driver that is not installed, or the node is not the GPU's.",
+        // NVIDIA ships no VA-API driver: the node of an NVIDIA GPU has none to load (set K:
+        // jellyfin/jellyfin#9929, a GeForce with VA-API chosen).
+        cause: "VA_STATUS_ERROR_UNKNOWN: libva reached the render node but could not name or load a VA-API driver for the GPU: the image lacks the driver package (mesa-va-drivers for AMD, intel-media-va-driver or i965-va-driver for Intel), LIBVA_DRIVER_NAME names a driver that is not installed, the node is not the GPU's, or the GPU is NVIDIA's, for which no VA-API driver ships with its driver (NVENC/NVDEC through CUDA instead).",
         check: "LIBVA_MESSAGING_LEVEL=2 vainfo --display drm --device /dev/dri/renderD128 in the container names the driver file it tries; install that package in the image, or unset a wrong LIBVA_DRIVER_NAME",
         ..RULE
     },

@@ -68,9 +68,30 @@ const WRAPPED_PAST: usize = 60;
 /// Whether `line` reads as wrapped before `next`: a line that was wrapped ran to the width,
 /// while a short one ended where its writer ended it and `next` is another message.
 fn wrapped(line: &str, next: &str) -> bool {
+    if starts_record(next) {
+        return false;
+    }
     let line = line.trim();
     let word = next.split_whitespace().next().unwrap_or("");
     line.len() >= WRAPPED_WIDTH || line.len() + 1 + word.len() > WRAPPED_PAST
+}
+
+/// Whether `line` opens a log record of its own, which no wrap of the line before it does:
+/// glog's and klog's header (`I tensorflow/…/dso_loader.cc:105] `, `E0312 10:00:00.000000`),
+/// logfmt's `time="…"`, or an ISO date (`2024-02-03T00:54:32`). TensorFlow's loader prints a
+/// line per library, and joining its "successfully opened libcuda.so.1" to the failure above
+/// it read a library that loaded as one that did not (issue 31, round 8, set K).
+fn starts_record(line: &str) -> bool {
+    let b = line.as_bytes();
+    let glog = matches!(b.first(), Some(b'I' | b'W' | b'E' | b'F'))
+        && (b.get(1) == Some(&b' ') || (b.len() > 5 && b[1..5].iter().all(u8::is_ascii_digit)));
+    let logfmt = line.starts_with("time=\"") || line.starts_with("level=");
+    let iso = b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-';
+    glog || logfmt || iso
 }
 
 /// The rule's reading of the first lines of `lines` joined (2 up to [`WRAPPED_LINES`]), and how

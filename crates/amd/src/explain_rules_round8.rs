@@ -1,0 +1,54 @@
+//! Issue 31, round 8 (set K's misses as classes): ROCm's lines whose reason earlier rules did
+//! not read. Sources beside each; docs/explain.md ("Round 8") has the table.
+//!
+//! - rocminfo (ROCm/rocminfo rocminfo.cc) prints "WSL environment detected." when it runs
+//!   under WSL, where ROCm reaches the GPU through the Windows driver (/dev/dxg) rather than
+//!   /dev/kfd: only the ROCm releases AMD's "ROCm on WSL" guide names ship that path, with the
+//!   Windows driver it names. An HSA failure beside it is that path's, not a render node's
+//!   (ROCm/legacy-rocm-build#5106: ROCm 6.4.2 installed in WSL, which that release did not
+//!   support; the guide's release fixed it).
+//! - A segmentation fault inside libamdhip64 (a backtrace frame or the loader's crash line):
+//!   the HIP runtime crashes rather than reporting an error on a GPU its ROCm release does not
+//!   support, an APU's integrated GPU above all (ROCm/hip#3282: a Barcelo iGPU, which
+//!   HSA_OVERRIDE_GFX_VERSION=9.0.0 made run).
+
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
+
+/// An HSA failure under WSL.
+pub(crate) const WSL: EmitterRule = EmitterRule {
+    emitter: "hsa",
+    who: "the HSA runtime (ROCr) under WSL",
+    line: &[&["WSL environment detected"]],
+    needs: &[
+        "HSA_STATUS_ERROR",
+        "hsa api call failure",
+        "hsa_init failed",
+    ],
+    operation: Operation::Initialise,
+    object: ObjectAt::Is("the GPU through WSL"),
+    cause: "rocminfo runs under WSL, where ROCm reaches the GPU through the Windows driver (/dev/dxg), not /dev/kfd, and the HSA runtime could not set it up: the ROCm release installed is not one AMD's ROCm-on-WSL guide supports (only the releases it names ship the WSL runtime), the Windows Adrenalin driver is not the one that guide names, or the GPU is not on its WSL list.",
+    check: "follow AMD's 'Install ROCm on WSL' guide for a release it names ('amdgpu-install -y --usecase=wsl,rocm --no-dkms'), with the Windows driver it names; 'ls -l /dev/dxg' in the distribution must show the paravirtual GPU; a native Linux recipe ('--device /dev/kfd') does not apply under WSL",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// A crash inside the HIP runtime.
+pub(crate) const HIP_CRASH: EmitterRule = EmitterRule {
+    emitter: "hip",
+    who: "the HIP runtime",
+    line: &[&["libamdhip64"]],
+    needs: &[
+        "SIGSEGV",
+        "Segmentation fault",
+        "segmentation fault",
+        "signal 11",
+        "core dumped",
+    ],
+    unless: &["cannot open shared object", "No such file", "not found"],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::Is("the GPU's LLVM target"),
+    cause: "the HIP runtime itself crashed (a segmentation fault inside libamdhip64) rather than report an error, which ROCm does most often on a GPU its release does not support: an APU's integrated GPU, or a gfx target outside the release's list (HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family is the usual workaround), or a ROCm user space that does not match the amdgpu kernel driver.",
+    check: "'rocminfo | grep gfx' names the GPU's target and 'gpuctl requirement' the ROCm releases that list it; try HSA_OVERRIDE_GFX_VERSION with a supported target of the same family (9.0.0 for gfx90c, 10.3.0 for gfx103x, 11.0.0 for gfx110x); 'dmesg | grep -e amdgpu -e kfd' on the host",
+    rank: RANK_VAGUE,
+    ..RULE
+};

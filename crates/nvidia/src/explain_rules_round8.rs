@@ -1,0 +1,65 @@
+//! Issue 31, round 8 (set K's misses as classes): NVIDIA's lines whose reason earlier rules did
+//! not read. Each string is the emitter's own, named beside its rule; docs/explain.md
+//! ("Round 8") has the table.
+//!
+//! - NVIDIA's first Go binding of NVML (NVIDIA/gpu-monitoring-tools bindings/go/nvml, vendored
+//!   by Nomad's nomad-device-nvidia, early k8s-device-plugin and dcgm-exporter releases):
+//!   `ErrUnsupportedGPU = errors.New("unsupported GPU device")`, returned by NewDevice when NVML
+//!   gives no minor number, PCI bus id or UUID for a GPU. The binding reads NVML's structures
+//!   as they were when it was written; with a newer driver or GPU it can read none
+//!   (hashicorp/nomad-device-nvidia#34: rebuilt on go-nvml v0.12.0-2, the plug-in worked).
+//! - libnvidia-container's CUDA initialisation, stage "initialization error", CUDA's reason
+//!   "unknown error" (CUDA_ERROR_UNKNOWN, 999): older libnvidia-container releases called cuInit
+//!   on the host to read the GPUs, and 999 there is a host driver in a bad state
+//!   (NVIDIA/libnvidia-container#103: a reboot fixed it).
+//! - nvidia-installer: "The kernel module failed to load, because it was not signed by a key
+//!   that is trusted by the kernel", printed before its generic "Unable to load the kernel
+//!   module 'nvidia.ko'" when Secure Boot (module signature enforcement) refused the module it
+//!   built (NVIDIA/gpu-operator#266).
+
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
+
+/// The rules.
+pub(crate) const RULES: &[EmitterRule] = &[
+    EmitterRule {
+        emitter: "nvml",
+        who: "the tool's NVML binding",
+        line: &[
+            &["nvml", "unsupported GPU device"],
+            &["NVML", "unsupported GPU device"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the GPU's NVML record"),
+        cause: "the NVML binding the tool was built with (NVIDIA's first Go binding, gpu-monitoring-tools' nvml package, in Nomad's NVIDIA device plug-in and early device plug-ins and exporters) got no minor number, PCI bus id or UUID for the GPU: a binding older than the driver or the GPU, which reads NVML's structures of its own time, or a GPU NVML reports without a device node (WSL, vGPU).",
+        check: "upgrade the plug-in (or rebuild it) to a release built on NVIDIA/go-nvml; 'nvidia-smi -q | grep -i -e \"minor number\" -e \"bus id\" -e uuid' on the host shows what NVML gives",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&[
+            "nvidia-container-cli",
+            "initialization error: cuda error: unknown error",
+        ]],
+        operation: Operation::Initialise,
+        object: ObjectAt::Is("CUDA"),
+        cause: "the hook's own CUDA initialisation on the host (cuInit, which older libnvidia-container releases call to read the GPUs) failed with CUDA's unknown error (999): the host's driver is in a bad state: a driver changed without a reboot, nvidia_uvm missing or wedged (after a suspend), or a broken installation.",
+        check: "'nvidia-smi' and a CUDA sample ('deviceQuery') on the host; 'lsmod | grep nvidia_uvm' and 'dmesg | grep -i -e NVRM -e Xid'; reboot after a driver change; upgrade libnvidia-container (newer releases do not initialise CUDA)",
+        rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-installer",
+        who: "NVIDIA's installer",
+        line: &[&[
+            "failed to load, because it was not signed by a key that is trusted by the kernel",
+        ]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Is("the nvidia kernel module"),
+        cause: "the kernel refused the module the installer built because it is not signed by a key the kernel trusts: Secure Boot (or module signature enforcement) is on, and the module was built unsigned or signed with a key not enrolled in the machine's MOK list.",
+        check: "'mokutil --sb-state'; sign the module when the installer asks (or pass --module-signing-secret-key and --module-signing-public-key) and enrol the public key ('sudo mokutil --import <key>.der', then confirm at the next boot), or use the distribution's signed driver packages; for the GPU operator's driver container, its Secure Boot documentation",
+        host_path: Some("/sys/module/nvidia"),
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+];
