@@ -108,7 +108,12 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "rocminfo",
         who: "the ROCm runtime",
-        line: &[&["/dev/kfd read-write: Cannot allocate memory"]],
+        // strace's shape of the same open (ROCm/legacy-rocm-build#413):
+        // `open("/dev/kfd", O_RDWR|O_CLOEXEC) = -1 ENOMEM (Cannot allocate memory)`.
+        line: &[
+            &["/dev/kfd read-write: Cannot allocate memory"],
+            &["\"/dev/kfd\"", "ENOMEM"],
+        ],
         operation: Operation::Open,
         object: ObjectAt::Is("/dev/kfd"),
         cause: "KFD refused the open with ENOMEM, which has two readings the text cannot tell apart: the host's amdgpu driver has no compute support for this GPU ('not supported in kfd' in the kernel log), or /dev is mounted noexec, so the runtime cannot map /dev/kfd's memory. Not a group problem.",

@@ -49,8 +49,10 @@ pub const FAMILIES: &[Family] = &[
         code: FamilyCode::new("amd-hsa-out-of-resources"),
         signs: &[&["HSA_STATUS_ERROR_OUT_OF_RESOURCES"]],
         priority: PRIORITY_GROUPS + 2,
-        diagnosis: "the ROCm runtime reached /dev/kfd but could not open every GPU's render node: in a rootless container this happens when only some render nodes are passed, or the user lacks the group that owns them.",
-        remedy: "Hint: pass every AMD render node with /dev/kfd ('podman run $(gpuctl args amd) ...'), add yourself\nto the render group ('sudo usermod -aG render $USER') and keep it with '--group-add keep-groups'.",
+        // On a bare host the kernel side is the other reading (ROCm/legacy-rocm-build#5433: an
+        // amdgpu-dkms and firmware release that regressed on a gfx1150 APU).
+        diagnosis: "the ROCm runtime reached /dev/kfd but could not set up every GPU: in a container (rootless above all) this happens when only some render nodes are passed, or the user lacks the group that owns them; on a bare host, or where every node is given, the amdgpu kernel driver or its firmware does not support this GPU's compute (a DKMS or firmware release that regressed on it, a GPU newer than the driver).",
+        remedy: "Hint: pass every AMD render node with /dev/kfd ('podman run $(gpuctl args amd) ...'), add yourself\nto the render group ('sudo usermod -aG render $USER') and keep it with '--group-add keep-groups'; if rocminfo\nfails on the host too, 'sudo dmesg | grep -e kfd -e amdgpu' and try the amdgpu driver and firmware release before.",
         checks: &[codes::RENDER_GROUPS, codes::OCI_RUNTIME],
     },
     Family {

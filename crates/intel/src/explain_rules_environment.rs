@@ -41,8 +41,10 @@ pub(crate) const SMALL_BAR: EmitterRule = EmitterRule {
     ],
     operation: Operation::FindDevice,
     object: ObjectAt::After("detected for device "),
-    cause: "Intel's compute runtime found the discrete GPU at {object} with a small PCI BAR (Resizable BAR off) and, by design, does not expose it: OpenCL lists no platform and Level Zero no device, though the kernel driver and media work.",
-    check: "enable 'Above 4G decoding' and 'Resizable BAR' (Re-Size BAR support) in the machine's firmware setup, and for a GPU passed to a VM in the hypervisor too; 'sudo lspci -vv -s {object} | grep -i -A2 resizable' shows the BAR size",
+    // Which releases refuse it changed: 25.18 refused a GPU that 25.13 exposed, and a later
+    // release took that back (intel/compute-runtime#831).
+    cause: "Intel's compute runtime found the discrete GPU at {object} with a small PCI BAR (Resizable BAR off) and, in the releases that refuse such a GPU, does not expose it: OpenCL lists no platform and Level Zero no device, though the kernel driver and media work. Whether a release refuses it has changed between releases (25.18 did where 25.13 did not), so the runtime's release matters as much as the BAR.",
+    check: "enable 'Above 4G decoding' and 'Resizable BAR' (Re-Size BAR support) in the machine's firmware setup, and for a GPU passed to a VM in the hypervisor too; 'sudo lspci -vv -s {object} | grep -i -A2 resizable' shows the BAR size; where that cannot change, a compute runtime release that exposes the GPU anyway (the image's intel-opencl-icd version against compute-runtime's release notes)",
     rank: RANK_DECISIVE,
     ..RULE
 };

@@ -50,7 +50,9 @@ pub const FAMILIES: &[Family] = &[
             &["libva: ", "_drv_video.so init failed"],
         ],
         priority: PRIORITY_GROUPS + 3,
-        diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, or no render node it may open. i965 and iHD are Intel's: on an AMD GPU (radeonsi) or an NVIDIA one (nvidia) LIBVA_DRIVER_NAME is unset or not set where the container reads it, so libva tried an Intel driver.",
+        // A host whose i915 did not bring the GPU up fails the same way (home-assistant/
+        // operating-system#3949: a host update's kernel left the GPU's firmware unloaded).
+        diagnosis: "the VA-API media driver did not start: a driver that does not fit the GPU (iHD is for Broadwell and newer, i965 for older GPUs up to Coffee Lake), a driver built for another libva, no render node it may open, or a host kernel driver (i915, xe) that did not bring the GPU up (its GuC/HuC firmware not loaded, as after a host update; the host's 'dmesg | grep -i -e i915 -e guc -e huc' says). i965 and iHD are Intel's: on an AMD GPU (radeonsi) or an NVIDIA one (nvidia) LIBVA_DRIVER_NAME is unset or not set where the container reads it, so libva tried an Intel driver.",
         remedy: "Hint: name the driver that fits the GPU ('-e LIBVA_DRIVER_NAME=iHD', or 'i965' for older GPUs), install libva and\nthe driver from the same release, and pass the render node ('podman run $(gpuctl args intel) ...').",
         checks: &[doctor::DRIVER, doctor::NODES],
     },

@@ -231,8 +231,11 @@ const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
-        cause: "the driver loaded but could not bring the GPU up: GSP firmware failed to boot (an open kernel module on a GPU or driver that needs the proprietary one, or missing firmware files), or a GPU in a bad state.",
-        check: "'dmesg | grep NVRM' shows the failing step; try NVreg_EnableGpuFirmware=0 with the proprietary module, or the other kernel module flavour; check /lib/firmware/nvidia/<version>/ exists",
+        // The machine's firmware not giving the GPU its address space is a cause too
+        // (NVIDIA/open-gpu-kernel-modules#862: an RTX 5090 with Resizable BAR and Above 4G
+        // Decoding off in the BIOS).
+        cause: "the driver loaded but could not bring the GPU up: GSP firmware failed to boot (an open kernel module on a GPU or driver that needs the proprietary one, or missing firmware files), the machine's firmware did not give the GPU the PCI address space it needs (Above 4G Decoding or Resizable BAR off in the BIOS, which recent GPUs need), or a GPU in a bad state.",
+        check: "'dmesg | grep NVRM' shows the failing step; 'sudo lspci -vv -s <bus id> | grep -i -e region -e resizable' shows the BARs; enable Above 4G Decoding and Resizable BAR in the BIOS; try NVreg_EnableGpuFirmware=0 with the proprietary module, or the other kernel module flavour; check /lib/firmware/nvidia/<version>/ exists",
         rank: RANK_DECISIVE,
         ..RULE
     },

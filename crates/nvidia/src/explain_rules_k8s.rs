@@ -172,6 +172,11 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["more than one MIG device type present on node"],
             &["Invalid configuration detected for mig-strategy=single"],
             &["at least one device with migEnabled=true was not configured correctly"],
+            // Older releases (cmd/nvidia-device-plugin/mig-strategy.go) capitalised them:
+            // "At least one device with migEnabled=true was not configured correctly: More
+            // than one MIG device type present on node" (NVIDIA/gpu-operator#460).
+            &["At least one device with migEnabled=true was not configured correctly"],
+            &["More than one MIG device type present on node"],
         ],
         operation: Operation::Allocate,
         object: ObjectAt::Is("the node's MIG layout"),

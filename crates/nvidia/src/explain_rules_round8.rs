@@ -11,11 +11,20 @@
 //! - libnvidia-container's CUDA initialisation, stage "initialization error", CUDA's reason
 //!   "unknown error" (CUDA_ERROR_UNKNOWN, 999): older libnvidia-container releases called cuInit
 //!   on the host to read the GPUs, and 999 there is a host driver in a bad state
-//!   (NVIDIA/libnvidia-container#103: a reboot fixed it).
+//!   (NVIDIA/libnvidia-container#103: a reboot fixed it); rootless podman with `no-cgroups =
+//!   true` on CentOS 7 got the same line (NVIDIA/nvidia-container-runtime#85).
 //! - nvidia-installer: "The kernel module failed to load, because it was not signed by a key
 //!   that is trusted by the kernel", printed before its generic "Unable to load the kernel
 //!   module 'nvidia.ko'" when Secure Boot (module signature enforcement) refused the module it
 //!   built (NVIDIA/gpu-operator#266).
+//! - The dynamic loader's "undefined symbol: nvml…" (glibc's "symbol lookup error: %s:
+//!   undefined symbol: %s"): the program was linked against an NVML newer than the host's
+//!   libnvidia-ml (hashicorp/nomad#8303: Nomad's nvidia-gpu plug-in calls
+//!   nvmlDeviceGetPciInfo_v3, which a 340 legacy driver's NVML lacks).
+//! - dockerd's "unable to retrieve OCI runtime error (open …/log.json: no such file or
+//!   directory)" (moby's libcontainerd) where the runtime is NVIDIA's: the runtime exited
+//!   before runc wrote its log, so the reason is the NVIDIA runtime's own start
+//!   (NVIDIA/nvidia-container-runtime#68: a runtime package without the hook it injects).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
@@ -43,7 +52,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ]],
         operation: Operation::Initialise,
         object: ObjectAt::Is("CUDA"),
-        cause: "the hook's own CUDA initialisation on the host (cuInit, which older libnvidia-container releases call to read the GPUs) failed with CUDA's unknown error (999): the host's driver is in a bad state: a driver changed without a reboot, nvidia_uvm missing or wedged (after a suspend), or a broken installation.",
+        cause: "the hook's own CUDA initialisation on the host (cuInit, which older libnvidia-container releases call to read the GPUs) failed with CUDA's unknown error (999): the host's driver is in a bad state (a driver changed without a reboot, nvidia_uvm missing or wedged after a suspend, a broken installation), or the hook ran for a rootless engine ('no-cgroups = true'), where such a release cannot initialise CUDA on some hosts (CentOS 7).",
         check: "'nvidia-smi' and a CUDA sample ('deviceQuery') on the host; 'lsmod | grep nvidia_uvm' and 'dmesg | grep -i -e NVRM -e Xid'; reboot after a driver change; upgrade libnvidia-container (newer releases do not initialise CUDA)",
         rank: RANK_VAGUE,
         ..RULE
@@ -60,6 +69,32 @@ pub(crate) const RULES: &[EmitterRule] = &[
         check: "'mokutil --sb-state'; sign the module when the installer asks (or pass --module-signing-secret-key and --module-signing-public-key) and enrol the public key ('sudo mokutil --import <key>.der', then confirm at the next boot), or use the distribution's signed driver packages; for the GPU operator's driver container, its Secure Boot documentation",
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[&["undefined symbol: nvml"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::After("undefined symbol: "),
+        cause: "the program calls the NVML function {object}, which the host driver's libnvidia-ml does not have: the driver is older than the NVML the program was built against (a legacy branch such as 340 or 390 keeps an old NVML), or an older libnvidia-ml (a copy in the image, a stub) is loaded before the driver's.",
+        check: "'nvidia-smi' names the driver release ('gpuctl requirement' says which releases drive the GPU); upgrade the driver where the GPU allows, or turn off the program's NVIDIA support on such a host (Nomad: plugin \"nvidia-gpu\" { config { enabled = false } }); 'ldd' on the program shows which libnvidia-ml it loads",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "docker",
+        who: "the docker daemon",
+        line: &[&["unable to retrieve OCI runtime error", "log.json"]],
+        needs: &[
+            "--runtime=nvidia",
+            "--runtime nvidia",
+            "nvidia-container-runtime",
+            "runtime=nvidia",
+        ],
+        operation: Operation::FindRuntime,
+        object: ObjectAt::Is("nvidia"),
+        cause: "the NVIDIA runtime (nvidia-container-runtime) exited before runc wrote its error log, so the reason is in the runtime's own start: its packages do not match (a runtime without the hook it injects: nvidia-container-runtime-hook or nvidia-container-toolkit missing or of another release), it cannot find runc (the runtimes its config.toml names), or its config.toml does not parse.",
+        check: "'nvidia-container-runtime --version' and 'which nvidia-container-runtime-hook nvidia-container-toolkit'; install the runtime, the toolkit and libnvidia-container from one release ('dpkg -l | grep nvidia-container' or 'rpm -qa | grep nvidia-container'); 'journalctl -u docker' has the runtime's own message",
         ..RULE
     },
 ];

@@ -15,8 +15,28 @@
 //!   HuC, which i915 loads only where GuC/HuC loading is on (i915.enable_guc=2 or 3, the
 //!   default from Alder Lake) and linux-firmware has the GPU's HuC file (jellyfin/jellyfin#9267
 //!   on Arc: newer firmware fixed it).
+//! - libGL's DRI loader (Mesa src/glx/dri_common.c and the DRI2/DRI3 paths): "libGL error:
+//!   failed to open drm device: %s" with strerror of the open of /dev/dri/card*, followed by
+//!   "failed to load driver: i965": the errno says why, and the driver line only follows from
+//!   it. Permission denied: the user is not in the node's group (video for card*;
+//!   ustuehler/lxc-desktop#5). No such file or directory: the container was given no /dev/dri
+//!   (lichti/containers4docker#17). Operation not permitted: the device cgroup refuses the
+//!   open, as for a node passed read-only (x11docker's `--device=/dev/dri:ro`,
+//!   mviereck/x11docker#12) or one an LXC's devices.allow does not list.
 
-use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RULE};
+use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
+
+/// A node's status naming a GPU resource at zero (its line shapes and object are each rule's).
+const NODE_ZERO: EmitterRule = EmitterRule {
+    emitter: "kubelet",
+    who: "the node's status",
+    operation: Operation::Allocate,
+    objects: &["nvidia.com/", "amd.com/", "gpu.intel.com/"],
+    gpu_object: true,
+    cause: "the node offers none of {object}: no device plug-in registered it with this node's kubelet: the plug-in's DaemonSet does not run on the node (its nodeSelector, affinity or a label it selects by does not match the node, or a taint keeps it off), or it runs but found no GPU it can serve (no driver loaded, no device node).",
+    check: "'kubectl -n <plug-in's namespace> get pods -o wide' (is one on this node?), 'kubectl get ds -o yaml' for its nodeSelector against 'kubectl get node <node> --show-labels', and the plug-in pod's log on the node",
+    ..RULE
+};
 
 /// The rules.
 pub(crate) const RULES: &[EmitterRule] = &[
@@ -43,6 +63,68 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::After("Driver does not support "),
         cause: "the VA-API driver offers the encoder no {object} rate control: on an Intel GPU with the iHD driver, the low-power encoder's bit-rate control (CBR, VBR) runs on the HuC firmware, which the kernel did not load (GuC/HuC loading off, i915.enable_guc not 2 or 3 where it is not the default, or linux-firmware without this GPU's HuC file), so only CQP is offered; otherwise the GPU's encoder has no such mode for this codec.",
         check: "on the host, 'sudo cat /sys/kernel/debug/dri/0/gt/uc/huc_info' (or 'dmesg | grep -i huc') says whether HuC is loaded; install a current linux-firmware and set 'i915.enable_guc=2' (or 3) on older kernels, then reboot; 'vainfo' lists the encoder's entrypoints; or ask FFmpeg for CQP ('-rc_mode CQP')",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "mesa-loader",
+        who: "Mesa's libGL",
+        line: &[&["failed to open drm device: Permission denied"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("the GPU's DRM device (/dev/dri)"),
+        cause: "the node is there but the process's user may not open it: it is not in the group that owns /dev/dri's nodes (video for card*, render for renderD*), or that group did not reach the container (another GID inside it, a '--user' that drops it), so Mesa falls back to software rendering.",
+        check: "'ls -ln /dev/dri' and 'id' as the program's user where it runs: add the user to the node's group by its number ('--group-add <gid>', podman's '--group-add keep-groups'; in an LXC, the container's user to its video group)",
+        rank: RANK_REASON - 1,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "mesa-loader",
+        who: "Mesa's libGL",
+        line: &[&["failed to open drm device: No such file or directory"]],
+        operation: Operation::Stat,
+        object: ObjectAt::Is("the GPU's DRM device (/dev/dri)"),
+        cause: "there is no /dev/dri node where the program runs: the container was started without the GPU's DRI devices ('--device /dev/dri' or a CDI device), or the host has none (no i915, amdgpu or other DRM driver bound to the GPU), so Mesa falls back to software rendering.",
+        check: "'ls -l /dev/dri' on the host and in the container; start the container with '--device /dev/dri' (or 'gpuctl args' for the host's GPUs)",
+        rank: RANK_REASON - 1,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "mesa-loader",
+        who: "Mesa's libGL",
+        line: &[&["failed to open drm device: Operation not permitted"]],
+        operation: Operation::Open,
+        object: ObjectAt::Is("the GPU's DRM device (/dev/dri)"),
+        cause: "the node is in the container but its device cgroup refuses the open: it was passed read-only (a '--device /dev/dri:r' or ':ro' option, as an x11docker release did) or an LXC's or engine's device list does not allow it read-write, so Mesa falls back to software rendering.",
+        check: "pass the node read-write ('--device /dev/dri:/dev/dri:rwm', x11docker's --gpu with a release that passes it rw); in an LXC, 'lxc.cgroup2.devices.allow: c 226:* rwm'",
+        rank: RANK_REASON - 1,
+        ..RULE
+    },
+    EmitterRule {
+        line: &[
+            &["capacity.", "/gpu: 0"],
+            &["capacity.", "/i915: 0"],
+            &["capacity.", "/xe: 0"],
+        ],
+        object: ObjectAt::After("capacity."),
+        ..NODE_ZERO
+    },
+    EmitterRule {
+        line: &[
+            &["allocatable.", "/gpu: 0"],
+            &["allocatable.", "/i915: 0"],
+            &["allocatable.", "/xe: 0"],
+        ],
+        object: ObjectAt::After("allocatable."),
+        ..NODE_ZERO
+    },
+    EmitterRule {
+        emitter: "docker-compose",
+        who: "docker-compose",
+        line: &[&["'devices' was unexpected"]],
+        needs: &["reservations"],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the service's GPU reservation"),
+        cause: "this docker-compose does not know GPU reservations (deploy.resources.reservations.devices), which came in Compose 1.28: an older docker-compose 1.x reads the file and rejects the key, so the service cannot ask for a GPU that way.",
+        check: "'docker-compose version'; use Compose v2 ('docker compose') or docker-compose 1.28 or later, or a 2.x file format with 'runtime: nvidia'",
         ..RULE
     },
 ];
