@@ -170,5 +170,8 @@ fn look_alikes_are_left_alone(#[case] text: &str) {
 #[test]
 fn a_log_record_is_not_joined_to_the_line_before() {
     let text = "I tensorflow/stream_executor/dso_loader.cc:99] Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64:\nI tensorflow/stream_executor/dso_loader.cc:105] successfully opened CUDA library libcuda.so.1 locally";
-    assert!(explain(text, Registry::discovered(), None).is_none(), "claimed");
+    assert!(
+        explain(text, Registry::discovered(), None).is_none(),
+        "claimed"
+    );
 }

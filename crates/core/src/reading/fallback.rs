@@ -267,7 +267,12 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
         .or(by.and_then(|k| k.vendor))
         .or_else(|| c.mentions.iter().find_map(|m| m.known.vendor));
     // With no object, the emitter's own kind says what failed (a kernel module's probe).
-    let (cause_t, check_t) = cause(op, kind.or(by.map(|k| k.component.kind)));
+    let (cause_t, check_t) = match kind {
+        // A device node's errno says which of the open's causes it was.
+        Some(K::DeviceNode) => super::fallback_errno::device_node(c.text),
+        _ => None,
+    }
+    .unwrap_or_else(|| cause(op, kind.or(by.map(|k| k.component.kind))));
     let nodes = nodes(v, vendor);
     // The GPU is what the operation looks for, not an object of it: "could not find a usable
     // device", not "… device GPU".

@@ -17,6 +17,7 @@ mod rules_graphics;
 // The structured fallback (issue 31): a GPU failure no rule claims, read by its structure.
 pub(crate) mod fallback;
 mod fallback_causes;
+mod fallback_errno;
 mod fallback_object;
 pub(crate) mod fallback_scan;
 pub(crate) mod listing;
