@@ -124,7 +124,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
     },
     // libdrm's amdgpu_device_initialize: "<path>amdgpu.ids: No such file or directory" is a
     // warning (the marketing-name table is missing; ROCm/pytorch#984 calls it not fatal): a
-    // note, which any line that names a failure outranks.
+    // note, which any line that names a failure outranks; alone it is the image's packaging
+    // (libdrm-amdgpu-common not installed), not claimed.
     EmitterRule {
         emitter: "libdrm",
         who: "libdrm (amdgpu)",
@@ -133,6 +134,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Before(": No such file or directory"),
         cause: "{object} is only libdrm's table of marketing names: without it the GPU is named 'AMD Radeon Graphics' and still works. It is not why anything failed; if something did, the reason is on another line.",
         check: "to silence it, install libdrm-amdgpu-common (or link /opt/amdgpu/share/libdrm/amdgpu.ids to /usr/share/libdrm/amdgpu.ids); for a real failure read the other lines, or run 'rocminfo' in the container",
+        owner: Owner::Image,
         rank: RANK_NOTE,
         ..RULE
     },

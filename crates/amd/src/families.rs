@@ -77,6 +77,11 @@ pub const FAMILIES: &[Family] = &[
             &["hipErrorNoBinaryForGpu"],
             &["HSA_STATUS_ERROR_INVALID_ISA"],
             &["rocBLAS error: Cannot read", "TensileLibrary"],
+            // The same where the paste lost the line's start ("ocBLAS error: …"), and an
+            // application's own words for it (ROCm/rocBLAS#1331: "TensileLibrary.dat not
+            // found" for a gfx101x GPU the packaged rocBLAS has no Tensile library for).
+            &["TensileLibrary.dat", "for GPU arch"],
+            &["TensileLibrary.dat not found"],
             // ROCm/clr hipamd/src/hip_fatbin.cpp: "No compatible code objects found for: %s"
             // (the GPU's target id), when a fat binary holds no code object for it.
             &["No compatible code objects found for"],

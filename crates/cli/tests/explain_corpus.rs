@@ -8,7 +8,9 @@
 //! was read, and set J (310-349: 30 and 10 from GitHub issues), scored before and after round 7
 //! and read only then, and set K (350-389: 30 and 10 from GitHub issues), scored once before
 //! round 8 and read only then, and set L (390-429: 30 and 10 from GitHub issues), scored before
-//! round 8 and after K's fixes and read only then. Every third file of the first 90 (003, 006, ...) was set aside before any family was added for them
+//! round 8 and after K's fixes and read only then, and set M (430-469: 30 and 10 from GitHub
+//! issues), scored before round 8 and after K's and L's fixes and read only then. Every third
+//! file of the first 90 (003, 006, ...) was set aside before any family was added for them
 //! and scored as it was; the figures are in docs/explain.md. Every text must get its expectation
 //! (a family, an emitter rule's emitter and operation, or none), except the known misses a header
 //! marks with `known-miss:`, which are printed, and must drop the mark once explain gets them
@@ -154,9 +156,9 @@ fn score(cases: &[&Case]) -> Score {
 }
 
 #[test]
-fn the_corpus_is_429_cited_texts_about_a_quarter_of_them_not_gpu() {
+fn the_corpus_is_469_cited_texts_about_a_quarter_of_them_not_gpu() {
     let all = corpus();
-    assert_eq!(all.len(), 429);
+    assert_eq!(all.len(), 469);
     for c in &all {
         // Two of set I's pages are served over plain http.
         let cited = c.source.starts_with("https://") || c.source.starts_with("http://");
@@ -164,7 +166,7 @@ fn the_corpus_is_429_cited_texts_about_a_quarter_of_them_not_gpu() {
         assert!(!c.text.trim().is_empty(), "{:03}", c.id);
     }
     let other = all.iter().filter(|c| c.expect == "none").count();
-    assert!((100..=115).contains(&other), "{other} non-GPU texts");
+    assert!((110..=125).contains(&other), "{other} non-GPU texts");
 }
 
 #[test]
@@ -212,6 +214,10 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
         (
             "issue 31 held-out set L (390-429)",
             all.iter().filter(|c| (390..=429).contains(&c.id)).collect(),
+        ),
+        (
+            "issue 31 held-out set M (430-469)",
+            all.iter().filter(|c| (430..=469).contains(&c.id)).collect(),
         ),
         ("all", all.iter().collect()),
     ] {

@@ -3,7 +3,7 @@
 //! from each emitter's own format string (named beside it), not copied from the threads; the
 //! look-alikes share the rules' words and are not the GPU stack's.
 
-use gpuctl_core::commands::explain::explain;
+use gpuctl_core::commands::explain::{explain, not_claimed_because};
 use gpuctl_core::plugin::Registry;
 use rstest::rstest;
 
@@ -52,6 +52,16 @@ use support::{assert_read_by_emitter, read};
 #[case("device-plugin", "allocate", "mixed", "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node")]
 // KFD's ENOMEM as strace shows the open
 #[case("rocminfo", "open", "noexec", "open(\"/dev/kfd\", O_RDWR|O_CLOEXEC)      = -1 ENOMEM (Cannot allocate memory)\nThere is no device can be used to do the computation")]
+// glibc's ldconfig on empty driver libraries kept in an image
+#[case("ldconfig", "load-library", "docker commit", "/sbin/ldconfig.real: File /usr/lib/x86_64-linux-gnu/libcuda.so.1 is empty, not checked.\n/sbin/ldconfig.real: File /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 is empty, not checked.")]
+// the Vulkan loader on an ICD manifest naming a library that is no Vulkan driver
+#[case("vulkan", "load-library", "libglx_nvidia.so.0", "ERROR: [Loader Message] Code 0 : loader_scanned_icd_add: Attempt to retrieve either 'vkGetInstanceProcAddr' or 'vk_icdGetInstanceProcAddr' from ICD libGL.so.1 failed.\nCannot create Vulkan instance.")]
+// CUDA's no device where the text shows WSL (a venv under /mnt/c/)
+#[case("cuda", "find-device", "/usr/lib/wsl/lib", "  File \"/mnt/c/Users/me/proj/.venv/lib/python3.12/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py\", line 258, in ensure_initialized\nnumba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in CUDA_ERROR_NO_DEVICE (100)")]
+// FFmpeg's hwcontext_vaapi.c: "Failed to open %s as DRM device node."
+#[case("vaapi", "open", "group", "[AVHWDeviceContext @ 0x5640] Failed to open /dev/dri/renderD128 as DRM device node.\n[AVHWDeviceContext @ 0x5640] No VA display found for device /dev/dri/renderD128.\nDevice creation failed: -22.")]
+// docker stack deploy's Compose schema (Swarm)
+#[case("docker", "allocate", "swarm", "$ docker stack deploy --compose-file docker-compose.yml gputest\nservices.test.deploy.resources.reservations Additional property devices is not allowed")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -173,5 +183,57 @@ fn a_log_record_is_not_joined_to_the_line_before() {
     assert!(
         explain(text, Registry::discovered(), None).is_none(),
         "claimed"
+    );
+}
+
+/// libdrm's missing marketing-name table alone is a warning of the image's packaging (the GPU
+/// still works: ROCm/legacy-rocm-build#5943, ROCm/pytorch#984): said, not claimed; beside a
+/// failure the failure's line answers (explain_emitters_other.rs).
+#[test]
+fn libdrm_s_name_table_alone_is_the_image_s() {
+    for text in [
+        "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory\nTrue",
+        "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory",
+    ] {
+        assert_eq!(read(text).0, None, "{text}");
+        let note = not_claimed_because(text, Registry::discovered()).unwrap_or_default();
+        assert!(note.contains("libdrm-amdgpu-common"), "{note}");
+    }
+}
+
+/// OpenVINO's GPU plug-in on another vendor's OpenCL device is the program's choice; without
+/// that, no Intel device is the set-up's.
+#[test]
+fn openvino_on_another_vendor_s_gpu_is_the_program_s() {
+    let other = "failed to create engine: No OpenCL device found which would match provided configuration:\n    GeForce GTX 970: invalid vendor type";
+    assert_eq!(read(other).0, None);
+    let none = "RuntimeError: [GPU] failed to create engine: No OpenCL device found which would match provided configuration";
+    assert_eq!(read(none).1, Some("openvino"));
+}
+
+/// rocBLAS without a Tensile library for the GPU's target, where the paste lost the line's
+/// start or an application words it its own way (ROCm/rocBLAS#1331), is the no-code-object
+/// family's.
+#[rstest]
+#[case("ROCm Version: 5.5.1\nError: TensileLibrary.dat not found")]
+#[case(
+    "> ocBLAS error: Cannot read C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1201"
+)]
+fn a_missing_tensile_library_is_the_family_s(#[case] text: &str) {
+    assert_eq!(read(text).0, Some("amd-hip-no-code-object"), "{text}");
+}
+
+/// A paste whose breaks are of both kinds (a terminal's inside a path, a form's at a space)
+/// still holds the rule's words: they are looked for with the whitespace taken out.
+#[test]
+fn a_paste_broken_both_ways_is_read() {
+    let text = "stderr: nvidia-container-cli: m\nount error: file creation failed:\n/var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6\nc543cc52f/merged/usr/bin/nvidia-smi: file exists: unknown";
+    assert_eq!(
+        read(text),
+        (
+            Some("gpu-structured"),
+            Some("nvidia-container-cli"),
+            Some("mount")
+        )
     );
 }

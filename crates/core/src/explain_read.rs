@@ -55,7 +55,9 @@ pub(crate) fn classify_and_read(
     let found = if text.len() <= reading::WRAPPED_MAX && text.contains('\n') {
         let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
         let haystack = format!("{}\n{}", lines.join(" "), lines.concat());
-        crate::text::present(&haystack, &words)
+        let mut found = crate::text::present(&haystack, &words);
+        found.extend(across_mixed_breaks(&lines, &words, &found));
+        found
     } else {
         crate::text::present(text, &words)
     };
@@ -66,6 +68,29 @@ pub(crate) fn classify_and_read(
     readings.extend(reading::listing::owner_only(text));
     readings.extend(reading::listing_sycl::no_gpu(text));
     (best, readings)
+}
+
+/// The words of several words that a paste holds only across line breaks of both kinds, one
+/// where a space was and one inside a word (a terminal's wrap of a path, then a form's at a
+/// space): looked for with every whitespace taken out of both, one search a word, and only
+/// for the words the two plain joins did not find.
+fn across_mixed_breaks<'w>(
+    lines: &[&str],
+    words: &[&'w str],
+    found: &std::collections::HashSet<&'w str>,
+) -> Vec<&'w str> {
+    let bare = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect() };
+    let haystack = bare(&lines.concat());
+    words
+        .iter()
+        .filter(|w| w.contains(' ') && !found.contains(*w))
+        .filter(|w| {
+            let needle = bare(w);
+            !needle.is_empty()
+                && memchr::memmem::find(haystack.as_bytes(), needle.as_bytes()).is_some()
+        })
+        .copied()
+        .collect()
 }
 
 /// What explains the text.

@@ -25,6 +25,13 @@
 //!   directory)" (moby's libcontainerd) where the runtime is NVIDIA's: the runtime exited
 //!   before runc wrote its log, so the reason is the NVIDIA runtime's own start
 //!   (NVIDIA/nvidia-container-runtime#68: a runtime package without the hook it injects).
+//! - glibc's ldconfig (elf/ldconfig.c): "File %s is empty, not checked." on the driver's
+//!   libraries: empty placeholders where the runtime mounts the host's files, kept in an image
+//!   committed from a container given the GPU (microsoft/WSL#8274) or written by a build; at
+//!   run time they stand where the driver's libraries go.
+//! - CUDA's no device under WSL2 (a path under /mnt/c/ or /usr/lib/wsl, WSL's kernel): CUDA
+//!   reaches the GPU only through the Windows driver's libcuda in /usr/lib/wsl/lib, and a
+//!   Linux driver's libcuda found before it sees no GPU (NVIDIA/cuml#6218).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
@@ -95,6 +102,39 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("nvidia"),
         cause: "the NVIDIA runtime (nvidia-container-runtime) exited before runc wrote its error log, so the reason is in the runtime's own start: its packages do not match (a runtime without the hook it injects: nvidia-container-runtime-hook or nvidia-container-toolkit missing or of another release), it cannot find runc (the runtimes its config.toml names), or its config.toml does not parse.",
         check: "'nvidia-container-runtime --version' and 'which nvidia-container-runtime-hook nvidia-container-toolkit'; install the runtime, the toolkit and libnvidia-container from one release ('dpkg -l | grep nvidia-container' or 'rpm -qa | grep nvidia-container'); 'journalctl -u docker' has the runtime's own message",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "ldconfig",
+        who: "ldconfig",
+        line: &[&["is empty, not checked"]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Named,
+        objects: crate::explain_rules_libs::DRIVER_LIBS,
+        cause: "the image holds {object} as an empty file where the host driver's library goes: a placeholder the NVIDIA runtime mounts the host's file over, kept in an image committed from a container given the GPU ('docker commit') or written by a build; the runtime's mounts then meet files of the image's own, and without a GPU the placeholders stand in for the driver.",
+        check: "'ls -l' the files in the image ('docker run --rm IMAGE ls -l /usr/lib/x86_64-linux-gnu/libcuda*' without the GPU): remove the empty driver files from the image (and WSL's libdxcore.so), rebuild it from its Dockerfile rather than 'docker commit', and run it with the GPU given",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the CUDA driver under WSL2",
+        line: &[
+            &["CUDA_ERROR_NO_DEVICE"],
+            &["no CUDA-capable device is detected"],
+            &["cudaErrorNoDevice"],
+        ],
+        needs: &[
+            "/mnt/c/",
+            "/usr/lib/wsl",
+            "microsoft-standard",
+            "WSL2",
+            "WSL 2",
+        ],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("the GPU"),
+        cause: "the text is from WSL2, where CUDA reaches the GPU only through the Windows driver's libcuda in /usr/lib/wsl/lib: a Linux driver's libcuda installed in the distribution (an nvidia-driver or cuda-drivers package) or shipped in a venv or conda environment is found first and sees no GPU; or the Windows driver is older than WSL's GPU support; in a container, none was given.",
+        check: "'ldconfig -p | grep libcuda' and 'python -c \"import ctypes.util; print(ctypes.util.find_library('cuda'))\"' must point into /usr/lib/wsl/lib; remove a Linux driver package from the distribution (never install one under WSL) or put /usr/lib/wsl/lib first; 'nvidia-smi' on Windows names the driver",
+        rank: RANK_DECISIVE,
         ..RULE
     },
 ];

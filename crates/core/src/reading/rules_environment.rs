@@ -31,6 +31,8 @@ pub(crate) const WSL: &[&str] = &[
     "/dev/dxg",
     "microsoft-standard",
     "Docker Desktop",
+    // Windows' drives as WSL mounts them (a venv or a checkout under /mnt/c/Users/...).
+    "/mnt/c/",
 ];
 
 /// Words that show a text is from a Jetson (L4T) board.

@@ -24,7 +24,7 @@
 //!   open, as for a node passed read-only (x11docker's `--device=/dev/dri:ro`,
 //!   mviereck/x11docker#12) or one an LXC's devices.allow does not list.
 
-use super::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_REASON, RULE};
+use super::{EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_REASON, RULE};
 
 /// A node's status naming a GPU resource at zero (its line shapes and object are each rule's).
 const NODE_ZERO: EmitterRule = EmitterRule {
@@ -125,6 +125,65 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the service's GPU reservation"),
         cause: "this docker-compose does not know GPU reservations (deploy.resources.reservations.devices), which came in Compose 1.28: an older docker-compose 1.x reads the file and rejects the key, so the service cannot ask for a GPU that way.",
         check: "'docker-compose version'; use Compose v2 ('docker compose') or docker-compose 1.28 or later, or a 2.x file format with 'runtime: nvidia'",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "docker",
+        who: "docker stack deploy",
+        line: &[&["reservations Additional property devices is not allowed"]],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the service's GPU reservation"),
+        cause: "docker stack deploy (Swarm mode) reads the file with its own Compose schema, which has no device reservations: a Swarm service cannot reserve a GPU that way (docker compose accepts the same file); Swarm gives GPUs only as generic resources each node's daemon advertises.",
+        check: "run the service with 'docker compose up' on the GPU host, or in Swarm advertise the GPUs as generic resources ('node-generic-resources' in each node's daemon.json, NVIDIA's runtime as the default) and request them with 'generic_resources'",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "vulkan",
+        who: "the Vulkan loader",
+        line: &[&[
+            "Attempt to retrieve either 'vkGetInstanceProcAddr'",
+            "from ICD ",
+        ]],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::After("from ICD "),
+        cause: "an ICD manifest names {object}, which loads but is no Vulkan driver (it has no vk_icdGetInstanceProcAddr): the manifest names the wrong library, as NVIDIA's nvidia_icd.json naming libGL.so.1 did in some drivers' packages where the Vulkan entry points are in libGLX_nvidia.so.0, or a library of another release.",
+        check: "'cat /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json' (in the container too) and correct library_path (libGLX_nvidia.so.0 for NVIDIA's); 'VK_LOADER_DEBUG=all vulkaninfo' names each ICD it tries",
+        rank: RANK_REASON - 1,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "vaapi",
+        who: "ffmpeg's VA-API device",
+        line: &[&["Failed to open ", " as DRM device node"]],
+        operation: Operation::Open,
+        object: ObjectAt::After("Failed to open "),
+        cause: "ffmpeg could not open the render node {object}: most often the process's user is not in the group that owns it (render or video), or that group did not reach the container (a compose 'user:' without 'group_add' of the node's GID, a '--user' that drops it); or the node is not in the container.",
+        check: "'ls -ln /dev/dri' and 'id' as the process's user in the container: add the node's GID ('group_add: [\"<gid>\"]' in compose, '--group-add <gid>' or podman's '--group-add keep-groups'), and pass the node ('--device /dev/dri')",
+        rank: RANK_REASON,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "openvino",
+        who: "OpenVINO's GPU plug-in",
+        line: &[&["No OpenCL device found which would match provided configuration"]],
+        needs: &["invalid vendor type"],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an Intel GPU"),
+        owner: Owner::Workload,
+        cause: "OpenVINO's GPU plug-in drives Intel GPUs only, and the OpenCL device it found is another vendor's ('invalid vendor type'): choosing the GPU plug-in on this machine is the program's configuration, not a fault of the set-up.",
+        check: "run on the CPU plug-in, or on an Intel GPU; for an NVIDIA GPU use a runtime that drives it (OpenVINO's NVIDIA plug-in from openvino_contrib, or another framework)",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "openvino",
+        who: "OpenVINO's GPU plug-in",
+        line: &[&["No OpenCL device found which would match provided configuration"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("an Intel GPU"),
+        cause: "OpenVINO's GPU plug-in found no Intel GPU through OpenCL: the image lacks Intel's OpenCL runtime (intel-opencl-icd), the container has no render node or may not open it, or the runtime is older than the GPU.",
+        check: "'clinfo -l' in the container lists the OpenCL devices; install intel-opencl-icd of a release that supports the GPU and pass /dev/dri with its group",
         ..RULE
     },
 ];

@@ -114,13 +114,18 @@ fn joined_reading(
             return None;
         }
         let window = &lines[..k];
-        let spaced = window
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let glued: String = window.iter().map(|l| l.trim_end_matches('\r')).collect();
-        for joined in [spaced, glued] {
+        // Each break is a space or nothing, and one paste can hold both (a terminal's wrap
+        // inside a path, then a form's at a space): every mix of the window's breaks is tried.
+        for mask in 0..1u32 << (k - 1) {
+            let mut joined = String::new();
+            for (i, l) in window.iter().enumerate() {
+                let glued = i > 0 && mask & (1 << (i - 1)) != 0;
+                if i > 0 && !glued {
+                    joined.push(' ');
+                }
+                let l = l.trim_end_matches('\r');
+                joined.push_str(if glued { l } else { l.trim() });
+            }
             if let Some(reading) = apply(r, &joined, number, gpu, present) {
                 return Some((reading, k));
             }
