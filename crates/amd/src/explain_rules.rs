@@ -35,7 +35,7 @@ const IMAGE_LIBS: &[&str] = &[
 ];
 
 /// What rocminfo's and rocm-smi's "amdgpu not loaded" means: two readings the text cannot tell.
-const AMDGPU_NOT_SEEN: &str = "the tool found no live amdgpu module under /sys/module, which has two readings: the amdgpu kernel driver (with KFD) is not loaded on the host, so ROCm has no GPU; or the tool ran where /sys/module does not show it (a container without the host's /sys/module, or a kernel with amdgpu built in), and the GPU may be fine. Not a permission problem of the render nodes.";
+const AMDGPU_NOT_SEEN: &str = "the tool found no live amdgpu module under /sys/module, which has two readings: the amdgpu kernel driver (with KFD) is not loaded on the host, so ROCm has no GPU; or the tool ran where /sys/module does not show it (a container without the host's /sys/module, or a kernel with amdgpu built in) or could not run lsmod (rocminfo since ROCm 4.1 asks lsmod: an image without kmod, ROCm/tensorflow-upstream#1364), and the GPU may be fine. Not a permission problem of the render nodes.";
 
 /// What to check for [`AMDGPU_NOT_SEEN`].
 const AMDGPU_CHECK: &str = "on the host, 'lsmod | grep amdgpu' and 'cat /sys/module/amdgpu/initstate' (live) and 'dmesg | grep -i amdgpu'; if it is not loaded, install or load amdgpu (the distribution kernel's, or amdgpu-dkms for the ROCm release); if it is, the tool's check is wrong there and 'rocminfo' on the host tells";
@@ -169,6 +169,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     // Round 8: HSA under WSL, a crash inside the HIP runtime (explain_rules_round8.rs).
     crate::explain_rules_round8::WSL,
     crate::explain_rules_round8::HIP_CRASH,
+    crate::explain_rules_round8::BO_MAP_DENIED,
     // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
     // types:[...])" gpu_type=gfx1031.
     EmitterRule {

@@ -11,6 +11,10 @@
 //!   the HIP runtime crashes rather than reporting an error on a GPU its ROCm release does not
 //!   support, an APU's integrated GPU above all (ROCm/hip#3282: a Barcelo iGPU, which
 //!   HSA_OVERRIDE_GFX_VERSION=9.0.0 made run).
+//! - libdrm_amdgpu's "amdgpu: amdgpu_bo_cpu_map failed. (%d)" with -13 (EACCES): the render
+//!   node opened, but mapping a buffer's memory was refused, which SELinux's confinement of a
+//!   container does (podman#18497: VA-API on radeonsi worked with `--security-opt
+//!   label=disable`).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
@@ -26,7 +30,7 @@ pub(crate) const WSL: EmitterRule = EmitterRule {
     ],
     operation: Operation::Initialise,
     object: ObjectAt::Is("the GPU through WSL"),
-    cause: "rocminfo runs under WSL, where ROCm reaches the GPU through the Windows driver (/dev/dxg), not /dev/kfd, and the HSA runtime could not set it up: the ROCm release installed is not one AMD's ROCm-on-WSL guide supports (only the releases it names ship the WSL runtime), the Windows Adrenalin driver is not the one that guide names, or the GPU is not on its WSL list.",
+    cause: "rocminfo runs under WSL, where ROCm reaches the GPU through the Windows driver (/dev/dxg), not /dev/kfd, and the HSA runtime could not set it up: the ROCm release installed is not one AMD's ROCm-on-WSL guide supports (only the releases it names ship the WSL runtime), the Windows Adrenalin driver is not the one that guide names, the GPU is not on its WSL list, or the machine has no AMD GPU at all (under WSL the runtime reports no GPU as out of resources: ROCm/rocm-systems#1153).",
     check: "follow AMD's 'Install ROCm on WSL' guide for a release it names ('amdgpu-install -y --usecase=wsl,rocm --no-dkms'), with the Windows driver it names; 'ls -l /dev/dxg' in the distribution must show the paravirtual GPU; a native Linux recipe ('--device /dev/kfd') does not apply under WSL",
     rank: RANK_DECISIVE,
     ..RULE
@@ -50,5 +54,19 @@ pub(crate) const HIP_CRASH: EmitterRule = EmitterRule {
     cause: "the HIP runtime itself crashed (a segmentation fault inside libamdhip64) rather than report an error, which ROCm does most often on a GPU its release does not support: an APU's integrated GPU, or a gfx target outside the release's list (HSA_OVERRIDE_GFX_VERSION set to a supported target of the same family is the usual workaround), or a ROCm user space that does not match the amdgpu kernel driver.",
     check: "'rocminfo | grep gfx' names the GPU's target and 'gpuctl requirement' the ROCm releases that list it; try HSA_OVERRIDE_GFX_VERSION with a supported target of the same family (9.0.0 for gfx90c, 10.3.0 for gfx103x, 11.0.0 for gfx110x); 'dmesg | grep -e amdgpu -e kfd' on the host",
     rank: RANK_VAGUE,
+    ..RULE
+};
+
+/// A buffer mapping refused with EACCES.
+pub(crate) const BO_MAP_DENIED: EmitterRule = EmitterRule {
+    emitter: "libdrm",
+    who: "libdrm (amdgpu)",
+    line: &[&["amdgpu_bo_cpu_map failed", "(-13)"]],
+    operation: Operation::Open,
+    object: ObjectAt::Is("the GPU buffer's memory"),
+    cause: "the render node opened, but mapping a buffer's memory was refused (EACCES): SELinux's confinement of the container (container_t without container_use_devices, a rootless podman on Fedora or RHEL) refuses it where the node's own permissions allow the open, or /dev is mounted noexec.",
+    check: "'sudo ausearch -m avc -ts recent' on the host; run with '--security-opt label=disable' or 'sudo setsebool -P container_use_devices 1'; 'findmnt -no OPTIONS /dev'",
+    host_mount: Some("/dev"),
+    rank: RANK_DECISIVE,
     ..RULE
 };

@@ -9,8 +9,9 @@
 //! and read only then, and set K (350-389: 30 and 10 from GitHub issues), scored once before
 //! round 8 and read only then, and set L (390-429: 30 and 10 from GitHub issues), scored before
 //! round 8 and after K's fixes and read only then, and set M (430-469: 30 and 10 from GitHub
-//! issues), scored before round 8 and after K's and L's fixes and read only then. Every third
-//! file of the first 90 (003, 006, ...) was set aside before any family was added for them
+//! issues), scored before round 8 and after K's and L's fixes and read only then, and set N
+//! (470-490: 15 and 6 from GitHub issues), scored before round 8 and after M's fixes. Every
+//! third file of the first 90 (003, 006, ...) was set aside before any family was added for them
 //! and scored as it was; the figures are in docs/explain.md. Every text must get its expectation
 //! (a family, an emitter rule's emitter and operation, or none), except the known misses a header
 //! marks with `known-miss:`, which are printed, and must drop the mark once explain gets them
@@ -156,9 +157,9 @@ fn score(cases: &[&Case]) -> Score {
 }
 
 #[test]
-fn the_corpus_is_469_cited_texts_about_a_quarter_of_them_not_gpu() {
+fn the_corpus_is_490_cited_texts_about_a_quarter_of_them_not_gpu() {
     let all = corpus();
-    assert_eq!(all.len(), 469);
+    assert_eq!(all.len(), 490);
     for c in &all {
         // Two of set I's pages are served over plain http.
         let cited = c.source.starts_with("https://") || c.source.starts_with("http://");
@@ -166,7 +167,7 @@ fn the_corpus_is_469_cited_texts_about_a_quarter_of_them_not_gpu() {
         assert!(!c.text.trim().is_empty(), "{:03}", c.id);
     }
     let other = all.iter().filter(|c| c.expect == "none").count();
-    assert!((110..=125).contains(&other), "{other} non-GPU texts");
+    assert!((115..=130).contains(&other), "{other} non-GPU texts");
 }
 
 #[test]
@@ -218,6 +219,10 @@ fn every_text_gets_its_family_and_the_scores_are_printed() {
         (
             "issue 31 held-out set M (430-469)",
             all.iter().filter(|c| (430..=469).contains(&c.id)).collect(),
+        ),
+        (
+            "issue 31 held-out set N (470-490)",
+            all.iter().filter(|c| (470..=490).contains(&c.id)).collect(),
         ),
         ("all", all.iter().collect()),
     ] {

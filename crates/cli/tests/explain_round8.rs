@@ -62,6 +62,12 @@ use support::{assert_read_by_emitter, read};
 #[case("vaapi", "open", "group", "[AVHWDeviceContext @ 0x5640] Failed to open /dev/dri/renderD128 as DRM device node.\n[AVHWDeviceContext @ 0x5640] No VA display found for device /dev/dri/renderD128.\nDevice creation failed: -22.")]
 // docker stack deploy's Compose schema (Swarm)
 #[case("docker", "allocate", "swarm", "$ docker stack deploy --compose-file docker-compose.yml gputest\nservices.test.deploy.resources.reservations Additional property devices is not allowed")]
+// the engine's mount of nvidia-persistenced's socket where the daemon is gone
+#[case("nvidia-persistenced", "mount", "reboot", "Error response from daemon: failed to create task for container: error mounting \"/run/nvidia-persistenced/socket\" to rootfs: open /run/nvidia-persistenced/socket: no such file or directory")]
+// libdrm_amdgpu's buffer mapping refused with EACCES (SELinux), ahead of libva's init failure
+#[case("libdrm", "open", "selinux", "libva info: Trying to open /usr/lib64/dri/radeonsi_drv_video.so\namdgpu: amdgpu_bo_cpu_map failed. (-13)\nradeonsi: Failed to create a context.\nlibva error: /usr/lib64/dri/radeonsi_drv_video.so init failed")]
+// ggml's Vulkan backend with no device, naming the libraries an ICD loads
+#[case("vulkan", "find-device", "glvnd", "load_backend: loaded RPC backend from /app/libggml-rpc.so\nggml_vulkan: No devices found.")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,

@@ -46,8 +46,13 @@ pub const FAMILIES: &[Family] = &[
         // The same line as a user copies it without "error" (blakeblackshear/frigate#3655,
         // corpus 247): still the driver file's own init.
         signs: &[
-            &["libva error:", "init failed"],
-            &["libva: ", "_drv_video.so init failed"],
+            // Intel's own drivers only: another vendor's driver failing its init (radeonsi,
+            // set N's podman#18497 under SELinux) is read by the lines around it, which this
+            // family's "libva tried an Intel driver" would contradict.
+            &["libva error:", "iHD_drv_video.so init failed"],
+            &["libva error:", "i965_drv_video.so init failed"],
+            &["libva: ", "iHD_drv_video.so init failed"],
+            &["libva: ", "i965_drv_video.so init failed"],
         ],
         priority: PRIORITY_GROUPS + 3,
         // A host whose i915 did not bring the GPU up fails the same way (home-assistant/

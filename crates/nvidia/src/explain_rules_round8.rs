@@ -32,6 +32,10 @@
 //! - CUDA's no device under WSL2 (a path under /mnt/c/ or /usr/lib/wsl, WSL's kernel): CUDA
 //!   reaches the GPU only through the Windows driver's libcuda in /usr/lib/wsl/lib, and a
 //!   Linux driver's libcuda found before it sees no GPU (NVIDIA/cuml#6218).
+//! - The engine's mount of nvidia-persistenced's socket (`open
+//!   /run/nvidia-persistenced/socket: no such file or directory`): a CDI spec or the toolkit
+//!   mounts it where the daemon ran, and the daemon is gone (badbread/crumbvms#395: it died
+//!   after a driver upgrade left the old module loaded; a reboot fixed it).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
@@ -134,6 +138,21 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("the GPU"),
         cause: "the text is from WSL2, where CUDA reaches the GPU only through the Windows driver's libcuda in /usr/lib/wsl/lib: a Linux driver's libcuda installed in the distribution (an nvidia-driver or cuda-drivers package) or shipped in a venv or conda environment is found first and sees no GPU; or the Windows driver is older than WSL's GPU support; in a container, none was given.",
         check: "'ldconfig -p | grep libcuda' and 'python -c \"import ctypes.util; print(ctypes.util.find_library('cuda'))\"' must point into /usr/lib/wsl/lib; remove a Linux driver package from the distribution (never install one under WSL) or put /usr/lib/wsl/lib first; 'nvidia-smi' on Windows names the driver",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-persistenced",
+        who: "the container's mount of nvidia-persistenced's socket",
+        line: &[&[
+            "/run/nvidia-persistenced/socket",
+            "no such file or directory",
+        ]],
+        operation: Operation::Mount,
+        object: ObjectAt::Is("/run/nvidia-persistenced/socket"),
+        cause: "the NVIDIA stack mounts nvidia-persistenced's socket into the container (a CDI spec generated while the daemon ran, or the toolkit), and the host has none: the daemon is not running: it exits when a driver upgrade left the loaded kernel module of another release (until a reboot), it is not enabled, or it stopped after the spec was generated.",
+        check: "'systemctl status nvidia-persistenced' and 'nvidia-smi' on the host (a driver/library version mismatch means reboot); start and enable the daemon, or regenerate the CDI spec ('nvidia-ctk cdi generate') where it does not run",
+        host_path: Some("/run/nvidia-persistenced/socket"),
         rank: RANK_DECISIVE,
         ..RULE
     },

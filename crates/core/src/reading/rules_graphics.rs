@@ -201,10 +201,15 @@ pub(crate) const LOADER_RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "vulkan",
         who: "the Vulkan loader",
-        line: &[&["vkEnumeratePhysicalDevices reported zero accessible devices"]],
+        // ggml's Vulkan backend says the same as "ggml_vulkan: No devices found." (set N:
+        // ggml-org/llama.cpp#17761, an image without the GLVND libraries its ICDs load).
+        line: &[
+            &["vkEnumeratePhysicalDevices reported zero accessible devices"],
+            &["ggml_vulkan: No devices found"],
+        ],
         operation: Operation::FindDevice,
         object: ObjectAt::Is("a GPU"),
-        cause: "Vulkan started but no driver (ICD) offered a GPU: the image has no ICD for this GPU (Mesa's radv or anv, NVIDIA's nvidia_icd.json, which the toolkit mounts only with the graphics capability), or the ICD cannot reach its GPU (no render node or /dev/nvidia* in the container, or its user may not open them).",
+        cause: "Vulkan started but no driver (ICD) offered a GPU: the image has no ICD for this GPU (Mesa's radv or anv, NVIDIA's nvidia_icd.json, which the toolkit mounts only with the graphics capability), an ICD could not load the libraries it needs (GLVND's libGLX, libEGL and libGL, which an image must ship for NVIDIA's ICD and Mesa's), or the ICD cannot reach its GPU (no render node or /dev/nvidia* in the container, or its user may not open them).",
         check: "'ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d' and 'ls -l /dev/dri /dev/nvidia*' inside the container; for NVIDIA request NVIDIA_DRIVER_CAPABILITIES=graphics (or all); VK_LOADER_DEBUG=all shows each ICD tried",
         ..RULE
     },
