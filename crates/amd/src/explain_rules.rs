@@ -170,6 +170,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     crate::explain_rules_round8::WSL,
     crate::explain_rules_round8::HIP_CRASH,
     crate::explain_rules_round8::BO_MAP_DENIED,
+    crate::explain_rules_round8::MEM_INFO,
     // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
     // types:[...])" gpu_type=gfx1031.
     EmitterRule {

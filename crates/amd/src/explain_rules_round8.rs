@@ -15,6 +15,11 @@
 //!   node opened, but mapping a buffer's memory was refused, which SELinux's confinement of a
 //!   container does (podman#18497: VA-API on radeonsi worked with `--security-opt
 //!   label=disable`).
+//! - ggml's ROCm backend asking hipMemGetInfo for the device's memory ("ROCm error: invalid
+//!   argument … in function ggml_backend_cuda_device_get_memory … hipMemGetInfo(free,
+//!   total)"): the HIP runtime's query of KFD failed for a device it had found, which a host
+//!   kernel's amdgpu does (ollama/ollama#9302: Ubuntu's 5.15.173 kernel, fixed by booting the
+//!   one before; robertrosenbusch/gfx803_rocm#49: an old 5.x kernel for a gfx803 card).
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
@@ -67,6 +72,20 @@ pub(crate) const BO_MAP_DENIED: EmitterRule = EmitterRule {
     cause: "the render node opened, but mapping a buffer's memory was refused (EACCES): SELinux's confinement of the container (container_t without container_use_devices, a rootless podman on Fedora or RHEL) refuses it where the node's own permissions allow the open, or /dev is mounted noexec.",
     check: "'sudo ausearch -m avc -ts recent' on the host; run with '--security-opt label=disable' or 'sudo setsebool -P container_use_devices 1'; 'findmnt -no OPTIONS /dev'",
     host_mount: Some("/dev"),
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// The device's memory query refused for a device HIP had found.
+pub(crate) const MEM_INFO: EmitterRule = EmitterRule {
+    emitter: "hip",
+    who: "the HIP runtime's memory query",
+    line: &[&["hipMemGetInfo"], &["ggml_backend_cuda_device_get_memory"]],
+    needs: &["invalid argument"],
+    operation: Operation::Allocate,
+    object: ObjectAt::Is("the GPU's memory information"),
+    cause: "the runtime found the GPU but its query of the GPU's memory (hipMemGetInfo, through KFD) was refused: the host's amdgpu kernel driver does not answer it for this GPU: a kernel too old for the GPU, or a kernel update that regressed (booting the kernel before works), not the program's argument.",
+    check: "'uname -r' on the host, 'sudo dmesg | grep -e kfd -e amdgpu'; boot the kernel before the last update, or one new enough for the GPU ('gpuctl requirement' names the amdgpu floor); 'rocminfo' in the container",
     rank: RANK_DECISIVE,
     ..RULE
 };

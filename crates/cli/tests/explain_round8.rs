@@ -68,6 +68,14 @@ use support::{assert_read_by_emitter, read};
 #[case("libdrm", "open", "selinux", "libva info: Trying to open /usr/lib64/dri/radeonsi_drv_video.so\namdgpu: amdgpu_bo_cpu_map failed. (-13)\nradeonsi: Failed to create a context.\nlibva error: /usr/lib64/dri/radeonsi_drv_video.so init failed")]
 // ggml's Vulkan backend with no device, naming the libraries an ICD loads
 #[case("vulkan", "find-device", "glvnd", "load_backend: loaded RPC backend from /app/libggml-rpc.so\nggml_vulkan: No devices found.")]
+// docker-compose's older schema wording for a GPU reservation it does not know
+#[case("docker-compose", "allocate", "1.28", "ERROR: The Compose file './docker-compose.yml' is invalid because:\nservices.app.deploy.resources.reservations value 'devices' does not match any of the regexes: '^x-'")]
+// the Compose Specification's schema on a device reservation without capabilities
+#[case("docker-compose", "allocate", "stray '-'", "validating docker-compose.yml: services.ollama.deploy.resources.reservations.devices.0 missing property 'capabilities'")]
+// vLLM's platform detection with no GPU platform
+#[case("vllm", "find-device", "--gpus", "INFO 05-02 10:00:00 [__init__.py:239] No platform detected, vLLM is running on UnspecifiedPlatform")]
+// ggml's ROCm backend where hipMemGetInfo was refused
+#[case("hip", "allocate", "kernel update", "ROCm error: invalid argument\n  current device: 0, in function ggml_backend_cuda_device_get_memory at ggml-cuda.cu:2740\n  hipMemGetInfo(free, total)")]
 #[rustfmt::skip]
 fn read_by_emitter_operation_and_cause(
     #[case] emitter: &str,
@@ -152,6 +160,8 @@ fn widened_causes_name_the_other_reading(#[case] text: &str, #[case] word: &str)
 #[case("OSError: [Errno 24] Too many open files: '/data/cache'")]
 // a node whose GPU resource is not zero
 #[case("status.capacity.nvidia.com/gpu: 8\nstatus.allocatable.nvidia.com/gpu: 8")]
+// CUDA's invalid configuration argument: the program's own launch (LostRuins/koboldcpp#490)
+#[case("CUDA error 9 at ggml-cuda.cu:6858: invalid configuration argument\ncurrent device: 0")]
 // a compose key that is no GPU reservation
 #[case(
     "The Compose file './docker-compose.yaml' is invalid because:\nservices.web value Additional properties are not allowed ('healthchek' was unexpected)"

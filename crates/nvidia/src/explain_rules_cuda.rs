@@ -154,6 +154,10 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["CUDA", "an illegal instruction was encountered"],
             &["CUDA", "invalid program counter"],
             &["CUDA", "hardware stack error"],
+            // cudaErrorInvalidConfiguration (9): a launch whose grid or block the program sized
+            // beyond the device's limits (set O: LostRuins/koboldcpp#490, fixed in the program).
+            &["CUDA", "invalid configuration argument"],
+            &["cudaErrorInvalidConfiguration"],
             &["cudaErrorIllegalAddress"],
             &["CUDA_ERROR_ILLEGAL_ADDRESS"],
             &["cudaErrorAssert"],

@@ -119,7 +119,12 @@ pub(crate) const RULES: &[EmitterRule] = &[
     EmitterRule {
         emitter: "docker-compose",
         who: "docker-compose",
-        line: &[&["'devices' was unexpected"]],
+        // Older Compose releases' jsonschema says it as "value 'devices' does not match any of
+        // the regexes: '^x-'" (set O: NVlabs/instant-ngp#929).
+        line: &[
+            &["'devices' was unexpected"],
+            &["'devices' does not match any of the regexes"],
+        ],
         needs: &["reservations"],
         operation: Operation::Allocate,
         object: ObjectAt::Is("the service's GPU reservation"),
@@ -184,6 +189,27 @@ pub(crate) const RULES: &[EmitterRule] = &[
         object: ObjectAt::Is("an Intel GPU"),
         cause: "OpenVINO's GPU plug-in found no Intel GPU through OpenCL: the image lacks Intel's OpenCL runtime (intel-opencl-icd), the container has no render node or may not open it, or the runtime is older than the GPU.",
         check: "'clinfo -l' in the container lists the OpenCL devices; install intel-opencl-icd of a release that supports the GPU and pass /dev/dri with its group",
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "docker-compose",
+        who: "docker compose",
+        line: &[&["reservations.devices.", "missing property 'capabilities'"]],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the service's GPU reservation"),
+        cause: "the Compose file's GPU reservation is malformed: each entry under deploy.resources.reservations.devices needs 'capabilities' (such as [gpu]), and one has none: most often a stray '-' that splits one device's 'driver', 'count' and 'capabilities' into separate entries.",
+        check: "write the reservation as one entry: 'devices: [{driver: nvidia, count: all, capabilities: [gpu]}]' (in block style, one '-' before 'driver' only); 'docker compose config' validates the file",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "vllm",
+        who: "vLLM's platform detection",
+        line: &[&["No platform detected, vLLM is running on UnspecifiedPlatform"]],
+        operation: Operation::FindDevice,
+        object: ObjectAt::Is("a GPU platform"),
+        cause: "vLLM found no GPU platform where it runs: the container was started without the GPU (docker without '--gpus' or '--runtime nvidia' where NVIDIA's runtime is not the default, no CDI device, no /dev/kfd for ROCm), so no driver library answers, or the vLLM build is for another platform than the GPU's.",
+        check: "'nvidia-smi' (or 'rocm-smi') inside the container; start it with the GPU ('docker run --gpus all', 'podman run $(gpuctl args) ...', or NVIDIA's runtime as docker's default), and use the vLLM image for the GPU's vendor",
         ..RULE
     },
 ];
