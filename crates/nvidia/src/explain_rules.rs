@@ -38,8 +38,8 @@ const CLI: EmitterRule = EmitterRule {
 /// ([`crate::explain_rules_kernel::RULES`]), and round 5's
 /// ([`crate::explain_rules_environment::RULES`]) and round 6's applications
 /// ([`crate::explain_rules_apps::RULES`]), and round 7's kernel-module build and boot fallback
-/// ([`crate::explain_rules_build::RULES`]), and round 8's ([`crate::explain_rules_round8::RULES`]),
-/// read as one list.
+/// ([`crate::explain_rules_build::RULES`]), and round 8's ([`crate::explain_rules_round8::RULES`])
+/// and round 9's ([`crate::explain_rules_round9::RULES`]), read as one list.
 pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLock::new(|| {
     [
         RULES,
@@ -60,6 +60,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_apps::RULES,
         crate::explain_rules_build::RULES,
         crate::explain_rules_round8::RULES,
+        crate::explain_rules_round9::RULES,
     ]
     .concat()
     .into_iter()

@@ -36,6 +36,7 @@ mod explain_rules_loaders;
 mod explain_rules_nvml;
 mod explain_rules_nvml_codes;
 mod explain_rules_round8;
+mod explain_rules_round9;
 mod explain_rules_toolkit;
 mod explain_rules_xid;
 mod families;

@@ -52,14 +52,16 @@ const NUMBERS: &[NumberAt] = &[
 /// cl_ext.h: CL_PLATFORM_NOT_FOUND_KHR (-1001), which the ICD loader returns from
 /// clGetPlatformIDs when no vendor ICD loads (KhronosGroup/OpenCL-Guide#33: none in the image)
 /// or when each loaded ICD reports no platform (intel/compute-runtime's ICD returns
-/// CL_PLATFORM_NOT_FOUND_KHR when it found no device it supports).
+/// CL_PLATFORM_NOT_FOUND_KHR when it found no device it supports; intel/compute-runtime#710:
+/// early-2024 releases found none on Linux 6.8, fixed about 24.13 (linuxserver/docker-mods#871);
+/// intel/compute-runtime#831: 25.18.33578.6 offered none where 25.13.33276.16 did).
 pub(crate) const NO_PLATFORM: EmitterRule = EmitterRule {
     emitter: "opencl-icd",
     who: "the OpenCL ICD loader",
     statuses: &[status("CL_PLATFORM_NOT_FOUND_KHR", -1001, "")],
     operation: Operation::LoadLibrary,
-    cause: "{status}: no OpenCL platform could be loaded: /etc/OpenCL/vendors holds no .icd file naming a library present in the container (NVIDIA's nvidia.icd comes with the compute capability; AMD's and Intel's ICDs must be installed in the image), or every vendor runtime it names found no GPU it supports and so offered no platform: Intel's compute runtime (NEO) offers none without a render node it may open or on a GPU newer than its release, ROCm's none without /dev/kfd.",
-    check: "'ls /etc/OpenCL/vendors' and 'clinfo' in the container; OCL_ICD_ENABLE_TRACE=1 shows why each ICD is skipped; with the ICD there, pass the render node (and /dev/kfd for AMD) and compare the runtime's release with the GPU's generation (a newer intel-opencl-icd, or an image built for this GPU)",
+    cause: "{status}: no OpenCL platform could be loaded: /etc/OpenCL/vendors holds no .icd file naming a library present in the container (NVIDIA's nvidia.icd comes with the compute capability; AMD's and Intel's ICDs must be installed in the image), or every vendor runtime it names found no GPU it supports and so offered no platform: Intel's compute runtime (NEO) offers none without a render node it may open, on a GPU newer than its release, on a host kernel its release does not work with (early-2024 releases, before about 24.13, find no GPU on Linux 6.8's i915 until NEOReadDebugKeys=1 OverrideGpuAddressSpace=48 is set), or in a release that regressed (25.18.33578.6: the one before works), ROCm's none without /dev/kfd.",
+    check: "'ls /etc/OpenCL/vendors' and 'clinfo' in the container; OCL_ICD_ENABLE_TRACE=1 shows why each ICD is skipped; with the ICD there, pass the render node (and /dev/kfd for AMD) and compare the runtime's release with the GPU's generation (a newer intel-opencl-icd, or an image built for this GPU) and with the host's kernel ('uname -r'; on 6.8 try NEOReadDebugKeys=1 OverrideGpuAddressSpace=48)",
     ..CL
 };
 
