@@ -132,7 +132,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         line: &[&["amdgpu.ids: No such file or directory"]],
         operation: Operation::Open,
         object: ObjectAt::Before(": No such file or directory"),
-        cause: "{object} is only libdrm's table of marketing names: without it the GPU is named 'AMD Radeon Graphics' and still works. It is not why anything failed; if something did, the reason is on another line.",
+        // ROCm/TheRock#147: a bundled libdrm built with no data prefix looked in /share/libdrm.
+        cause: "{object} is only libdrm's table of marketing names: without it the GPU is named 'AMD Radeon Graphics' and still works (a path that starts at /share/ is a libdrm built with no install prefix, as a ROCm bundle may ship it, looking in the wrong place). It is not why anything failed; if something did, the reason is on another line.",
         check: "to silence it, install libdrm-amdgpu-common (or link /opt/amdgpu/share/libdrm/amdgpu.ids to /usr/share/libdrm/amdgpu.ids); for a real failure read the other lines, or run 'rocminfo' in the container",
         owner: Owner::Image,
         rank: RANK_NOTE,

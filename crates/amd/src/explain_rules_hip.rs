@@ -66,8 +66,10 @@ pub(crate) const INVALID_DEVICE: EmitterRule = EmitterRule {
     )],
     operation: Operation::FindDevice,
     object: ObjectAt::Is("the GPU the program asks for"),
-    cause: "{status}: the program asks for a GPU index the runtime does not have: the container was given fewer GPUs than the program expects (one render node, or HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES naming fewer or other GPUs), or one of them is not supported by this ROCm release and is skipped.",
-    check: "'rocminfo | grep -e gfx -e Marketing' in the container lists the GPUs it sees; pass every GPU's render node with /dev/kfd, and check the *_VISIBLE_DEVICES variables",
+    // ROCm/hip#337: HIP's sample got it (as 1010, an early HIP's number) where the user was
+    // not in the video group and so saw no GPU at all; it ran with sudo.
+    cause: "{status}: the program asks for a GPU index the runtime does not have: the runtime sees no GPU at all (its user may not open /dev/kfd and the render node: not in the render and video groups, so it works only as root), the container was given fewer GPUs than the program expects (one render node, or HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES naming fewer or other GPUs), or one of them is not supported by this ROCm release and is skipped.",
+    check: "'rocminfo | grep -e gfx -e Marketing' as the same user lists the GPUs it sees (if sudo sees more, 'sudo usermod -aG render,video $USER'); pass every GPU's render node with /dev/kfd, and check the *_VISIBLE_DEVICES variables",
     ..HIP
 };
 

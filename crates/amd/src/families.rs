@@ -59,8 +59,12 @@ pub const FAMILIES: &[Family] = &[
         code: FamilyCode::new("amd-no-hip-device"),
         signs: &[&["No HIP GPUs are available"], &["hipErrorNoDevice"]],
         priority: PRIORITY_GROUPS + 4,
-        diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process, it may not open them, or the GPU is not one this ROCm release supports.",
-        remedy: "Hint: start the container with 'podman run $(gpuctl args amd) ...' (or 'gpuctl run --gpus amd -- ...')\nand check the host with 'gpuctl doctor amd'.",
+        // Set Q's threads: rootless podman dropping the user's render and video groups
+        // (vllm-project/vllm#34573: '--group-add keep-groups' fixed it), and Docker Desktop's
+        // engine, which runs in a VM that has no host GPU (vllm-project/vllm#7207: the plain
+        // Docker Engine fixed it).
+        diagnosis: "the HIP runtime found no GPU: /dev/kfd and the render nodes did not reach the process (not passed, or the engine runs in a VM that has no host GPU: Docker Desktop, podman machine), it may not open them (its user lacks the render and video groups: rootless podman drops them unless run with '--group-add keep-groups'), or the GPU is not one this ROCm release supports.",
+        remedy: "Hint: start the container with 'podman run $(gpuctl args amd) ...' (or 'gpuctl run --gpus amd -- ...');\nrootless, keep your groups ('--group-add keep-groups'); use the host's Docker Engine or podman, not\nDocker Desktop's VM; and check the host with 'gpuctl doctor amd'.",
         checks: &[codes::TIER, codes::RENDER_GROUPS],
     },
     Family {

@@ -34,7 +34,9 @@ pub const FAMILIES: &[Family] = &[
             &["XPU device count is zero"],
         ],
         priority: PRIORITY_GROUPS + 3,
-        diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), or that runtime is too old for the GPU.",
+        // oneapi-src/level-zero#196: a loader newer than the GPU driver asks for a function
+        // table the driver does not have, and zeInit reports UNINITIALIZED.
+        diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), that runtime is too old for the GPU, or the Level Zero loader is newer than the runtime (the driver lacks a function table the loader asks for: update the GPU driver, or use the loader released with it).",
         remedy: "Hint: pass the render node and keep your groups ('podman run $(gpuctl args intel) ...'), and use an image whose\ncompute-runtime release supports the GPU ('gpuctl requirement <device id>' names the platform).",
         checks: &[doctor::DRIVER, doctor::NODES],
     },

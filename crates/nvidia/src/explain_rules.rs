@@ -66,6 +66,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
     .into_iter()
     .chain(crate::explain_rules_nvml_codes::rules())
     .chain(crate::explain_rules_cuda_enum::rules())
+    .chain(crate::explain_rules_capabilities::rules())
     .collect()
 });
 

@@ -71,7 +71,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("its helper service"),
-        cause: "the hook could not set up the RPC link to its own helper service (the driver service, or nvcgo, which programs the devices cgroup): a sandbox that denies the socket calls it uses, or a helper that died at start (a driver library that crashes it).",
+        // NVIDIA/nvidia-container-toolkit#2102: "nvcgo rpc error: timed out" where a burst of
+        // containers left the helper slower to start than the RPC client's fixed 10 s.
+        cause: "the hook could not set up the RPC link to its own helper service (the driver service, or nvcgo, which programs the devices cgroup): a sandbox that denies the socket calls it uses, a helper that died at start (a driver library that crashes it), or, where it 'timed out', a helper slower to start than the library's fixed 10-second RPC timeout (a node under CPU or I/O pressure, many GPU containers starting at once).",
         check: "run the hook by hand with debugging ('nvidia-container-cli -k -d /dev/tty info') on the host; 'dmesg' for a crashing helper",
         rank: RANK_VAGUE,
         ..CLI

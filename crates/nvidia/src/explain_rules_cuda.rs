@@ -114,6 +114,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["CUDA error: unknown error"],
             &["CUDA_ERROR_UNKNOWN"],
             &["cudaErrorUnknown"],
+            // nccl-tests' CUDACHECK: "%s: Test CUDA failure %s:%d '%s'" (NVIDIA/pyxis#81: no
+            // nvidia_uvm on the node).
+            &["CUDA failure", "'unknown error'"],
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
@@ -198,7 +201,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         who: "PyTorch's CUDA runtime",
         line: &[&["Found no NVIDIA driver on your system"]],
         operation: Operation::FindDevice,
-        cause: "a CUDA build of the framework found no NVIDIA driver where it runs: the container was not given the GPU (the engine ignored or was not given the GPU request), or the host's GPU is not NVIDIA's (an AMD or Intel GPU needs the framework's ROCm or XPU build).",
+        // AbdBarho/stable-diffusion-webui-docker#348: nvidia-smi worked in the container,
+        // which was given the utility capability only, so libcuda was not mounted.
+        cause: "a CUDA build of the framework found no NVIDIA driver where it runs: the container was not given the GPU (the engine ignored or was not given the GPU request), it was given the GPU without the compute capability (NVIDIA_DRIVER_CAPABILITIES of 'utility' only: nvidia-smi works, but libcuda is not mounted), or the host's GPU is not NVIDIA's (an AMD or Intel GPU needs the framework's ROCm or XPU build).",
         check: "'lspci -nn | grep -i -e vga -e 3d' on the host says whose GPU it is; for an NVIDIA GPU give the container the GPU ('--device nvidia.com/gpu=all', as 'gpuctl args' prints it) and check 'nvidia-smi' inside it; for another vendor's, install the framework's build for it",
         host_path: Some("/sys/module/nvidia"),
         ..RULE

@@ -133,7 +133,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::LoadLibrary,
         object: ObjectAt::Is("the nvidia kernel module"),
-        cause: "there is no NVIDIA module built for the running kernel: the kernel was upgraded and DKMS did not rebuild the module (no headers for it, or a build failure), or the module on disk was built for another kernel.",
+        // NVIDIA/gpu-operator#2619: a driver pod restarted where the driver was loaded took
+        // the user-space-only install and never filled its /lib/modules for the peermem one.
+        cause: "there is no NVIDIA module built for the running kernel where it was looked for: the kernel was upgraded and DKMS did not rebuild the module (no headers for it, or a build failure), the module on disk was built for another kernel, or the module package for it is not installed (a separate nvidia-uvm or peermem package); in a driver container (the GPU operator's), its /lib/modules was not filled (a restart where the driver was already loaded takes the user-space-only install).",
         check: "'uname -r' against 'dkms status' on the host; install the headers for the running kernel and run 'sudo dkms autoinstall', or boot the kernel the module was built for",
         rank: RANK_DECISIVE,
         ..NVRM

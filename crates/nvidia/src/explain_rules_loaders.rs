@@ -13,7 +13,7 @@ use crate::explain_rules_libs::{DRIVER_LIBS, IMAGE_LIBS};
 /// The words a loader, a framework or an application uses for a library it could not load,
 /// each on a line that also names the library (ldd's `=> not found` too). The exact glibc wording has its own rule
 /// (`LOADER` in core), which is more specific.
-const FAILED_TO_LOAD: &[&[&str]] = &[
+pub(crate) const FAILED_TO_LOAD: &[&[&str]] = &[
     &["an't open shared object"],
     &["ouldn't open CUDA library"],
     &["ould not open"],

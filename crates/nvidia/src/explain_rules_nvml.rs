@@ -85,7 +85,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
             &["DeviceGetHandleByIndex", "ERROR_UNKNOWN"],
         ],
         operation: Operation::FindDevice,
-        cause: "NVML started but the driver failed to open one GPU with an internal error: that GPU did not come up (its GSP firmware failed to boot, common with the open kernel modules or a branch whose firmware it does not take; an Xid; a GPU in a bad state, or one that shut itself off overheating or short of power: a passively cooled data-center card in a chassis without its airflow), and tools that list every GPU stop at it.",
+        cause: "NVML started but the driver failed to open one GPU with an internal error: that GPU did not come up (its GSP firmware failed to boot, common with the open kernel modules or a branch whose firmware it does not take; an Xid; a GPU in a bad state, one that fell off the bus (Xid 79: its seating, riser or power connector; reseat it), or one that shut itself off overheating or short of power: a passively cooled data-center card in a chassis without its airflow), and tools that list every GPU stop at it.",
         check: GPU_STATE_CHECK,
         host_path: Some("/sys/module/nvidia"),
         rank: RANK_VAGUE,

@@ -81,8 +81,10 @@ pub const FAMILIES: &[Family] = &[
         code: FamilyCode::new("nvidia-docker-no-gpu-driver"),
         signs: &[&["could not select device driver", "capabilities: [[gpu]]"]],
         priority: PRIORITY_PRECISE,
-        diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it).",
-        remedy: "Hint: install the NVIDIA Container Toolkit, then 'sudo nvidia-ctk runtime configure --runtime=docker'\nand 'sudo systemctl restart docker'; or pass the GPUs by CDI name: 'gpuctl run --engine docker -- ...'.",
+        // Docker's docs (docs.docker.com/desktop/features/gpu/): Docker Desktop passes GPUs
+        // only on Windows with the WSL 2 backend; on Linux its engine runs in a VM without one.
+        diagnosis: "docker's --gpus found no GPU device driver: the NVIDIA Container Toolkit is not installed, or docker was not restarted after it was configured (or docker is a snap that cannot see it), or the docker command talks to Docker Desktop's engine, which on Linux runs in a VM that has no GPU.",
+        remedy: "Hint: install the NVIDIA Container Toolkit, then 'sudo nvidia-ctk runtime configure --runtime=docker'\nand 'sudo systemctl restart docker'; or pass the GPUs by CDI name: 'gpuctl run --engine docker -- ...'.\n'docker context ls' naming desktop-linux means Docker Desktop: use the host's Docker Engine ('docker context use default').",
         checks: &[codes::TIER],
     },
     Family {

@@ -21,6 +21,7 @@ mod explain_cuda;
 mod explain_rules;
 mod explain_rules_apps;
 mod explain_rules_build;
+mod explain_rules_capabilities;
 mod explain_rules_cli;
 mod explain_rules_cli_stages;
 mod explain_rules_ctk;

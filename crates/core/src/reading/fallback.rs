@@ -285,9 +285,10 @@ fn reading(c: &Candidate<'_>, v: &Vocabulary) -> Option<(u8, Reading)> {
         // module is not there", not "the kernel module it is not there").
         let t = match object_s {
             Some(_) => t.to_string(),
+            // An object in brackets goes with its brackets ("a file of the stack", not "… (it)").
             None => ["module", "file", "runtime", "pod"]
                 .iter()
-                .fold(t.to_string(), |t, n| {
+                .fold(t.replace(" ({object})", ""), |t, n| {
                     t.replace(&format!("{n} {{object}}"), n)
                 }),
         };
@@ -339,6 +340,13 @@ fn workload_or_image(line: &str, lower: &str) -> bool {
         "invalid_kernel_name",
         // PyTorch's tensors on two devices: the program's own placement
         "expected all tensors to be on the same device",
+        // The kernel's ENOEXEC for a binary of another architecture (an x86 image on a Jetson:
+        // NVIDIA/nvidia-docker#1116): the image's, whatever runtime started it.
+        "exec format error",
+        // musl's loader ("Error relocating %s: %s: symbol not found"): a glibc program, or the
+        // driver's glibc libraries, in a musl image (Alpine): the image's libc
+        // (vancluever/docker-nomad#7).
+        "error relocating",
     ];
     NOT_THE_STACK.iter().any(|w| lower.contains(w)) || line.contains("\" is invalid: ")
 }

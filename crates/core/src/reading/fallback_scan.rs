@@ -169,6 +169,12 @@ const NO_FAILURE: &[&str] = &[
     "without error",
     "errors: 0",
     "error_count",
+    // nvidia-ctk's `cdi generate` logs these optional files on every host without the fabric
+    // manager, MPS or the persistence daemon; the spec is still whole (NVIDIA/nvidia-container-toolkit#40).
+    "could not locate /var/run/nvidia-fabricmanager/socket: pattern /var/run/nvidia-fabricmanager/socket not found",
+    "could not locate /run/nvidia-fabricmanager/socket: pattern /run/nvidia-fabricmanager/socket not found",
+    "could not locate /tmp/nvidia-mps: pattern /tmp/nvidia-mps not found",
+    "could not locate /var/run/nvidia-persistenced/socket: pattern /var/run/nvidia-persistenced/socket not found",
 ];
 
 /// A wrapper's words: a line that has only these says something underneath failed, not what.
@@ -339,9 +345,23 @@ pub(super) fn not_the_stack_at_all(text: &str) -> bool {
         "too many open files",
         "Too many open files",
         "inotify",
+        // The kernel's ENOEXEC for a binary of another architecture (an x86 image on a Jetson:
+        // NVIDIA/nvidia-docker#1116) and musl's loader on glibc symbols (an Alpine image:
+        // vancluever/docker-nomad#7): the image's, whatever GPU words stand beside them.
+        "exec format error",
+        "Error relocating ",
     ];
-    // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB.
+    // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB; a paste
+    // (64 KiB or less) is also looked at with its breaks as spaces and with its lines glued,
+    // as a terminal or a form may have wrapped a phrase.
+    let pasted = || {
+        let joined = [text.replace('\n', " "), text.replace('\n', "")];
+        NOT_THE_TEXT
+            .iter()
+            .any(|w| w.contains(' ') && joined.iter().any(|j| j.contains(w)))
+    };
     NOT_THE_TEXT.iter().any(|w| text.contains(w))
+        || (text.len() <= 64 << 10 && text.contains('\n') && pasted())
         // docker's pull of a tag the registry lacks: "manifest for %s not found" (set K),
         // looked for across a line break, as a pasted message may be wrapped.
         || text.match_indices("manifest for ").any(|(i, _)| {

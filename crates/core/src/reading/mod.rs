@@ -28,6 +28,7 @@ mod rules_environment;
 mod rules_install;
 mod rules_opencl;
 mod rules_round8;
+mod rules_round9;
 mod rules_vaapi;
 mod rules_vulkan;
 mod status;
@@ -307,6 +308,7 @@ pub fn core_rules() -> impl Iterator<Item = &'static EmitterRule> {
         .chain(rules_environment::RULES)
         .chain(rules_install::RULES)
         .chain(rules_round8::RULES)
+        .chain(rules_round9::RULES)
 }
 
 /// Every word of `rules`' line shapes, for the one `text::present` pass that

@@ -116,10 +116,15 @@ pub(super) fn find<'r>(
     {
         return Some(s);
     }
+    // An enum whose values are all negative (OpenCL's) is often written without its sign by a
+    // person ("error 1001": intel/compute-runtime#579).
+    let unsigned = rule.statuses.iter().all(|s| s.code < 0);
     rule.numbers.iter().find_map(|at| {
         line.match_indices(at.after).find_map(|(i, _)| {
             let n = number(&line[i + at.after.len()..], at.hex)?;
-            rule.statuses.iter().find(|s| s.code == n)
+            rule.statuses
+                .iter()
+                .find(|s| s.code == n || (unsigned && n > 0 && s.code == -n))
         })
     })
 }
