@@ -144,6 +144,7 @@ pub(crate) const RULES: &[EmitterRule] = &[
     kernel::KFD_NODEV,
     kernel::KFD_GROUP,
     kernel::FIRMWARE,
+    kernel::FIRMWARE_TA,
     kernel::INIT,
     kernel::KFD_SKIPPED,
     kernel::DKMS,
@@ -172,6 +173,9 @@ pub(crate) const RULES: &[EmitterRule] = &[
     crate::explain_rules_round8::HIP_CRASH,
     crate::explain_rules_round8::BO_MAP_DENIED,
     crate::explain_rules_round8::MEM_INFO,
+    crate::explain_rules_round9::LIBDRM,
+    crate::explain_rules_round9::THUNK,
+    crate::explain_rules_round9::ROCDXG,
     // ollama's GPU discovery (discover/amd_linux.go): "amdgpu is not supported (supported
     // types:[...])" gpu_type=gfx1031.
     EmitterRule {

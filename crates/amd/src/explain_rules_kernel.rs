@@ -1,7 +1,9 @@
 //! AMD's kernel side read by structure (issue 31): /dev/kfd's open by errno, the amdgpu
 //! driver's start-up failures in the kernel log, and ROCm's Kubernetes device plugin.
 
-use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
+use gpuctl_core::plugin::{
+    EmitterRule, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_NOTE, RANK_VAGUE, RULE,
+};
 
 /// ROCr (libhsakmt) and rocminfo: "Unable to open /dev/kfd read-write: %s" (rocminfo.cc's
 /// CheckInitialState, strerror(errno)), by errno. EACCES, ENOENT and EINVAL are families
@@ -65,9 +67,28 @@ pub(crate) const FIRMWARE: EmitterRule = EmitterRule {
     operation: Operation::LoadLibrary,
     object: ObjectAt::After("Direct firmware load for "),
     objects: &["amdgpu/", "radeon/"],
+    // The PSP's trusted-application files are optional (FIRMWARE_TA below).
+    unless: &["_ta.bin"],
     cause: "the kernel could not load the GPU's firmware file {object} (error -2: the file is not in /lib/firmware or the initramfs): the host's linux-firmware is older than the kernel's amdgpu, so the GPU does not start and no container can use it.",
     check: AMDGPU_INIT_CHECK,
     rank: RANK_DECISIVE,
+    ..AMDGPU
+};
+
+/// The PSP's trusted-application firmware (`<chip>_ta.bin`, amdgpu's psp_v11_0.c "Failed to
+/// load firmware"): optional, for content protection and secure display; without it the GPU
+/// and ROCm work (ROCm/legacy-rocm-build#912, AMD's answer).
+pub(crate) const FIRMWARE_TA: EmitterRule = EmitterRule {
+    line: &[
+        &["Direct firmware load for ", "_ta.bin", "failed with error"],
+        &["Failed to load firmware", "_ta.bin"],
+    ],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::Is("the PSP's trusted-application firmware"),
+    cause: "the kernel did not find the PSP's trusted-application firmware (a <chip>_ta.bin file), which amdgpu loads only for content protection and secure display: the GPU and ROCm work without it. It is not why anything failed; if something did, the reason is on another line.",
+    check: "nothing for ROCm; to silence it, install a linux-firmware that has the file; for a real failure read the other lines of 'sudo dmesg | grep amdgpu'",
+    owner: Owner::Harmless,
+    rank: RANK_NOTE,
     ..AMDGPU
 };
 

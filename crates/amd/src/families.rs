@@ -69,9 +69,15 @@ pub const FAMILIES: &[Family] = &[
     },
     Family {
         code: FamilyCode::new("amd-hsa-init"),
-        signs: &[&["hsa_init failed"], &["hsa_init fails"]],
+        // The HSA samples' "Initializing the hsa runtime failed" (ROCm/ROCR-Runtime's issues: a
+        // stale libhsakmt from an older ROCm left beside the new one).
+        signs: &[
+            &["hsa_init failed"],
+            &["hsa_init fails"],
+            &["Initializing the hsa runtime failed"],
+        ],
         priority: PRIORITY_GROUPS + 3,
-        diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes.",
+        diagnosis: "the ROCm runtime failed to initialise (hsa_init): it found no usable GPU through /dev/kfd and the render nodes, or its thunk (libhsakmt) is of another release than the kernel's KFD (a stale copy left by an older ROCm).",
         remedy: "Hint: run 'gpuctl doctor amd' on the host, then start the container with\n'podman run $(gpuctl args amd) ...'.",
         checks: &[codes::RENDER_GROUPS, doctor::KFD_CHECK],
     },

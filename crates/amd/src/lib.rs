@@ -10,6 +10,7 @@ mod explain_rules_hip;
 mod explain_rules_hsa;
 mod explain_rules_kernel;
 mod explain_rules_round8;
+mod explain_rules_round9;
 mod explain_rules_smi;
 pub mod families;
 pub mod kernels;

@@ -76,6 +76,38 @@ fn look_alikes_are_left_alone(#[case] text: &str) {
 #[case("nvidia-kernel-module", "load-library", "cap_sys_module", "Kernel module load error: Operation not permitted")]
 // libnvidia-container's driver service error pasted without its prefix
 #[case("nvidia-container-cli", "initialise", "persistence", "driver rpc error: failed to process request: unknown.")]
+// the driver's probe finding another kernel driver on the GPU (nv-pci.c)
+#[case("nvidia-kernel-module", "open", "nova_core", "[  12.100000] NVRM: GPU 0000:41:00.0 is already bound to nouveau.\n[  12.100200] NVRM: No NVIDIA devices probed.")]
+// the module's source against a newer kernel (DKMS's make.log)
+#[case("nvidia-kernel-module", "install", "older than the kernel", "/var/lib/dkms/nvidia/570.86.16/build/nvidia-drm/nvidia-drm-drv.c:412:5: error: implicit declaration of function 'drm_fbdev_generic_setup'")]
+// the GPU operator's driver container on a host with its own driver
+#[case("nvidia-driver-container", "install", "fabricmanager", "Unloading NVIDIA driver kernel modules...\nCould not unload NVIDIA driver kernel modules, driver is in use")]
+// an application's own NVENC API check, in FFmpeg's manner
+#[case("nvenc", "match-version", "570", "NVENC (hevc_nvenc): unavailable\nRequired: NVENC API 13.0\nFound: 12.2\nMinimum required Nvidia driver is 570.0 or newer")]
+// CUDA's invalid image
+#[case("cuda", "match-version", "550", "CUDA error: device kernel image is invalid\n  current device: 0, in function ggml_cuda_op_mul_mat")]
+// a CUDA driver function the host's libcuda lacks
+#[case("dynamic-loader", "match-version", "older than the cuda", "python3: symbol lookup error: /usr/local/lib/libshare.so: undefined symbol: cuMemAllocAsync")]
+// an engine that runs the legacy CLI itself
+#[case("docker", "find-runtime", "/usr/local/nvidia/toolkit", "FATA[0000] exec: \"nvidia-container-cli\": executable file not found in $PATH")]
+// KubeVirt's admission of a GPU the CR does not permit
+#[case("kubevirt", "allocate", "permittedhostdevices", "admission webhook \"virtualmachine-validator.kubevirt.io\" denied the request: spec.template.spec.domain.devices.gpus: GPU nvidia.com/GA102GL_A10 is not permitted in permittedHostDevices configuration")]
+// ld on a placeholder CUDA library of a Jetson image
+#[case("linker", "load-library", "default runtime", "FROM nvcr.io/nvidia/l4t-base:r32.7.1\n/usr/bin/ld: /usr/lib/aarch64-linux-gnu/libcublas.so: file not recognized: File truncated")]
+// libva's driver linked against another gmmlib
+#[case("vaapi", "match-version", "gmmlib", "libva error: dlopen of /usr/lib/x86_64-linux-gnu/dri/iHD_drv_video.so failed: /usr/lib/x86_64-linux-gnu/dri/iHD_drv_video.so: undefined symbol: _ZN6GmmLib16GmmClientContext6CreateEv")]
+// libva's driver of the other word size
+#[case("vaapi", "load-library", "32-bit", "libva: dlopen of /usr/lib/dri/radeonsi_drv_video.so failed: /usr/lib/dri/radeonsi_drv_video.so: wrong ELF class: ELFCLASS32")]
+// LIBVA_DRIVER_NAME=i965 beside a failure
+#[case("vaapi", "match-version", "ihd", "libva info: User environment variable requested driver 'i965'\nlibva info: Trying to open /usr/lib/x86_64-linux-gnu/dri/i965_drv_video.so\nvaPutSurface failed")]
+// FFmpeg's VA-API encoder on the encoder's own failure
+#[case("vaapi", "initialise", "huc", "[hevc_vaapi @ 0x5581] Failed to map output buffers: 24 (internal encoding error).")]
+// libdrm the image lacks
+#[case("dynamic-loader", "load-library", "libdrm", "Fail to open libdrm_amdgpu.so: libdrm_amdgpu.so: cannot open shared object file: No such file or directory")]
+// the thunk refused by KFD
+#[case("hsa", "match-version", "libhsakmt", "acquiring VM for 86f3 using 5\nAMDKFD_IOC_ACQUIRE_VM failed\nhsa api call failure at line 896")]
+// librocdxg older than ROCm under WSL
+#[case("hsa", "match-version", "librocdxg", "WSL environment detected.\nGetExportAddress failed: /lib/librocdxg.so: undefined symbol: hsaKmtCreateQueueV2")]
 #[rustfmt::skip]
 fn round9_classes(
     #[case] emitter: &str,
@@ -96,6 +128,24 @@ fn round9_classes(
 // musl's loader on a glibc program that links NVML
 #[case(
     "Error relocating /bin/nomad: nvmlDeviceGetUUID: symbol not found\nError relocating /bin/nomad: nvmlInit_v2: symbol not found"
+)]
+// a pull that filled the disk, whatever image it was
+#[case(
+    "failed to register layer: ApplyLayer exit status 1 stdout:  stderr: write /opt/rocm-6.1.0/lib/libMIOpen.so: no space left on device"
+)]
+// apt refusing a GPU vendor's repository whose key expired
+#[case(
+    "W: GPG error: https://repo.radeon.com/rocm/apt/5.4 jammy InRelease: The following signatures were invalid: EXPKEYSIG 9386B48A1A693C5C ROCm\nE: The repository 'https://repo.radeon.com/rocm/apt/5.4 jammy InRelease' is not signed."
+)]
+// a Python module a GPU tool needs that the image lacks
+#[case("root@host:~# amd-smi\nModuleNotFoundError: No module named 'yaml'")]
+// FFmpeg's filter graph on VA-API frames: the program's filter order
+#[case(
+    "Impossible to convert between the formats supported by the filter 'Parsed_hwupload_1' and the filter 'auto_scaler_0'\nError reinitializing filters!\nConversion failed!"
+)]
+// amdgpu's optional trusted-application firmware
+#[case(
+    "[    3.35] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\n[    3.35] amdgpu 0000:19:00.0: psp v11.0: Failed to load firmware \"amdgpu/vega20_ta.bin\""
 )]
 fn round9_look_alikes(#[case] text: &str) {
     assert!(
@@ -131,6 +181,24 @@ fn round9_look_alikes(#[case] text: &str) {
     "driver container"
 )]
 #[case("clinfo: error 1001 from clGetPlatformIDs", "6.8")]
+#[case(
+    "Pod Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected",
+    "force-deleted"
+)]
+#[case(
+    "nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig: no such file or directory",
+    "yocto"
+)]
+#[case(
+    "libva error: va_getDriverName() failed with unknown libva error,driver_name=(null)",
+    "libva 1.x"
+)]
+#[case("XPU device count is zero!", "library path")]
+#[case("Initializing the hsa runtime failed.", "libhsakmt")]
+#[case(
+    "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
+    "docker desktop"
+)]
 fn widened_causes(#[case] text: &str, #[case] word: &str) {
     let out = explain(text, Registry::discovered(), None).expect("claimed");
     let said = format!("{} {}", out.diagnosis, out.hint).to_lowercase();

@@ -123,9 +123,10 @@ pub(crate) fn decide<'r>(
         return Answer::Family;
     }
     match r.owner {
-        Owner::Image | Owner::Workload if family.is_none() => Answer::Image,
-        // The workload's own failure never stands in for a family's cause.
-        Owner::Workload => Answer::Family,
+        Owner::Image | Owner::Workload | Owner::Harmless if family.is_none() => Answer::Image,
+        // The workload's own failure, or a harmless message, never stands in for a family's
+        // cause.
+        Owner::Workload | Owner::Harmless => Answer::Family,
         _ if r.rank < RANK_WRAPPER => Answer::Structured(r),
         _ => Answer::Family,
     }
@@ -223,6 +224,7 @@ pub fn not_claimed_because(stderr: &str, registry: &Registry) -> Option<String> 
     let r = readings.iter().find(|r| r.owner != Owner::Stack)?;
     let whose = match r.owner {
         Owner::Workload => "the workload's own failure",
+        Owner::Harmless => "a harmless message",
         _ => "the image's packaging",
     };
     Some(format!(

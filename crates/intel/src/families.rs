@@ -35,8 +35,9 @@ pub const FAMILIES: &[Family] = &[
         ],
         priority: PRIORITY_GROUPS + 3,
         // oneapi-src/level-zero#196: a loader newer than the GPU driver asks for a function
-        // table the driver does not have, and zeInit reports UNINITIALIZED.
-        diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), that runtime is too old for the GPU, or the Level Zero loader is newer than the runtime (the driver lacks a function table the loader asks for: update the GPU driver, or use the loader released with it).",
+        // table the driver does not have, and zeInit reports UNINITIALIZED; vllm-project/vllm's
+        // XPU image: an LD_LIBRARY_PATH without /opt/venv/lib, where the UR adapters are.
+        diagnosis: "Level Zero found no Intel GPU it can drive: the container has no Intel render node (or may not open it), the image lacks Intel's compute runtime (libze_intel_gpu), that runtime is too old for the GPU, the Level Zero loader is newer than the runtime (the driver lacks a function table the loader asks for: update the GPU driver, or use the loader released with it), or the SYCL runtime's Level Zero adapter (the Unified Runtime's libur_adapter_level_zero and the libraries it loads) is not on the image's library path (an LD_LIBRARY_PATH that omits a venv's or oneAPI's lib directory).",
         remedy: "Hint: pass the render node and keep your groups ('podman run $(gpuctl args intel) ...'), and use an image whose\ncompute-runtime release supports the GPU ('gpuctl requirement <device id>' names the platform).",
         checks: &[doctor::DRIVER, doctor::NODES],
     },

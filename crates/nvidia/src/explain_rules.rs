@@ -61,6 +61,7 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<EmitterRule>> = std::sync::LazyLo
         crate::explain_rules_build::RULES,
         crate::explain_rules_round8::RULES,
         crate::explain_rules_round9::RULES,
+        crate::explain_rules_round9_driver::RULES,
     ]
     .concat()
     .into_iter()
@@ -116,7 +117,8 @@ const RULES: &[EmitterRule] = &[
         line: &[&["nvidia-container-cli: ldcache error: open failed: "]],
         operation: Operation::Open,
         object: ObjectAt::After("ldcache error: open failed: "),
-        cause: "the ldconfig the toolkit's config.toml names ({object}) does not exist: a config written for another distribution ('@/sbin/ldconfig.real' is Debian and Ubuntu's).",
+        // OE4T/meta-tegra#1427: a Yocto image without ldconfig at all.
+        cause: "the ldconfig the toolkit's config.toml names ({object}) does not exist: a config written for another distribution ('@/sbin/ldconfig.real' is Debian and Ubuntu's), or a host image without ldconfig at all (a minimal or Yocto build, whose toolkit package did not pull it in).",
         check: "set 'ldconfig = \"@/sbin/ldconfig\"' (or the path 'command -v ldconfig' prints) in /etc/nvidia-container-runtime/config.toml",
         ..CLI
     },

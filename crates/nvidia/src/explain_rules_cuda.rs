@@ -120,7 +120,8 @@ pub(crate) const RULES: &[EmitterRule] = &[
         ],
         operation: Operation::Initialise,
         object: ObjectAt::Is("the GPU"),
-        cause: "CUDA could not start on the GPU for a reason the driver does not name: most often /dev/nvidia-uvm is missing (nvidia_uvm not loaded, or the node not given to the container), or the host was suspended and resumed.",
+        // NVIDIA/nvidia-container-toolkit: 1.19.1 broke cuInit in containers where 1.19.0 worked.
+        cause: "CUDA could not start on the GPU for a reason the driver does not name: most often /dev/nvidia-uvm is missing (nvidia_uvm not loaded, or the node not given to the container), the host was suspended and resumed, or a container-toolkit upgrade just before it regressed (1.19.1: the release before worked).",
         host_path: Some("/dev/nvidia-uvm"),
         check: "'ls -l /dev/nvidia-uvm' on the host and in the container ('sudo modprobe nvidia_uvm' creates it; 'gpuctl doctor' checks it); after a suspend, reload nvidia_uvm",
         rank: RANK_VAGUE,

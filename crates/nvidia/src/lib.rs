@@ -38,6 +38,7 @@ mod explain_rules_nvml;
 mod explain_rules_nvml_codes;
 mod explain_rules_round8;
 mod explain_rules_round9;
+mod explain_rules_round9_driver;
 mod explain_rules_toolkit;
 mod explain_rules_xid;
 mod families;

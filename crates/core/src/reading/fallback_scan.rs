@@ -350,6 +350,18 @@ pub(super) fn not_the_stack_at_all(text: &str) -> bool {
         // vancluever/docker-nomad#7): the image's, whatever GPU words stand beside them.
         "exec format error",
         "Error relocating ",
+        // A full disk while an image is pulled or unpacked (pytorch/pytorch#92822: a ROCm
+        // image's layer), apt's refusal of a repository's expired or unknown signing key
+        // (ROCm/legacy-rocm-build#1551), Python's import of a module the image lacks, and
+        // FFmpeg's filter graph that cannot negotiate formats (jellyfin/jellyfin#2238: the
+        // application's filter order): none is the GPU stack's.
+        "failed to register layer",
+        "no space left on device",
+        "EXPKEYSIG",
+        "NO_PUBKEY",
+        "The following signatures were invalid",
+        "No module named ",
+        "Impossible to convert between the formats supported by the filter",
     ];
     // Case-sensitive, as the tools print them: no copy of a text that may be 16 MiB; a paste
     // (64 KiB or less) is also looked at with its breaks as spaces and with its lines glued,

@@ -135,6 +135,9 @@ pub enum Owner {
     /// The workload itself: its own out-of-memory, an invalid argument it passed (a status of
     /// the runtime's enum that no set-up causes). gpuctl does not claim it, and says why.
     Workload,
+    /// No failure at all: a message the stack prints on a working host (an optional firmware
+    /// file it does without). gpuctl does not claim it, and says why.
+    Harmless,
 }
 
 /// One emitter's failure of one operation: the line's shape, where its object is, and what it

@@ -135,7 +135,9 @@ pub(crate) const CORE_RULES: &[EmitterRule] = &[
         line: &[&["requested number of devices unavailable for "]],
         operation: Operation::Allocate,
         object: ObjectAt::After("requested number of devices unavailable for "),
-        cause: "the node has fewer healthy {object} devices than the pod asks for: the device plugin reported them unhealthy or gone (after a driver, plugin or kubelet restart, or an Xid error), though the scheduler still counted them.",
+        // kubernetes/kubernetes#130145: after force-deleted pods the device manager kept their
+        // devices allocated until the kubelet restarted.
+        cause: "the node has fewer free {object} devices than the pod asks for, though the scheduler still counted them: the device plugin reported them unhealthy or gone (after a driver, plugin or kubelet restart, or an Xid error), or the kubelet's device manager still holds them for pods that are gone (force-deleted pods: a kubelet bug that a kubelet restart clears).",
         check: NODE_RESOURCE_CHECK,
         ..RULE
     },

@@ -52,7 +52,9 @@ pub(crate) const VAAPI_RULES: &[EmitterRule] = &[
             &["va_getDriverNameByIndex() failed"],
         ],
         operation: Operation::FindDevice,
-        cause: "libva could not tell which driver fits the display it opened: the render node is not a GPU's (no /dev/dri node passed to the container, or a node of a display-only device), or no DRM driver serves it; on an NVIDIA GPU there is no VA-API driver unless nvidia-vaapi-driver is installed.",
+        // A libva older than the kernel driver has no name for it: libva 1.x (0.40) mapped no
+        // amdgpu device, and LIBVA_DRIVER_NAME=radeonsi made it work (intel/libva's issues).
+        cause: "libva could not tell which driver fits the display it opened: the render node is not a GPU's (no /dev/dri node passed to the container, or a node of a display-only device), no DRM driver serves it, or the libva is older than the kernel driver and has no driver name for it (libva 1.x knows no amdgpu: set LIBVA_DRIVER_NAME=radeonsi); on an NVIDIA GPU there is no VA-API driver unless nvidia-vaapi-driver is installed.",
         check: "'ls -l /dev/dri' inside the container must show the GPU's renderD node; pass it ('--device /dev/dri/renderD128') and set LIBVA_DRIVER_NAME if it is still not found",
         ..RULE
     },

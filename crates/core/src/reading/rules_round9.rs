@@ -26,8 +26,16 @@
 //!   runtime and CDI bring the driver's ICD and its JSON, AMD's and Intel's are Mesa's, in the
 //!   image), so an image without it is the image's packaging (ggml-org/llama.cpp#11422: the
 //!   Vulkan image's base layer lacked it).
+//! - libva's va.c: "dlopen of %s failed: %s" with the loader's reason: an undefined symbol is
+//!   the driver linked against another release of a library it needs (intel/media-driver's iHD
+//!   against gmmlib: an upgraded driver with the old libigdgmm), "wrong ELF class" a driver of
+//!   the other word size where the 64-bit one belongs (a 32-bit radeonsi_drv_video.so in
+//!   /usr/lib/dri).
+//! - libva's "User environment variable requested driver 'i965'" (LIBVA_DRIVER_NAME) beside a
+//!   failure: Intel's legacy i965 driver stops at Gen9.5 (Coffee and Comet Lake); Ice Lake and
+//!   later GPUs need iHD (intel/media-driver's answer for UHD Graphics 750).
 
-use super::{EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RULE};
+use super::{EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE};
 
 /// The rules.
 pub(crate) const RULES: &[EmitterRule] = &[
@@ -37,7 +45,50 @@ pub(crate) const RULES: &[EmitterRule] = &[
     GRES_DUPLICATE,
     GRES_CORES,
     VULKAN_LOADER,
+    VA_DRIVER_SYMBOL,
+    VA_DRIVER_CLASS,
+    VA_I965_FORCED,
 ];
+
+/// libva's driver whose own library is of another release.
+const VA_DRIVER_SYMBOL: EmitterRule = EmitterRule {
+    emitter: "vaapi",
+    who: "VA-API (libva)",
+    line: &[&["dlopen of ", "_drv_video.so failed", "undefined symbol"]],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::After("dlopen of "),
+    cause: "libva found the driver {object} but could not load it: it was built against another release of a library it links (Intel's iHD against gmmlib, libigdgmm: the driver upgraded without it; a driver against a newer libva or libdrm), so a symbol it needs is missing.",
+    check: "upgrade the driver and the libraries it links together, from one source ('apt list --installed | grep -e intel-media -e libigdgmm -e libva'); 'ldd {object}' names the library, and mixing an image's and a PPA's packages is the usual cause",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// libva's driver of the other word size.
+const VA_DRIVER_CLASS: EmitterRule = EmitterRule {
+    emitter: "vaapi",
+    who: "VA-API (libva)",
+    line: &[&["dlopen of ", "wrong ELF class"]],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::After("dlopen of "),
+    cause: "libva found {object} but it is a driver of the other word size (a 32-bit build where the 64-bit libva looks, or the reverse): the 32-bit package was installed in place of the 64-bit one, or LIBVA_DRIVERS_PATH points at the other architecture's directory.",
+    check: "'file {object}' names its class; install the 64-bit driver package (mesa-va-drivers, intel-media-va-driver) and point LIBVA_DRIVERS_PATH at its directory",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// Intel's legacy i965 VA-API driver asked for by name.
+const VA_I965_FORCED: EmitterRule = EmitterRule {
+    emitter: "vaapi",
+    who: "VA-API (libva)",
+    line: &[&["requested driver 'i965'"]],
+    needs: &["failed", "error", "not supported", "does not support"],
+    operation: Operation::MatchVersion,
+    object: ObjectAt::Is("i965_drv_video.so"),
+    cause: "LIBVA_DRIVER_NAME asks for Intel's legacy i965 driver, which drives GPUs up to Gen9.5 (Coffee Lake, Comet Lake) only: an Ice Lake or later GPU (UHD Graphics 7xx, Iris Xe, Arc) needs the iHD driver (intel-media-va-driver).",
+    check: "unset LIBVA_DRIVER_NAME (or set it to iHD) and install intel-media-va-driver (non-free for encoding) in the image; 'vainfo' must then name the iHD driver",
+    rank: RANK_VAGUE,
+    ..RULE
+};
 
 /// The Vulkan loader missing from the image.
 const VULKAN_LOADER: EmitterRule = EmitterRule {

@@ -19,6 +19,8 @@ const VA: EmitterRule = EmitterRule {
         &["libva"],
         &["VAStatus"],
         &["VA_STATUS"],
+        // FFmpeg's vaapi_encode.c: "Failed to map output buffers: %d (%s)." (a VAStatus).
+        &["Failed to map output buffers"],
     ],
     unless: &[
         "vaInitialize failed",
@@ -200,11 +202,6 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
             "internal decoding error",
         ),
         status(
-            "VA_STATUS_ERROR_ENCODING_ERROR",
-            0x00000018,
-            "internal encoding error",
-        ),
-        status(
             "VA_STATUS_ERROR_INVALID_VALUE",
             0x00000019,
             "an invalid/unsupported value was supplied",
@@ -233,5 +230,24 @@ pub(crate) const PROGRAM: EmitterRule = EmitterRule {
     ..VA
 };
 
+/// The encoder's own failure on a job: on Intel's iHD, low-power (VDEnc) encoding runs on the
+/// HuC and GuC firmware that i915 loads only where enabled and present (intel/media-driver
+/// issues: Elkhart Lake's HEVC encode failed with "internal encoding error" until the GuC/HuC
+/// firmware was installed and enabled); a profile or format the GPU's encoder lacks fails the
+/// same way.
+pub(crate) const ENCODE: EmitterRule = EmitterRule {
+    statuses: &[status(
+        "VA_STATUS_ERROR_ENCODING_ERROR",
+        0x00000018,
+        "internal encoding error",
+    )],
+    operation: Operation::Initialise,
+    object: super::ObjectAt::Is("the GPU's encoder"),
+    cause: "{status}: the GPU's encoder failed the job: on Intel, low-power (VDEnc) encoding, the only path for some codecs on a GPU (HEVC on Atom and Elkhart Lake, most codecs from Ice Lake on), runs on the HuC and GuC firmware, which i915 loads only with enable_guc set and the files in linux-firmware; or the profile, bit depth or size is one this GPU's encoder does not take.",
+    check: "'sudo dmesg | grep -i -e guc -e huc' on the host must show both loaded ('cat /sys/kernel/debug/dri/0/gt/uc/huc_info'); set 'options i915 enable_guc=2' (or 3) in /etc/modprobe.d and install linux-firmware's i915 files, then reboot; 'vainfo' lists the encode profiles (VAEntrypointEncSliceLP)",
+    rank: RANK_VAGUE,
+    ..VA
+};
+
 /// Every class, in the order core reads them.
-pub(crate) const RULES: &[EmitterRule] = &[UNSUPPORTED, BUSY, FAILED, PROGRAM];
+pub(crate) const RULES: &[EmitterRule] = &[UNSUPPORTED, BUSY, FAILED, ENCODE, PROGRAM];
