@@ -21,34 +21,6 @@ use support::{assert_read_by_emitter, read};
 #[case("nvidia-container-cli", "initialise", "crashed", "nvc:[driver][2211]: segfault at 0 ip 00007f3a1c2b4e10 sp 00007ffd0c1f2a80 error 4 in libnvidia-container.so.1.10.0[7f3a1c29a000+3a000]\nnvidia-container-cli: initialization error: driver error: failed to process request")]
 // the audit record of its abnormal end (AUDIT_ANOM_ABEND)
 #[case("nvidia-container-cli", "initialise", "meta-tegra", "audit: type=1701 audit(1700000000.100:12): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=512 comm=\"nvc:[driver]\" exe=\"/usr/bin/nvidia-container-cli\" sig=11 res=1\nstderr: nvidia-container-cli: initialization error: driver error: failed to process request: unknown")]
-#[rustfmt::skip]
-fn read_by_emitter_operation_and_cause(
-    #[case] emitter: &str,
-    #[case] operation: &str,
-    #[case] word: &str,
-    #[case] text: &str,
-) {
-    assert_read_by_emitter(emitter, operation, word, text);
-}
-
-#[rstest]
-// another program's crash in the kernel's words: no GPU component
-#[case(
-    "python3[4411]: segfault at 8 ip 00007f00aa01 sp 00007ffc error 4 in libpython3.11.so.1.0[7f00a9e00000+2d0000]"
-)]
-// an audit record of a shell's abnormal end
-#[case(
-    "audit: type=1701 audit(1700000000.100:12): auid=1000 uid=1000 gid=1000 ses=3 pid=900 comm=\"bash\" exe=\"/usr/bin/bash\" sig=11 res=1"
-)]
-fn look_alikes_are_left_alone(#[case] text: &str) {
-    assert!(
-        explain(text, Registry::discovered(), None).is_none(),
-        "claimed: {:?}",
-        read(text)
-    );
-}
-
-#[rstest]
 // Mesa's loader refusing two builds as a pair (src/glx/dri_common.c)
 #[case("mesa-loader", "match-version", "half-updated", "libGL error: DRI driver not from this Mesa build ('24.0.5-1ubuntu1' vs '23.2.1-1ubuntu3')\nlibGL error: failed to load driver: iris")]
 // containerd's CRI plugin wrapping the CDI library's error
@@ -119,6 +91,14 @@ fn round9_classes(
 }
 
 #[rstest]
+// another program's crash in the kernel's words: no GPU component
+#[case(
+    "python3[4411]: segfault at 8 ip 00007f00aa01 sp 00007ffc error 4 in libpython3.11.so.1.0[7f00a9e00000+2d0000]"
+)]
+// an audit record of a shell's abnormal end
+#[case(
+    "audit: type=1701 audit(1700000000.100:12): auid=1000 uid=1000 gid=1000 ses=3 pid=900 comm=\"bash\" exe=\"/usr/bin/bash\" sig=11 res=1"
+)]
 // Slurm's duplicate records of a GRES that is no GPU
 #[case("slurmd[2001]: fatal: gres.conf duplicate records for nic")]
 // an x86 image on an arm64 host, whatever runtime started it
