@@ -80,6 +80,26 @@ use support::{assert_read_by_emitter, read};
 #[case("hsa", "match-version", "libhsakmt", "acquiring VM for 86f3 using 5\nAMDKFD_IOC_ACQUIRE_VM failed\nhsa api call failure at line 896")]
 // librocdxg older than ROCm under WSL
 #[case("hsa", "match-version", "librocdxg", "WSL environment detected.\nGetExportAddress failed: /lib/librocdxg.so: undefined symbol: hsaKmtCreateQueueV2")]
+// set T's: an NGC image's start-up banner
+#[case("cuda", "match-version", "forward compatibility", "ERROR: This container was built for NVIDIA Driver Release 550.54 or later, but\n       version 535.104.05 was detected and compatibility mode is UNAVAILABLE.")]
+// the vGPU guest driver's Xid 78
+#[case("nvidia-kernel-module", "match-version", "vgpu", "[   5.1] NVRM: Xid (PCI:0000:00:05): 78, pid=1, name=modprobe, Guest driver is incompatible with host driver")]
+// nvidia-docker 1.0 on a newer engine
+#[case("nvidia-docker", "match-version", "container toolkit", "nvidia-docker | 2017/03/01 10:00:00 Error: unsupported Docker version")]
+// a program that dlopens the unversioned NVML name
+#[case("dynamic-loader", "load-library", "-dev packages", "Error: LibloadingError(DlOpen { desc: \"libnvidia-ml.so: cannot open shared object file: No such file or directory\" })")]
+// an amd64 image beside the NVIDIA runtime on an arm64 host
+#[case("docker", "match-version", "jetson", "WARNING: The requested image's platform (linux/amd64) does not match the detected host platform (linux/arm64/v8) and no specific platform was requested\ndocker: Error response from daemon: OCI runtime create failed: Running hook #1:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error")]
+// the device plug-in's MIG map
+#[case("device-plugin", "allocate", "mixed", "E0401 23:26:48.266274       1 main.go:123] error starting plugins: error getting plugins: failed to construct NVML resource managers: error building device map: error building device map from config.resources: invalid MIG configuration")]
+// the legacy CLI on an option the hook passes
+#[case("nvidia-container-cli", "match-version", "without the other", "stderr: nvidia-container-cli: unrecognized option '--display'\nTry `nvidia-container-cli --help' for more information.")]
+// Compose's devices under limits
+#[case("docker-compose", "allocate", "reservations", "services.api.deploy.resources.limits Additional property devices is not allowed")]
+// slurmd asked to autodetect through a library it lacks
+#[case("slurmd", "load-library", "nvml", "slurmd: fatal: We were configured to autodetect nvml functionality, but we weren't able to find that lib when Slurm was configured.")]
+// slurmctld draining a node with fewer GPUs
+#[case("slurmctld", "allocate", "mig", "slurmctld: error: Setting node gpu3 state to INVAL with reason:gres/gpu count reported lower than configured (3 < 4)")]
 #[rustfmt::skip]
 fn round9_classes(
     #[case] emitter: &str,
@@ -126,6 +146,10 @@ fn round9_classes(
 // amdgpu's optional trusted-application firmware
 #[case(
     "[    3.35] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\n[    3.35] amdgpu 0000:19:00.0: psp v11.0: Failed to load firmware \"amdgpu/vega20_ta.bin\""
+)]
+// docker's platform warning with no GPU stack in the text
+#[case(
+    "WARNING: The requested image's platform (linux/amd64) does not match the detected host platform (linux/arm64/v8) and no specific platform was requested\nexec /bin/sh: exec format error"
 )]
 fn round9_look_alikes(#[case] text: &str) {
     assert!(

@@ -25,11 +25,22 @@
 //!   that runs the legacy CLI itself (nerdctl's --gpus, gVisor's nvproxy): containerd/nerdctl
 //!   #2716, where the GPU operator had installed it under /usr/local/nvidia/toolkit.
 //! - KubeVirt's admission: "GPU %s is not permitted in %s" (permittedHostDevices).
+//! - Set T's: NGC images' start-up banner ("This container was built for NVIDIA Driver Release
+//!   %s or later, but version %s was detected and compatibility mode is UNAVAILABLE",
+//!   NVIDIA/TensorRT-LLM's issues); the vGPU guest driver's Xid 78 ("Guest driver is
+//!   incompatible with host driver": the guest's GRID release older than the host's vGPU
+//!   manager, Azure's NVadsA10 images); nvidia-docker 1.0's "Error: unsupported Docker version"
+//!   (NVIDIA/nvidia-docker, a wrapper older than the engine); a program that dlopens the
+//!   unversioned libnvidia-ml.so, which only the driver's -dev packages provide (nvml-wrapper
+//!   under WSL, a miner under Unraid); docker's "The requested image's platform (%s) does not
+//!   match the detected host platform" beside the NVIDIA runtime (an amd64 image on a Jetson);
+//!   the device plug-in's "invalid MIG configuration" (a migStrategy the node's MIG layout does
+//!   not fit); the legacy CLI's "unrecognized option" (a hook newer than the CLI it runs).
 //! - GNU ld on a CUDA library that is an empty placeholder on a Jetson (`libcublas.so: file not
 //!   recognized: File truncated`): a docker build without the NVIDIA runtime as the default
 //!   (dusty-nv/jetson-inference#1290).
 
-use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RULE};
+use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
 use crate::explain_rules_libs::IMAGE_LIBS;
 
@@ -176,6 +187,96 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "on a Jetson the NVIDIA runtime mounts JetPack's CUDA libraries, {object} among them, from the host; in the image they are empty placeholders, and this build step ran without that runtime (docker build uses it only when it is docker's default runtime).",
         check: "set '\"default-runtime\": \"nvidia\"' in /etc/docker/daemon.json and restart docker before building; 'ls /etc/nvidia-container-runtime/host-files-for-container.d' lists what it mounts",
         rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "cuda",
+        who: "the image's start-up check",
+        line: &[&[
+            "This container was built for NVIDIA Driver Release",
+            "or later",
+        ]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the host's NVIDIA driver"),
+        cause: "the image (an NGC container) needs a newer host driver than the one it found, and CUDA's forward compatibility cannot bridge the gap: the GPU is not a data-center one that takes it (GeForce, RTX workstation), or the driver's branch is not one the image's compat package covers.",
+        check: "'nvidia-smi' on the host names the driver; upgrade it to at least the release the line names, or use the image's release built for the host's driver (NGC's support matrix lists each release's minimum driver)",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-kernel-module",
+        who: "the NVIDIA vGPU guest driver",
+        line: &[
+            &["Guest driver is incompatible with host driver"],
+            &["NVRM: Xid", "): 78,"],
+        ],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the host's vGPU manager"),
+        cause: "the VM's vGPU guest driver is not compatible with the host's vGPU manager (Xid 78): the guest's GRID release is older (or newer) than the host's vGPU software supports, as when a cloud VM image pins a guest driver and the provider upgrades the hosts; the GPU does not start in the VM and no container in it can use it.",
+        check: "install the guest driver of the vGPU release the host runs (the cloud provider's documentation names it: Azure's NVIDIA GPU driver extension, GCP's and AWS's GRID driver pages), then 'nvidia-smi' in the VM",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-docker",
+        who: "nvidia-docker 1.0",
+        line: &[&["nvidia-docker", "Error: unsupported Docker version"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the docker release"),
+        cause: "the nvidia-docker 1.0 wrapper does not know this docker release (its version check predates it): the wrapper is older than the engine; nvidia-docker 1.0 is long retired, and docker reaches the GPU through the NVIDIA Container Toolkit ('--gpus') instead.",
+        check: "remove nvidia-docker 1.0 and install the NVIDIA Container Toolkit ('sudo nvidia-ctk runtime configure --runtime=docker', then 'docker run --gpus all ...'), or upgrade the wrapper to a release that knows the engine",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "dynamic-loader",
+        who: "the dynamic loader",
+        line: &[
+            &["libnvidia-ml.so: cannot open shared object"],
+            &["libcuda.so: cannot open shared object"],
+        ],
+        operation: Operation::LoadLibrary,
+        object: ObjectAt::Before(": cannot open shared object"),
+        cause: "the program loads the unversioned {object}, a development link that only the driver's -dev packages (libnvidia-ml-dev, the CUDA toolkit's stubs) provide: a container given the GPU, and WSL's /usr/lib/wsl/lib, have the versioned {object}.1 only, so the program must load that name (or the link must be made in the image); if the container was not given the GPU, it has neither.",
+        check: "'ls -l /usr/lib/x86_64-linux-gnu/{object}*' in the container (or /usr/lib/wsl/lib under WSL); point the program at {object}.1 (its library-path setting), or add the link in the image ('ln -s {object}.1 {object}', or install libnvidia-ml-dev); give the container the GPU if .1 is missing too",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "docker",
+        who: "the docker daemon",
+        line: &[&[
+            "The requested image's platform",
+            "does not match the detected host platform",
+        ]],
+        needs: &["nvidia", "NVIDIA", "hook", "cuda", "CUDA"],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::Is("the image's platform"),
+        cause: "the image is built for another platform than the host (an amd64 image on an arm64 Jetson, or the reverse): its programs cannot run here, and with the NVIDIA runtime its hook fails on it before any GPU is involved.",
+        check: "use an image built for the host's platform (NVIDIA's l4t images, or the multi-arch CUDA images, on a Jetson), or build it with '--platform linux/arm64'; 'docker image inspect --format {{.Architecture}} <image>' shows what it is",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "device-plugin",
+        who: "NVIDIA's device plugin",
+        line: &[&["invalid MIG configuration"]],
+        operation: Operation::Allocate,
+        object: ObjectAt::Is("the node's MIG devices"),
+        cause: "the plug-in's MIG strategy does not fit the node's MIG layout: migStrategy=single needs every GPU in MIG mode with one profile throughout (or none in MIG mode), and a node with mixed profiles or MIG and whole GPUs needs migStrategy=mixed.",
+        check: "'nvidia-smi -L' on the node lists the MIG devices; set the plug-in's migStrategy (Helm's migStrategy, or the operator's mig.strategy) to mixed for such a layout, or make the layout uniform ('nvidia-mig-parted')",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "nvidia-container-cli",
+        who: "nvidia-container-cli (the legacy hook)",
+        line: &[&["nvidia-container-cli", "unrecognized option"]],
+        operation: Operation::MatchVersion,
+        object: ObjectAt::After("unrecognized option "),
+        cause: "the runtime hook passed nvidia-container-cli an option ({object}) it does not know: the hook (nvidia-container-runtime-hook, nvidia-container-toolkit) is newer than the libnvidia-container it runs, as when one package was upgraded without the other.",
+        check: "'nvidia-container-cli --version' and the toolkit's version on the host; upgrade libnvidia-container1, libnvidia-container-tools and nvidia-container-toolkit together, to one release",
+        rank: RANK_VAGUE,
         ..RULE
     },
 ];

@@ -48,7 +48,60 @@ pub(crate) const RULES: &[EmitterRule] = &[
     VA_DRIVER_SYMBOL,
     VA_DRIVER_CLASS,
     VA_I965_FORCED,
+    COMPOSE_LIMITS,
+    SLURM_NO_AUTODETECT,
+    SLURM_COUNT,
 ];
+
+/// Compose's GPU devices under limits, where the schema has none (set T: a project's
+/// docker-compose.yml).
+const COMPOSE_LIMITS: EmitterRule = EmitterRule {
+    emitter: "docker-compose",
+    who: "Compose's schema check",
+    line: &[
+        &["limits Additional property devices is not allowed"],
+        &["limits value Additional properties are not allowed ('devices' was unexpected)"],
+    ],
+    operation: Operation::Allocate,
+    object: ObjectAt::Is("the GPU devices"),
+    cause: "the Compose file puts 'devices' under deploy.resources.limits, where the schema has no such key: a GPU is requested under deploy.resources.reservations.devices (driver: nvidia, count or device_ids, capabilities: [gpu]).",
+    check: "move the devices list to deploy.resources.reservations.devices; 'docker compose config' validates the file",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// slurmd asked to autodetect GPUs through a library it was built without (slurm's gpu plugin
+/// select: "We were configured to autodetect nvml functionality, but we weren't able to find
+/// that lib when Slurm was configured."; NVIDIA/deepops' Slurm built without NVML).
+const SLURM_NO_AUTODETECT: EmitterRule = EmitterRule {
+    emitter: "slurmd",
+    who: "Slurm's node daemon (slurmd)",
+    line: &[&["configured to autodetect", "when Slurm was configured"]],
+    operation: Operation::LoadLibrary,
+    object: ObjectAt::Is("Slurm's GPU autodetection plugin"),
+    cause: "gres.conf asks slurmd to detect the GPUs (AutoDetect=nvml, rsmi or oneapi), but this Slurm was built without that library (no gpu/nvml plugin: the CUDA toolkit's nvml.h or libnvidia-ml was not found when Slurm was configured), so slurmd exits.",
+    check: "'ls $(dirname $(command -v slurmd))/../lib/slurm/gpu_nvml.so'; rebuild Slurm with NVML found (its configure's --with-nvml), or drop AutoDetect and list each GPU with Name=gpu File=/dev/nvidiaN lines",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
+
+/// slurmctld's node registration with fewer GPUs than slurm.conf (gres.c
+/// _node_config_validate: "gres/%s count reported lower than configured (%u < %u)"; a MIG
+/// layout that changed the count on calculquebec's cluster).
+const SLURM_COUNT: EmitterRule = EmitterRule {
+    emitter: "slurmctld",
+    who: "Slurm's controller (slurmctld)",
+    line: &[
+        &["gres/gpu", "count reported lower than configured"],
+        &["gres/gpu: Count changed on node"],
+    ],
+    operation: Operation::Allocate,
+    object: ObjectAt::Is("the node's GPUs"),
+    cause: "the node registered fewer GPUs than slurm.conf's Gres=gpu:N says, so slurmctld drains it: a GPU is missing on the node (its driver not loaded, a GPU fallen off the bus), or the GPUs were repartitioned (a MIG layout with another number of instances) and slurm.conf was not changed with them.",
+    check: "'nvidia-smi -L' on the node and 'slurmd -G' (the GRES it finds) against slurm.conf's NodeName line; fix the node or the count, then 'scontrol reconfigure' and 'scontrol update nodename=<node> state=resume'",
+    rank: RANK_DECISIVE,
+    ..RULE
+};
 
 /// libva's driver whose own library is of another release.
 const VA_DRIVER_SYMBOL: EmitterRule = EmitterRule {
