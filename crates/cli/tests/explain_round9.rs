@@ -100,6 +100,10 @@ use support::{assert_read_by_emitter, read};
 #[case("slurmd", "load-library", "nvml", "slurmd: fatal: We were configured to autodetect nvml functionality, but we weren't able to find that lib when Slurm was configured.")]
 // slurmctld draining a node with fewer GPUs
 #[case("slurmctld", "allocate", "mig", "slurmctld: error: Setting node gpu3 state to INVAL with reason:gres/gpu count reported lower than configured (3 < 4)")]
+// Singularity's writable container without the driver's programs
+#[case("singularity", "mount", "by design", "$ singularity shell --nv --writable ubuntu.sandbox\nWARNING: NVIDIA binaries may not be bound with --writable\nSingularity ubuntu.sandbox:~> nvidia-smi\nbash: nvidia-smi: command not found")]
+// Apptainer's --nvccli against a writable overlay
+#[case("singularity", "mount", "writable-tmpfs", "INFO:    Setting --writable-tmpfs (required by nvidia-container-cli)\nFATAL:   while loading overlay images: you can't specify --writable-tmpfs with another writable overlay image (/data/overlay.img)")]
 #[rustfmt::skip]
 fn round9_classes(
     #[case] emitter: &str,

@@ -35,7 +35,11 @@
 //!   under WSL, a miner under Unraid); docker's "The requested image's platform (%s) does not
 //!   match the detected host platform" beside the NVIDIA runtime (an amd64 image on a Jetson);
 //!   the device plug-in's "invalid MIG configuration" (a migStrategy the node's MIG layout does
-//!   not fit); the legacy CLI's "unrecognized option" (a hook newer than the CLI it runs).
+//!   not fit); the legacy CLI's "unrecognized option" (a hook newer than the CLI it runs);
+//!   Singularity's "NVIDIA binaries may not be bound with --writable" (it binds the driver's
+//!   libraries but not its programs into a writable container); Apptainer's --nvccli, which
+//!   sets --writable-tmpfs, against a writable overlay image ("you can't specify
+//!   --writable-tmpfs with another writable overlay image").
 //! - GNU ld on a CUDA library that is an empty placeholder on a Jetson (`libcublas.so: file not
 //!   recognized: File truncated`): a docker build without the NVIDIA runtime as the default
 //!   (dusty-nv/jetson-inference#1290).
@@ -277,6 +281,29 @@ pub(crate) const RULES: &[EmitterRule] = &[
         cause: "the runtime hook passed nvidia-container-cli an option ({object}) it does not know: the hook (nvidia-container-runtime-hook, nvidia-container-toolkit) is newer than the libnvidia-container it runs, as when one package was upgraded without the other.",
         check: "'nvidia-container-cli --version' and the toolkit's version on the host; upgrade libnvidia-container1, libnvidia-container-tools and nvidia-container-toolkit together, to one release",
         rank: RANK_VAGUE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "singularity",
+        who: "Singularity (Apptainer)",
+        line: &[&["NVIDIA binaries may not be bound with --writable"]],
+        operation: Operation::Mount,
+        object: ObjectAt::Is("the driver's programs"),
+        cause: "with --writable Singularity (and Apptainer) bind the NVIDIA driver's libraries into the container but not its programs (nvidia-smi, nvidia-debugdump): a writable container would keep them, so they are left out by design; CUDA works, nvidia-smi is not there.",
+        check: "run nvidia-smi from a container started without --writable (or with --writable-tmpfs), or install the driver's utilities of the host's release in the writable image",
+        rank: RANK_DECISIVE,
+        ..RULE
+    },
+    EmitterRule {
+        emitter: "singularity",
+        who: "Apptainer",
+        line: &[&["you can't specify --writable-tmpfs with another writable overlay image"]],
+        needs: &["nvidia-container-cli", "--nvccli", "nvccli"],
+        operation: Operation::Mount,
+        object: ObjectAt::Is("the container's overlay"),
+        cause: "--nvccli makes Apptainer set --writable-tmpfs (nvidia-container-cli writes the driver's files into the container), and Apptainer refuses that beside a writable overlay image given with --overlay, so the container does not start.",
+        check: "mount the overlay read-only ('--overlay image.img:ro'), or use --nv (Apptainer's own binding, which needs no writable layer) instead of --nvccli",
+        rank: RANK_DECISIVE,
         ..RULE
     },
 ];
