@@ -220,3 +220,12 @@ fn ctk_optional_files_are_no_failure() {
     let text = "WARN[0000] Could not locate /var/run/nvidia-fabricmanager/socket: pattern /var/run/nvidia-fabricmanager/socket not found\nWARN[0000] Could not locate /tmp/nvidia-mps: pattern /tmp/nvidia-mps not found\nINFO[0000] Using driver version 550.54.14";
     assert_ne!(read(text).0, Some("gpu-structured"));
 }
+
+/// amdgpu's optional firmware alone is said as harmless, not as the image's packaging.
+#[test]
+fn optional_firmware_is_said_as_harmless() {
+    let text = "amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\namdgpu 0000:19:00.0: psp v11.0: Failed to load firmware \"amdgpu/vega20_ta.bin\"";
+    let note = gpuctl_core::commands::explain::not_claimed_because(text, Registry::discovered())
+        .unwrap_or_default();
+    assert!(note.contains("harmless"), "{note}");
+}
