@@ -5,7 +5,7 @@
 //! module (`NVRM:`), the Kubernetes device plugin, and the dynamic loader on NVIDIA's
 //! libraries. Sources per rule in docs/explain.md#emitters.
 
-use crate::explain_rules_libs::{DRIVER_CHECK, DRIVER_LIBS, IMAGE_LIBS};
+use crate::explain_rules_libs::{DRIVER_CHECK, DRIVER_LIBS, IMAGE_LIBS, JETSON};
 use gpuctl_core::plugin::{
     EmitterRule, LOADER, ObjectAt, Operation, Owner, RANK_DECISIVE, RANK_VAGUE, RULE,
 };
@@ -292,9 +292,7 @@ const RULES: &[EmitterRule] = &[
     // corpus 272's and set J's threads).
     EmitterRule {
         objects: IMAGE_LIBS,
-        needs: &[
-            "l4t", "L4T", "jetson", "Jetson", "JetPack", "Tegra", "Tx2", "Xavier", "Orin",
-        ],
+        needs: JETSON,
         cause: "on a Jetson the NVIDIA runtime mounts JetPack's CUDA libraries, {object} among them, from the host into a container it starts: this one was started without it, most often a 'docker build' step, which uses the NVIDIA runtime only when it is docker's default.",
         check: "set '\"default-runtime\": \"nvidia\"' in /etc/docker/daemon.json and restart docker before building, and run containers with '--runtime nvidia'; 'ls /etc/nvidia-container-runtime/host-files-for-container.d' lists what it mounts",
         rank: RANK_DECISIVE + 1,

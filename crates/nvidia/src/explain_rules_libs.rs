@@ -45,6 +45,12 @@ pub(crate) const IMAGE_LIBS: &[&str] = &[
     "libcutensor",
 ];
 
+/// Words a text from a Jetson (L4T, JetPack) carries: where the NVIDIA runtime mounts JetPack's
+/// CUDA libraries from the host.
+pub(crate) const JETSON: &[&str] = &[
+    "l4t", "L4T", "jetson", "Jetson", "JetPack", "Tegra", "Tx2", "Xavier", "Orin",
+];
+
 /// A string built once for a rule table's row, kept for the process's life (the rules are
 /// built once, by a `LazyLock`).
 pub(crate) fn leak(s: String) -> &'static str {

@@ -46,12 +46,7 @@
 
 use gpuctl_core::plugin::{EmitterRule, ObjectAt, Operation, RANK_DECISIVE, RANK_VAGUE, RULE};
 
-use crate::explain_rules_libs::IMAGE_LIBS;
-
-/// Words a text from a Jetson carries.
-const JETSON: &[&str] = &[
-    "l4t", "L4T", "jetson", "Jetson", "JetPack", "Tegra", "Tx2", "Xavier", "Orin",
-];
+use crate::explain_rules_libs::{IMAGE_LIBS, JETSON};
 
 /// The rules.
 pub(crate) const RULES: &[EmitterRule] = &[
