@@ -13,7 +13,7 @@ use gpuctl_nvidia as _;
 
 #[path = "support/explain.rs"]
 mod support;
-use support::{assert_read_by_emitter, read};
+use support::{assert_names, assert_read_by_emitter, read};
 
 #[rstest]
 // intel/llvm sycl-ls: a listing of CPU and FPGA emulation devices only (before 2023's shape)
@@ -125,9 +125,7 @@ fn read_by_emitter_operation_and_cause(
     "release"
 )]
 fn widened_causes_name_the_other_reading(#[case] text: &str, #[case] word: &str) {
-    let out = explain(text, Registry::discovered(), None).expect("claimed");
-    let said = format!("{} {}", out.diagnosis, out.hint).to_lowercase();
-    assert!(said.contains(word), "{word} not in {said}");
+    assert_names(text, word);
 }
 
 #[rstest]

@@ -13,7 +13,7 @@ use gpuctl_nvidia as _;
 
 #[path = "support/explain.rs"]
 mod support;
-use support::{assert_read_by_emitter, read};
+use support::{assert_names, assert_read_by_emitter, read};
 
 #[rstest]
 // the kernel's crash line for libnvidia-container's driver service (show_signal_msg), then the
@@ -208,9 +208,7 @@ fn round9_look_alikes(#[case] text: &str) {
     "docker desktop"
 )]
 fn widened_causes(#[case] text: &str, #[case] word: &str) {
-    let out = explain(text, Registry::discovered(), None).expect("claimed");
-    let said = format!("{} {}", out.diagnosis, out.hint).to_lowercase();
-    assert!(said.contains(word), "{word} not in {said}");
+    assert_names(text, word);
 }
 
 /// nvidia-ctk's optional files on a host without the fabric manager or MPS are no failure: no

@@ -47,6 +47,15 @@ pub(crate) fn assert_read_by_emitter(emitter: &str, operation: &str, word: &str,
     );
 }
 
+/// The text is claimed, and its diagnosis or hint names `word` (a cause a widened reading
+/// lists beside its others).
+pub(crate) fn assert_names(text: &str, word: &str) {
+    let said = explain(text, Registry::discovered(), None)
+        .map(|out| format!("{} {}", out.diagnosis, out.hint).to_lowercase())
+        .unwrap_or_default();
+    assert!(said.contains(word), "{word} not in {said}");
+}
+
 /// `gpuctl explain` on `root`'s host: its stdout, after checking it diagnosed (exit 0).
 pub(crate) fn explain_on(root: &Path, text: &str) -> String {
     let out = cargo_bin_cmd!("gpuctl")
